@@ -1,0 +1,49 @@
+# Table Companion: `make run` starts the app, `make test` runs every test.
+# Both set up what they need on a fresh Debian / Raspberry Pi OS machine.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+# Debian packages the tests need: a virtual X server and Mesa's software OpenGL.
+TEST_APT := xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core
+RUN_APT  := libgl1-mesa-dri libgl1 libegl1 libmtdev1
+
+.PHONY: run test lint bench clean apt-test apt-run
+
+$(BIN)/activate:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/activate
+	$(BIN)/pip install --quiet -e ".[test]"
+	touch $@
+
+apt-test:
+	@missing=""; for p in $(TEST_APT); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+apt-run:
+	@missing=""; for p in $(RUN_APT); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+run: apt-run $(VENV)/.installed
+	$(BIN)/companion
+
+lint: $(VENV)/.installed
+	$(BIN)/ruff check companion hardware ui tests bench
+
+test: apt-test $(VENV)/.installed lint
+	xvfb-run -a -s "-screen 0 1280x800x24" $(BIN)/python -m pytest
+
+bench: apt-test $(VENV)/.installed
+	xvfb-run -a -s "-screen 0 1280x800x24" $(BIN)/python -m bench
+
+clean:
+	rm -rf $(VENV) test-artifacts .pytest_cache

@@ -1,0 +1,86 @@
+"""Every action the table can take in Pr. Evil. Each one is logged and undoable."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.records import registry
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Roll the three dice with the app's seeded source, resolve them, pass the dice on."""
+
+
+@dataclass(frozen=True)
+class EnterRoll:
+    """The table rolled physical dice: resolve the faces it reports."""
+
+    professor: str
+    colour: str
+    clock: str
+
+
+@dataclass(frozen=True)
+class Reroll:
+    """A power or card re-rolls one die of the last roll; the roll is resolved again."""
+
+    die: str
+
+
+@dataclass(frozen=True)
+class SetDie:
+    """Correct one die of the last roll to the face the table says."""
+
+    die: str
+    face: str
+
+
+@dataclass(frozen=True)
+class PlaceTreasure:
+    colour: str
+    minutes: int
+
+
+@dataclass(frozen=True)
+class Recover:
+    colour: str
+
+
+@dataclass(frozen=True)
+class MarkLost:
+    colour: str
+
+
+@dataclass(frozen=True)
+class MoveTime:
+    delta: int  # +1 clockwise, -1 counter-clockwise
+
+
+@dataclass(frozen=True)
+class MoveTreasure:
+    colour: str
+    delta: int  # +1 clockwise (more time), -1 counter-clockwise
+
+
+@dataclass(frozen=True)
+class ActivatePower:
+    character: str
+
+
+@dataclass(frozen=True)
+class SkipPower:
+    pass
+
+
+@dataclass(frozen=True)
+class FlipPowerDown:
+    """A character used their one-shot bonus (or the tile was flipped by mistake)."""
+
+    character: str
+
+
+COMMANDS = registry(
+    [Roll, EnterRoll, Reroll, SetDie, PlaceTreasure, Recover, MarkLost, MoveTime,
+     MoveTreasure, ActivatePower, SkipPower, FlipPowerDown]
+)

@@ -1,0 +1,48 @@
+"""The three professor dice: faces from config, rolled from a seeded source.
+
+Faces are short names: `chevron1..3`, `passage` and `time5`/`time10` on the professor
+die, a colour name on the colour die, `clock1`/`clock2` on the clock die. A roll's
+randomness depends only on (seed, counter): replaying a game or undoing a roll and
+rolling again always gives the same faces, so undo cannot fish for better dice.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+DICE = ("professor", "colour", "clock")
+_FACE = re.compile(r"^(chevron|time|clock)([1-9][0-9]*)$")
+
+
+@dataclass(frozen=True)
+class Face:
+    kind: str  # chevron, passage, time, clock, colour
+    amount: int = 0
+    colour: str = ""
+
+
+def parse_face(die: str, name: str, colours: Sequence[str]) -> Face | None:
+    """The meaning of a face name on a die, or None if it does not belong there."""
+    if die == "colour":
+        return Face("colour", colour=name) if name in colours else None
+    if die == "professor" and name == "passage":
+        return Face("passage")
+    match = _FACE.match(name)
+    if not match:
+        return None
+    kind, amount = match.group(1), int(match.group(2))
+    if die == "professor" and kind == "chevron":
+        return Face("chevron", amount)
+    if die == "professor" and kind == "time":
+        return Face("time", amount)
+    if die == "clock" and kind == "clock":
+        return Face("clock", amount)
+    return None
+
+
+def draw(seed: int, counter: int, faces: Sequence[str]) -> str:
+    """One die roll: the `counter`-th draw of the game seeded by `seed`."""
+    return random.Random(f"{seed}:{counter}").choice(faces)

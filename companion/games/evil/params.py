@@ -1,0 +1,117 @@
+"""Pr. Evil's rule parameters, read from the `games.evil` config section.
+
+A game keeps the parameters it started with (they are part of its setup in the
+journal), so changing the config never changes a game already played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games.evil.dice import DICE, parse_face
+from companion.messages import Message, msg
+
+
+@dataclass(frozen=True)
+class EvilParams:
+    dial_steps: int
+    step_minutes: int
+    power_spaces: tuple[int, ...]  # dial positions, 0 = XII
+    colours: tuple[str, ...]
+    recovered_to_win: int
+    lost_to_lose: int
+    min_minutes: int
+    max_minutes: int
+    players_min: int
+    players_max: int
+    characters: tuple[str, ...]
+    dice: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # professor, colour, clock
+
+    @classmethod
+    def from_config(cls, section: Mapping[str, Any]) -> EvilParams:
+        dice = section["dice"]
+        steps = int(section["dial_steps"])
+        return cls(
+            dial_steps=steps,
+            step_minutes=int(section["step_minutes"]),
+            power_spaces=tuple(int(p) % steps for p in section["power_spaces"]),
+            colours=tuple(section["colours"]),
+            recovered_to_win=int(section["recovered_to_win"]),
+            lost_to_lose=int(section["lost_to_lose"]),
+            min_minutes=int(section["treasure_minutes"]["min"]),
+            max_minutes=int(section["treasure_minutes"]["max"]),
+            players_min=int(section["players"]["min"]),
+            players_max=int(section["players"]["max"]),
+            characters=tuple(section["characters"]),
+            dice=(tuple(dice["professor"]), tuple(dice["colour"]), tuple(dice["clock"])),
+        )
+
+    def to_config(self) -> dict[str, Any]:
+        return {
+            "dial_steps": self.dial_steps,
+            "step_minutes": self.step_minutes,
+            "power_spaces": list(self.power_spaces),
+            "colours": list(self.colours),
+            "recovered_to_win": self.recovered_to_win,
+            "lost_to_lose": self.lost_to_lose,
+            "treasure_minutes": {"min": self.min_minutes, "max": self.max_minutes},
+            "players": {"min": self.players_min, "max": self.players_max},
+            "characters": list(self.characters),
+            "dice": dict(zip(DICE, (list(d) for d in self.dice), strict=True)),
+        }
+
+    def die_faces(self, die: str) -> tuple[str, ...]:
+        return self.dice[DICE.index(die)]
+
+    def minutes_ok(self, minutes: int) -> bool:
+        return (
+            self.min_minutes <= minutes <= self.max_minutes and minutes % self.step_minutes == 0
+        )
+
+
+def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
+    """Problems in the meaning of `games.evil` (types were checked already)."""
+    problems: list[tuple[str, Message]] = []
+    steps = section.get("dial_steps", 0)
+    step_minutes = section.get("step_minutes", 0)
+    if steps < 4:
+        problems.append(("dial_steps", msg("core.config.at_least", minimum=4)))
+    if step_minutes < 1:
+        problems.append(("step_minutes", msg("core.config.at_least", minimum=1)))
+    for i, space in enumerate(section.get("power_spaces", [])):
+        if not 0 <= space <= max(steps, 1):
+            problems.append((f"power_spaces.{i}", msg("evil.config.power_space", steps=steps)))
+    colours = section.get("colours", [])
+    if len(colours) < 1 or len(set(colours)) != len(colours):
+        problems.append(("colours", msg("evil.config.colours")))
+    minutes = section.get("treasure_minutes", {})
+    low, high = minutes.get("min", 0), minutes.get("max", 0)
+    if step_minutes >= 1 and (low < step_minutes or low % step_minutes):
+        problems.append(("treasure_minutes.min", msg("evil.config.minutes_step", step=step_minutes)))
+    if step_minutes >= 1 and (high % step_minutes or high >= steps * step_minutes or high < low):
+        problems.append(("treasure_minutes.max",
+                         msg("evil.config.minutes_max", step=step_minutes,
+                             limit=steps * step_minutes)))
+    players = section.get("players", {})
+    if not 1 <= players.get("min", 0) <= players.get("max", 0):
+        problems.append(("players", msg("evil.config.players")))
+    characters = section.get("characters", [])
+    if len(characters) < players.get("max", 0) or len(set(characters)) != len(characters):
+        problems.append(("characters", msg("evil.config.characters")))
+    for key, count in (("recovered_to_win", 1), ("lost_to_lose", 1)):
+        if section.get(key, 0) < count:
+            problems.append((key, msg("core.config.at_least", minimum=count)))
+    dice = section.get("dice", {})
+    for die in DICE:
+        faces = dice.get(die, [])
+        if not faces:
+            problems.append((f"dice.{die}", msg("evil.config.no_faces")))
+        for i, face in enumerate(faces):
+            parsed = parse_face(die, str(face), colours)
+            if parsed is None or (parsed.kind == "time" and step_minutes >= 1
+                                  and parsed.amount % step_minutes):
+                problems.append((f"dice.{die}.{i}", msg("evil.config.bad_face", face=str(face),
+                                                        die=die)))
+    return problems

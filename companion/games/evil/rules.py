@@ -1,0 +1,344 @@
+"""Pr. Evil's rules as a pure reducer: `apply(state, command) -> (state, events)`.
+
+The dial has `dial_steps` positions (0 = XII). A treasure in play is stored as the
+number of steps between the time marker and its clock marker, so "the time marker
+reaches or passes it" is simply "steps left <= 0", whichever marker moved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from companion.games.evil import commands as c
+from companion.games.evil import events as e
+from companion.games.evil.dice import DICE, draw, parse_face
+from companion.games.evil.params import EvilParams
+from companion.games.evil.state import EvilState, Player, Roll, Treasure
+from companion.messages import Message, RuleError, msg
+
+Events = list[Any]
+_ROLL_COMMANDS = (c.Roll, c.EnterRoll, c.Reroll, c.SetDie)
+
+
+class EvilRules:
+    kind = "evil"
+    commands = c.COMMANDS
+
+    # -- setup -------------------------------------------------------------------
+    def initial_state(self, setup: Mapping[str, Any]) -> EvilState:
+        params = EvilParams.from_config(setup["params"])
+        players = _players(params, setup.get("players", []))
+        state = EvilState(
+            params=params,
+            seed=int(setup["seed"]),
+            draws=0,
+            time=0,
+            slots=(None,) * len(params.colours),
+            recovered=(),
+            lost=(),
+            players=players,
+            active=int(setup.get("first_player", 0)) % len(players),
+            turn=1,
+        )
+        for colour, minutes in (setup.get("treasures") or {}).items():
+            state, _ = _place(state, colour, minutes)
+        return state
+
+    def summary(self, state: EvilState) -> dict[str, Any]:
+        return {
+            "finished": state.outcome is not None,
+            "outcome": state.outcome,
+            "recovered": len(state.recovered),
+            "lost": len(state.lost),
+            "turn": state.turn,
+            "players": [p.name for p in state.players],
+            "characters": [p.character for p in state.players],
+        }
+
+    # -- commands ----------------------------------------------------------------
+    def apply(self, state: EvilState, command: Any) -> tuple[EvilState, Events]:
+        if state.outcome is not None:
+            raise RuleError("evil.error.game_over")
+        handler = _HANDLERS.get(type(command))
+        if handler is None:
+            raise RuleError("core.error.unknown_command", name=type(command).__name__)
+        new_state, events = handler(state, command)
+        if type(command) not in _ROLL_COMMANDS and new_state.before_roll is not None:
+            # any other action closes the last roll: it can no longer be re-rolled or fixed
+            new_state = replace(new_state, before_roll=None)
+        return new_state, events
+
+
+RULES = EvilRules()
+
+
+# -- helpers ---------------------------------------------------------------------------
+def _players(params: EvilParams, raw: Any) -> tuple[Player, ...]:
+    if not isinstance(raw, (list, tuple)):
+        raise RuleError("evil.error.players_count", low=params.players_min, high=params.players_max)
+    if not params.players_min <= len(raw) <= params.players_max:
+        raise RuleError("evil.error.players_count", low=params.players_min, high=params.players_max)
+    players = []
+    for item in raw:
+        name = str(item.get("name", "")).strip()
+        character = str(item.get("character", ""))
+        if not name:
+            raise RuleError("core.error.empty_name")
+        if character not in params.characters:
+            raise RuleError("evil.error.unknown_character", character=character)
+        players.append(Player(name, character))
+    if len({p.name.casefold() for p in players}) != len(players):
+        raise RuleError("core.error.duplicate_name")
+    if len({p.character for p in players}) != len(players):
+        raise RuleError("evil.error.duplicate_character")
+    return tuple(players)
+
+
+def _colour(state: EvilState, colour: str) -> int:
+    if colour not in state.params.colours:
+        raise RuleError("evil.error.unknown_colour", colour=colour)
+    return state.params.colours.index(colour)
+
+
+def _with_slot(state: EvilState, colour: str, treasure: Treasure | None) -> EvilState:
+    slots = list(state.slots)
+    slots[_colour(state, colour)] = treasure
+    return replace(state, slots=tuple(slots))
+
+
+def _need_treasure(state: EvilState, colour: str) -> Treasure:
+    _colour(state, colour)
+    treasure = state.slot(colour)
+    if treasure is None:
+        raise RuleError("evil.error.slot_empty", colour=_colour_msg(colour))
+    return treasure
+
+
+def _colour_msg(colour: str) -> Message:
+    return msg(f"evil.colour.{colour}")
+
+
+def _place(state: EvilState, colour: str, minutes: Any) -> tuple[EvilState, Events]:
+    _colour(state, colour)
+    if state.slot(colour) is not None:
+        raise RuleError("evil.error.slot_taken", colour=_colour_msg(colour))
+    p = state.params
+    if isinstance(minutes, bool) or not isinstance(minutes, int) or not p.minutes_ok(minutes):
+        raise RuleError("evil.error.minutes", minutes=str(minutes), low=p.min_minutes,
+                        high=p.max_minutes, step=p.step_minutes)
+    treasure = Treasure(colour, minutes, minutes // p.step_minutes)
+    state = _with_slot(state, colour, treasure)
+    return state, [e.TreasurePlaced(colour, minutes, state.marker_position(colour) or 0)]
+
+
+def _lose(state: EvilState, colour: str) -> tuple[EvilState, Events]:
+    treasure = _need_treasure(state, colour)
+    state = replace(_with_slot(state, colour, None), lost=(*state.lost, treasure))
+    events: Events = [e.TreasureLost(colour, treasure.minutes)]
+    if len(state.lost) >= state.params.lost_to_lose:
+        state = replace(state, outcome="lost")
+        events.append(e.GameLost(len(state.lost)))
+    return state, events
+
+
+def _move_treasure(state: EvilState, colour: str, delta: int) -> tuple[EvilState, Events]:
+    treasure = _need_treasure(state, colour)
+    left = treasure.steps + delta
+    if left >= state.params.dial_steps:
+        raise RuleError("evil.error.treasure_lap", colour=_colour_msg(colour))
+    events: Events = [e.TreasureMoved(colour, delta, left)]
+    if left <= 0:
+        state, lost = _lose(state, colour)
+        return state, events + lost
+    return _with_slot(state, colour, replace(treasure, steps=left)), events
+
+
+def _advance_time(state: EvilState, steps: int) -> tuple[EvilState, Events]:
+    """The time marker moves clockwise: treasures it reaches or passes are lost, power
+    spaces it reaches or passes each give one activation."""
+    p = state.params
+    start = state.time
+    state = replace(state, time=(start + steps) % p.dial_steps)
+    events: Events = [e.TimeMoved(steps, state.time)]
+    for colour, treasure in zip(p.colours, state.slots, strict=True):
+        if treasure is None:
+            continue
+        if treasure.steps <= steps:
+            state, lost = _lose(state, colour)
+            events += lost
+            if state.outcome is not None:
+                return state, events
+        else:
+            state = _with_slot(state, colour, replace(treasure, steps=treasure.steps - steps))
+    for i in range(1, steps + 1):
+        position = (start + i) % p.dial_steps
+        if position in p.power_spaces:
+            state = replace(state, pending_powers=state.pending_powers + 1)
+            events.append(e.PowerSpaceReached(position))
+    return state, events
+
+
+def _check_face(state: EvilState, die: str, face: str) -> None:
+    if die not in DICE:
+        raise RuleError("evil.error.unknown_die", die=die)
+    if face not in state.params.die_faces(die):
+        raise RuleError("evil.error.unknown_face", face=face, die=die)
+
+
+def _resolve(pre: EvilState, base: EvilState, roll: Roll) -> tuple[EvilState, Events]:
+    """Resolve a roll from `base`: the white dice, then ("enfin") the black die."""
+    p = base.params
+    events: Events = [e.DiceRolled(roll.professor, roll.colour, roll.clock, roll.source)]
+    state = base
+    professor = parse_face("professor", roll.professor, p.colours)
+    clock = parse_face("clock", roll.clock, p.colours)
+    assert professor is not None and clock is not None  # faces come from validated params
+    colour = roll.colour
+    if professor.kind == "chevron":
+        events.append(e.ProfessorMoves(professor.amount, colour))
+    elif state.slot(colour) is None:
+        events.append(e.NoEffect(colour))
+    elif professor.kind == "passage":
+        events.append(e.SecretPassage(colour))
+    else:
+        state, moved = _move_treasure(state, colour, -(professor.amount // p.step_minutes))
+        events += moved
+    if state.outcome is None:
+        state, timed = _advance_time(state, clock.amount)
+        events += timed
+    if state.outcome is None:
+        active = (state.active + 1) % len(state.players)
+        state = replace(state, active=active, turn=state.turn + 1)
+        player = state.players[active]
+        events.append(e.TurnPassed(player.name, player.character, state.turn))
+    return replace(state, last_roll=roll, before_roll=pre), events
+
+
+def _ready_to_roll(state: EvilState) -> None:
+    if state.pending_powers:
+        raise RuleError("evil.error.power_pending")
+
+
+# -- handlers ---------------------------------------------------------------------------
+def _roll(state: EvilState, _: c.Roll) -> tuple[EvilState, Events]:
+    _ready_to_roll(state)
+    p = state.params
+    faces = [draw(state.seed, state.draws + i, p.dice[i]) for i in range(len(DICE))]
+    pre = replace(state, before_roll=None)
+    base = replace(pre, draws=state.draws + len(DICE))
+    return _resolve(pre, base, Roll(*faces, source="app"))
+
+
+def _enter_roll(state: EvilState, cmd: c.EnterRoll) -> tuple[EvilState, Events]:
+    _ready_to_roll(state)
+    for die, face in zip(DICE, (cmd.professor, cmd.colour, cmd.clock), strict=True):
+        _check_face(state, die, face)
+    pre = replace(state, before_roll=None)
+    return _resolve(pre, pre, Roll(cmd.professor, cmd.colour, cmd.clock, source="table"))
+
+
+def _change_die(state: EvilState, die: str, face: str | None) -> tuple[EvilState, Events]:
+    if state.before_roll is None or state.last_roll is None:
+        raise RuleError("evil.error.no_roll_to_change")
+    if die not in DICE:
+        raise RuleError("evil.error.unknown_die", die=die)
+    draws = state.draws
+    if face is None:
+        face = draw(state.seed, draws, state.params.die_faces(die))
+        draws += 1
+    _check_face(state, die, face)
+    roll = replace(state.last_roll, **{die: face})
+    pre = state.before_roll
+    return _resolve(pre, replace(pre, draws=draws), roll)
+
+
+def _reroll(state: EvilState, cmd: c.Reroll) -> tuple[EvilState, Events]:
+    return _change_die(state, cmd.die, None)
+
+
+def _set_die(state: EvilState, cmd: c.SetDie) -> tuple[EvilState, Events]:
+    return _change_die(state, cmd.die, cmd.face)
+
+
+def _place_treasure(state: EvilState, cmd: c.PlaceTreasure) -> tuple[EvilState, Events]:
+    return _place(state, cmd.colour, cmd.minutes)
+
+
+def _recover(state: EvilState, cmd: c.Recover) -> tuple[EvilState, Events]:
+    treasure = _need_treasure(state, cmd.colour)
+    state = replace(_with_slot(state, cmd.colour, None), recovered=(*state.recovered, treasure))
+    events: Events = [e.TreasureRecovered(cmd.colour, treasure.minutes)]
+    if len(state.recovered) >= state.params.recovered_to_win:
+        state = replace(state, outcome="won")
+        events.append(e.GameWon(len(state.recovered)))
+    return state, events
+
+
+def _mark_lost(state: EvilState, cmd: c.MarkLost) -> tuple[EvilState, Events]:
+    return _lose(state, cmd.colour)
+
+
+def _delta(delta: Any) -> int:
+    if delta not in (1, -1) or isinstance(delta, bool):
+        raise RuleError("evil.error.delta", delta=str(delta))
+    return int(delta)
+
+
+def _move_time(state: EvilState, cmd: c.MoveTime) -> tuple[EvilState, Events]:
+    if _delta(cmd.delta) > 0:
+        return _advance_time(state, 1)
+    p = state.params
+    slots = []
+    for colour, treasure in zip(p.colours, state.slots, strict=True):
+        if treasure is not None and treasure.steps + 1 >= p.dial_steps:
+            raise RuleError("evil.error.time_back_blocked", colour=_colour_msg(colour))
+        slots.append(None if treasure is None else replace(treasure, steps=treasure.steps + 1))
+    state = replace(state, time=(state.time - 1) % p.dial_steps, slots=tuple(slots))
+    return state, [e.TimeMoved(-1, state.time)]
+
+
+def _move_treasure_cmd(state: EvilState, cmd: c.MoveTreasure) -> tuple[EvilState, Events]:
+    return _move_treasure(state, cmd.colour, _delta(cmd.delta))
+
+
+def _activate(state: EvilState, cmd: c.ActivatePower) -> tuple[EvilState, Events]:
+    if not state.pending_powers:
+        raise RuleError("evil.error.no_power_pending")
+    if cmd.character not in {p.character for p in state.players}:
+        raise RuleError("evil.error.character_not_playing", character=cmd.character)
+    if cmd.character in state.powers_up:
+        raise RuleError("evil.error.power_already_up", character=cmd.character)
+    state = replace(state, pending_powers=state.pending_powers - 1,
+                    powers_up=(*state.powers_up, cmd.character))
+    return state, [e.PowerActivated(cmd.character)]
+
+
+def _skip(state: EvilState, _: c.SkipPower) -> tuple[EvilState, Events]:
+    if not state.pending_powers:
+        raise RuleError("evil.error.no_power_pending")
+    return replace(state, pending_powers=state.pending_powers - 1), [e.PowerSkipped()]
+
+
+def _flip_down(state: EvilState, cmd: c.FlipPowerDown) -> tuple[EvilState, Events]:
+    if cmd.character not in state.powers_up:
+        raise RuleError("evil.error.power_not_up", character=cmd.character)
+    up = tuple(ch for ch in state.powers_up if ch != cmd.character)
+    return replace(state, powers_up=up), [e.PowerFlippedDown(cmd.character)]
+
+
+_HANDLERS: dict[type, Any] = {
+    c.Roll: _roll,
+    c.EnterRoll: _enter_roll,
+    c.Reroll: _reroll,
+    c.SetDie: _set_die,
+    c.PlaceTreasure: _place_treasure,
+    c.Recover: _recover,
+    c.MarkLost: _mark_lost,
+    c.MoveTime: _move_time,
+    c.MoveTreasure: _move_treasure_cmd,
+    c.ActivatePower: _activate,
+    c.SkipPower: _skip,
+    c.FlipPowerDown: _flip_down,
+}

@@ -1,0 +1,66 @@
+"""Pr. Evil's table state: immutable, small, compared by value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.games.evil.params import EvilParams
+
+
+@dataclass(frozen=True)
+class Treasure:
+    colour: str
+    minutes: int  # read off the physical tile when it was placed
+    steps: int  # steps left before the time marker reaches it; 1..dial_steps-1 in play
+
+
+@dataclass(frozen=True)
+class Player:
+    name: str
+    character: str
+
+
+@dataclass(frozen=True)
+class Roll:
+    professor: str
+    colour: str
+    clock: str
+    source: str = "app"  # "app" (digital dice) or "table" (physical dice entered)
+
+
+@dataclass(frozen=True)
+class EvilState:
+    params: EvilParams
+    seed: int
+    draws: int  # dice drawn so far: the random source's counter
+    time: int  # the time marker's dial position, 0 = XII
+    slots: tuple[Treasure | None, ...]  # one per colour, in params.colours order
+    recovered: tuple[Treasure, ...]
+    lost: tuple[Treasure, ...]
+    players: tuple[Player, ...]
+    active: int  # index of the player whose turn it is
+    turn: int  # 1 on the first turn
+    last_roll: Roll | None = None
+    #: the state just before the last roll, while the roll may still be re-rolled or fixed
+    before_roll: EvilState | None = None
+    pending_powers: int = 0  # power activations waiting for the table's choice
+    powers_up: tuple[str, ...] = ()  # characters whose power tile is face up
+    outcome: str | None = None  # "won" or "lost"
+
+    def slot(self, colour: str) -> Treasure | None:
+        return self.slots[self.params.colours.index(colour)]
+
+    def marker_position(self, colour: str) -> int | None:
+        """Where a treasure's clock marker stands on the dial."""
+        treasure = self.slot(colour)
+        if treasure is None:
+            return None
+        return (self.time + treasure.steps) % self.params.dial_steps
+
+    @property
+    def empty_colours(self) -> tuple[str, ...]:
+        return tuple(c for c, t in zip(self.params.colours, self.slots, strict=True) if t is None)
+
+    @property
+    def current_player(self) -> Player:
+        return self.players[self.active]

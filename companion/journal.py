@@ -1,0 +1,252 @@
+"""The journal: every game and every action, in SQLite, durable before it is shown.
+
+Each action (a command with its events, an undo, a redo) is one row committed with
+`synchronous=FULL`, so a power cut loses at most the action that was being written,
+never one that the table already saw. A file that SQLite cannot read is moved aside
+(kept, never overwritten) and a fresh journal is started.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import time
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from companion.messages import CompanionError
+
+SCHEMA_VERSION = 1
+APP_DIR = "table-companion"
+FILE_NAME = "journal.sqlite3"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    setup TEXT NOT NULL,
+    started REAL NOT NULL,
+    updated REAL NOT NULL,
+    finished INTEGER NOT NULL DEFAULT 0,
+    abandoned INTEGER NOT NULL DEFAULT 0,
+    summary TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    verb TEXT NOT NULL CHECK (verb IN ('do', 'undo', 'redo')),
+    command TEXT,
+    events TEXT NOT NULL DEFAULT '[]',
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE INDEX IF NOT EXISTS games_by_state ON games(finished, abandoned, updated);
+"""
+
+
+class JournalError(CompanionError):
+    """The journal cannot be read or written; the message names the file."""
+
+
+@dataclass(frozen=True)
+class Entry:
+    seq: int
+    verb: str
+    command: dict[str, Any] | None
+    events: list[dict[str, Any]]
+    at: float
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    id: int
+    kind: str
+    setup: dict[str, Any]
+    started: float
+    updated: float
+    finished: bool
+    abandoned: bool
+    summary: dict[str, Any]
+
+
+def default_path() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / APP_DIR / FILE_NAME
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+class Journal:
+    """One SQLite file holding every game. Not thread-safe: use it from one thread."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path) if str(path) != ":memory:" else None
+        #: where an unreadable journal was moved, if one was found at start
+        self.moved_aside: Path | None = None
+        self._db = self._open(str(path))
+
+    # -- opening -----------------------------------------------------------------
+    def _open(self, target: str) -> sqlite3.Connection:
+        if self.path is not None:
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise JournalError(
+                    "core.error.journal_dir", path=str(self.path.parent), reason=exc.strerror
+                ) from exc
+        try:
+            return self._connect(target)
+        except sqlite3.DatabaseError as exc:
+            if self.path is None or not self.path.exists() or _is_access_error(exc):
+                raise JournalError(
+                    "core.error.journal_open", path=target, reason=str(exc)
+                ) from exc
+            self.moved_aside = self._move_aside()
+            try:
+                return self._connect(target)
+            except sqlite3.DatabaseError as again:
+                raise JournalError(
+                    "core.error.journal_open", path=target, reason=str(again)
+                ) from again
+
+    @staticmethod
+    def _connect(target: str) -> sqlite3.Connection:
+        db = sqlite3.connect(target, isolation_level=None)
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            check = db.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                raise sqlite3.DatabaseError(f"integrity check failed: {check}")
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise sqlite3.DatabaseError(f"journal schema {version} is newer than this app")
+            db.executescript(SCHEMA)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError:
+            db.close()
+            raise
+        return db
+
+    def _move_aside(self) -> Path:
+        assert self.path is not None
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.unreadable-{stamp}")
+        n = 1
+        while target.exists():
+            n += 1
+            target = self.path.with_name(f"{self.path.name}.unreadable-{stamp}-{n}")
+        os.replace(self.path, target)
+        for suffix in ("-wal", "-shm"):
+            side = self.path.with_name(self.path.name + suffix)
+            if side.exists():
+                os.replace(side, target.with_name(target.name + suffix))
+        return target
+
+    def close(self) -> None:
+        self._db.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                yield self._db
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise JournalError(
+                "core.error.journal_write", path=str(self.path or ":memory:"), reason=str(exc)
+            ) from exc
+
+    # -- writing -----------------------------------------------------------------
+    def create_game(self, kind: str, setup: dict[str, Any], summary: dict[str, Any]) -> int:
+        now = time.time()
+        with self._transaction() as db:
+            cursor = db.execute(
+                "INSERT INTO games(kind, setup, started, updated, finished, summary)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (kind, _dumps(setup), now, now, int(bool(summary.get("finished"))),
+                 _dumps(summary)),
+            )
+            return int(cursor.lastrowid or 0)
+
+    def append(
+        self,
+        game_id: int,
+        seq: int,
+        verb: str,
+        command: dict[str, Any] | None,
+        events: Sequence[dict[str, Any]],
+        summary: dict[str, Any],
+    ) -> None:
+        """Commit one action and the game's new summary together."""
+        now = time.time()
+        with self._transaction() as db:
+            db.execute(
+                "INSERT INTO actions(game_id, seq, verb, command, events, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (game_id, seq, verb, None if command is None else _dumps(command),
+                 _dumps(list(events)), now),
+            )
+            db.execute(
+                "UPDATE games SET updated = ?, finished = ?, summary = ? WHERE id = ?",
+                (now, int(bool(summary.get("finished"))), _dumps(summary), game_id),
+            )
+
+    def abandon(self, game_id: int) -> None:
+        with self._transaction() as db:
+            db.execute("UPDATE games SET abandoned = 1 WHERE id = ?", (game_id,))
+
+    # -- reading -----------------------------------------------------------------
+    def entries(self, game_id: int) -> list[Entry]:
+        rows = self._db.execute(
+            "SELECT seq, verb, command, events, at FROM actions WHERE game_id = ? ORDER BY seq",
+            (game_id,),
+        )
+        return [
+            Entry(seq, verb, None if command is None else json.loads(command),
+                  json.loads(events), at)
+            for seq, verb, command, events, at in rows
+        ]
+
+    def game(self, game_id: int) -> GameRecord:
+        rows = self._games("WHERE id = ?", (game_id,))
+        if not rows:
+            raise JournalError("core.error.no_such_game", game=game_id)
+        return rows[0]
+
+    def games(self, kind: str | None = None) -> list[GameRecord]:
+        if kind is None:
+            return self._games("ORDER BY started", ())
+        return self._games("WHERE kind = ? ORDER BY started", (kind,))
+
+    def unfinished(self) -> list[GameRecord]:
+        """Games to offer for resuming, most recently played first."""
+        return self._games("WHERE finished = 0 AND abandoned = 0 ORDER BY updated DESC", ())
+
+    def _games(self, where: str, params: tuple[Any, ...]) -> list[GameRecord]:
+        rows = self._db.execute(
+            "SELECT id, kind, setup, started, updated, finished, abandoned, summary"
+            f" FROM games {where}",
+            params,
+        )
+        return [
+            GameRecord(gid, kind, json.loads(setup), started, updated, bool(finished),
+                       bool(abandoned), json.loads(summary))
+            for gid, kind, setup, started, updated, finished, abandoned, summary in rows
+        ]
+
+
+def _is_access_error(exc: sqlite3.DatabaseError) -> bool:
+    text = str(exc).lower()
+    return "unable to open" in text or "readonly" in text or "read-only" in text

@@ -1,0 +1,26 @@
+"""What a game's rules module offers the session.
+
+Every game (Pr. Evil, Castor, Mr. Bond) is a pure reducer over immutable state:
+`apply(state, command) -> (new_state, events)`. The session and the journal know
+nothing else about the game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Protocol
+
+
+class Rules(Protocol):
+    kind: str
+    #: command classes by name, for decoding the journal
+    commands: Mapping[str, type]
+
+    def initial_state(self, setup: Mapping[str, Any]) -> Any:
+        """The state at the start of a game; raises RuleError for a bad setup."""
+
+    def apply(self, state: Any, command: Any) -> tuple[Any, Sequence[Any]]:
+        """The new state and the events; raises RuleError and changes nothing on bad input."""
+
+    def summary(self, state: Any) -> dict[str, Any]:
+        """Plain data for history and statistics: players, scores or outcome, finished."""
