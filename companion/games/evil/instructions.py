@@ -37,7 +37,8 @@ def instructions(events: Iterable[Any], params: EvilParams) -> list[Message]:
             case e.NoEffect(colour=c):
                 out.append(msg("evil.say.no_effect", colour=colour(c)))
             case e.TreasureMoved(colour=c, steps=steps) if steps < 0:
-                out.append(msg("evil.say.hurry", colour=colour(c), minutes=-steps * params.step_minutes))
+                out.append(msg("evil.say.hurry", colour=colour(c),
+                               minutes=-steps * params.step_minutes))
             case e.TimeMoved(steps=steps, position=pos) if steps > 0:
                 out.append(msg("evil.say.time", steps=steps, position=roman(pos, dial_steps)))
             case e.TreasureLost(colour=c):

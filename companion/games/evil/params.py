@@ -89,7 +89,8 @@ def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
     minutes = section.get("treasure_minutes", {})
     low, high = minutes.get("min", 0), minutes.get("max", 0)
     if step_minutes >= 1 and (low < step_minutes or low % step_minutes):
-        problems.append(("treasure_minutes.min", msg("evil.config.minutes_step", step=step_minutes)))
+        problems.append(("treasure_minutes.min",
+                         msg("evil.config.minutes_step", step=step_minutes)))
     if step_minutes >= 1 and (high % step_minutes or high >= steps * step_minutes or high < low):
         problems.append(("treasure_minutes.max",
                          msg("evil.config.minutes_max", step=step_minutes,
