@@ -20,6 +20,7 @@ from companion.messages import Message, RuleError, msg
 
 Events = list[Any]
 _ROLL_COMMANDS = (c.Roll, c.EnterRoll, c.Reroll, c.SetDie)
+_CHANGE_ROLL_COMMANDS = (c.Reroll, c.SetDie)
 
 
 class EvilRules:
@@ -59,7 +60,10 @@ class EvilRules:
 
     # -- commands ----------------------------------------------------------------
     def apply(self, state: EvilState, command: Any) -> tuple[EvilState, Events]:
-        if state.outcome is not None:
+        if state.outcome is not None and not (
+            type(command) in _CHANGE_ROLL_COMMANDS and state.before_roll is not None
+        ):
+            # the roll that ended the game may still be re-rolled (a power) or corrected
             raise RuleError("evil.error.game_over")
         handler = _HANDLERS.get(type(command))
         if handler is None:
