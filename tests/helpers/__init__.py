@@ -1,0 +1,1 @@
+"""Shared test helpers: Pr. Evil setups, state builders and digests."""
