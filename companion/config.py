@@ -50,7 +50,9 @@ class Problem:
 class ConfigError(Exception):
     def __init__(self, problems: list[Problem]) -> None:
         self.problems = problems
-        super().__init__("; ".join(f"{p.file}:{p.line}: {p.key}: {p.message.key}" for p in problems))
+        super().__init__(
+            "; ".join(f"{p.file}:{p.line}: {p.key}: {p.message.key}" for p in problems)
+        )
 
 
 @dataclass
@@ -115,16 +117,20 @@ def read_yaml(path: Path, prefix: Path_ = ()) -> tuple[Any, dict[Path_, int]]:
     try:
         data = reader.node_to_data(node, prefix)
     except yaml.YAMLError as exc:
-        raise ConfigError([Problem(file, None, "", msg("core.config.syntax", reason=str(exc)))]) from exc
+        problem = Problem(file, None, "", msg("core.config.syntax", reason=str(exc)))
+        raise ConfigError([problem]) from exc
     return data, reader.lines
 
 
 # -- defaults -------------------------------------------------------------------------
-def load_defaults(config_dir: Path = CONFIG_DIR) -> tuple[dict[str, Any], dict[Path_, tuple[str, int]]]:
+Where = dict[Path_, tuple[str, int]]
+
+
+def load_defaults(config_dir: Path = CONFIG_DIR) -> tuple[dict[str, Any], Where]:
     """`app.yaml` at the top, `games/<kind>.yaml` under `games.<kind>`, `hardware.yaml`
     under `hardware`. Returns the data and where each key was set."""
     data: dict[str, Any] = {}
-    where: dict[Path_, tuple[str, int]] = {}
+    where: Where = {}
     parts: list[tuple[Path, Path_]] = [(config_dir / "app.yaml", ())]
     parts += [(p, ("games", p.stem)) for p in sorted((config_dir / "games").glob("*.yaml"))]
     if (config_dir / "hardware.yaml").exists():
@@ -132,7 +138,8 @@ def load_defaults(config_dir: Path = CONFIG_DIR) -> tuple[dict[str, Any], dict[P
     for path, prefix in parts:
         part, lines = read_yaml(path, prefix)
         if not isinstance(part, dict):
-            raise ConfigError([Problem(str(path), 1, ".".join(prefix), msg("core.config.not_mapping"))])
+            problem = Problem(str(path), 1, ".".join(prefix), msg("core.config.not_mapping"))
+            raise ConfigError([problem])
         target = data
         for key in prefix:
             target = target.setdefault(key, {})

@@ -24,7 +24,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0].startswith("-") and args[0] not in ("-h", "--help"):
+    if not args or (args[0].startswith("-") and args[0] not in ("-h", "--help")):
         args.insert(0, "run")
     if args[0] in ("-h", "--help"):
         parser = argparse.ArgumentParser(prog="companion", description="Table Companion")

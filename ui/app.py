@@ -1,0 +1,197 @@
+"""The Kivy app and its composition root: config -> journal -> session -> screens
+(-> hardware). Every action goes through `dispatch`, `undo` or `redo` here, so a touch,
+a GPIO button and a test all take exactly the same path."""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.core.window import Window
+from kivy.properties import NumericProperty
+from kivy.uix.screenmanager import NoTransition, ScreenManager
+
+from companion.config import Config
+from companion.games import available, rules_for
+from companion.i18n import Translator
+from companion.journal import Journal
+from companion.messages import CompanionError, Message, msg
+from companion.session import Session, Update
+from ui import theme
+from ui.dialogs import Dialog, message
+
+log = logging.getLogger(__name__)
+
+
+class CompanionApp(App):
+    scale = NumericProperty(1.0)
+    use_kivy_settings = False  # no settings panel (F1) on a kiosk
+
+    def __init__(self, config: Config, journal: Journal, *, hardware: Any = None,
+                 auto_resume: bool = True,
+                 new_seed: Callable[[], int] = lambda: secrets.randbits(63),
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.settings = config
+        self.journal = journal
+        self.hardware = hardware
+        self.auto_resume = auto_resume
+        self.new_seed = new_seed
+        self.translator = Translator(config.get("language", "en"))
+        self.session: Session | None = None
+        self.dialog: Dialog | None = None
+
+    # -- translation -----------------------------------------------------------------
+    def tr(self, key: str, **params: Any) -> str:
+        return self.translator(key, **params)
+
+    def say(self, message_: Message) -> str:
+        return self.translator.message(message_)
+
+    # -- building ---------------------------------------------------------------------
+    def build(self) -> ScreenManager:
+        from ui.screens.evil_end import EvilEndScreen
+        from ui.screens.evil_play import EvilPlayScreen
+        from ui.screens.evil_setup import EvilSetupScreen
+        from ui.screens.home import HomeScreen
+
+        self.title = self.tr("core.app_name")
+        Window.clearcolor = theme.BACKGROUND
+        Window.bind(size=self._rescale, on_keyboard=self._on_key)
+        self._rescale(Window, Window.size)
+        manager = ScreenManager(transition=NoTransition())
+        home = HomeScreen(name="home")
+        manager.add_widget(home)
+        for screen in (EvilSetupScreen(name="evil_setup"), EvilPlayScreen(name="evil_play"),
+                       EvilEndScreen(name="evil_end")):
+            manager.add_widget(screen)
+        home.refresh()
+        return manager
+
+    def _rescale(self, _window: Any, size: tuple[int, int]) -> None:
+        self.scale = theme.scale_for(*size)
+
+    def _on_key(self, _window: Any, key: int, *_: Any) -> bool:
+        if key == 27:  # Escape/back: never quit the kiosk; close a dialog instead
+            if self.dialog is not None:
+                self.dialog.dismiss()
+            return True
+        if key == 13:  # Enter = the OK button
+            self.confirm()
+            return True
+        return False
+
+    def on_start(self) -> None:
+        if self.journal.moved_aside is not None:
+            message(self.tr("core.ui.saved_elsewhere"),
+                    self.tr("core.error.journal_moved", path=str(self.journal.moved_aside)))
+        if self.auto_resume:
+            for record in self.journal.unfinished():
+                if record.kind in available() and self.resume(record.id):
+                    break
+
+    def on_stop(self) -> None:
+        if self.hardware is not None:
+            self.hardware.close()
+
+    # -- games and sessions -----------------------------------------------------------
+    def screen_name(self, kind: str, part: str) -> str:
+        return f"{kind}_{part}"
+
+    def start_game(self, kind: str, setup: dict[str, Any]) -> Session | None:
+        setup = {"params": self.settings.get(f"games.{kind}"), "seed": self.new_seed(), **setup}
+        try:
+            session = Session.start(rules_for(kind), self.journal, setup)
+        except CompanionError as exc:
+            self.show_error(exc.message)
+            return None
+        self._open(session)
+        return session
+
+    def resume(self, game_id: int) -> bool:
+        try:
+            record = self.journal.game(game_id)
+            session = Session.resume(rules_for(record.kind), self.journal, game_id)
+        except CompanionError as exc:
+            self.show_error(exc.message)
+            return False
+        except Exception as exc:  # a journal this version cannot replay: say so, keep it
+            log.exception("replaying game %s failed", game_id)
+            self.show_error(msg("core.error.replay", game=game_id, reason=str(exc)))
+            return False
+        self._open(session)
+        return True
+
+    def _open(self, session: Session) -> None:
+        if self.session is not None:
+            self.session.unsubscribe(self._on_update)
+        self.session = session
+        session.subscribe(self._on_update)
+        if self.hardware is not None:
+            self.hardware.show_state(session.state)
+        kind = session.rules.kind
+        play = self.root.get_screen(self.screen_name(kind, "play"))
+        play.open_session(session)
+        self.root.current = play.name
+        play.after_update(None)
+
+    def leave_game(self) -> None:
+        self.close_dialog()
+        if self.session is not None:
+            self.session.unsubscribe(self._on_update)
+        self.session = None
+        self.root.current = "home"
+
+    def _on_update(self, update: Update) -> None:
+        if self.hardware is not None:
+            self.hardware.observe(update)
+        kind = self.session.rules.kind if self.session else ""
+        screen = self.root.get_screen(self.screen_name(kind, "play"))
+        screen.after_update(update)
+
+    # -- actions: every touch and button comes through here ----------------------------
+    def dispatch(self, command: Any) -> bool:
+        return self._act(lambda s: s.dispatch(command))
+
+    def undo(self) -> bool:
+        return self._act(lambda s: s.undo())
+
+    def redo(self) -> bool:
+        return self._act(lambda s: s.redo())
+
+    def _act(self, action: Callable[[Session], Any]) -> bool:
+        if self.session is None:
+            return False
+        try:
+            action(self.session)
+        except CompanionError as exc:
+            self.show_error(exc.message)
+            return False
+        return True
+
+    # -- dialogs ----------------------------------------------------------------------
+    def open_dialog(self, dialog: Dialog) -> None:
+        self.close_dialog()
+        self.dialog = dialog
+        dialog.bind(on_dismiss=self._forget_dialog)
+        dialog.open(animation=False)
+
+    def _forget_dialog(self, dialog: Dialog) -> None:
+        if self.dialog is dialog:
+            self.dialog = None
+
+    def close_dialog(self) -> None:
+        if self.dialog is not None:
+            self.dialog.dismiss(animation=False)
+            self.dialog = None
+
+    def confirm(self) -> None:
+        """The OK button: the open dialog's default action."""
+        if self.dialog is not None:
+            self.dialog.confirm()
+
+    def show_error(self, error: Message) -> None:
+        message(self.tr("core.ui.error_title"), self.say(error), tid="error")

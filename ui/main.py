@@ -1,0 +1,115 @@
+"""Start the app: read the config, open the journal, pick the pins, show the screens.
+
+A bad config or an unreadable data folder does not crash-loop: the problem is printed
+(to the journal, via stderr) and shown on screen until someone reads it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from companion import config as config_module
+from companion.config import Config, ConfigError
+from companion.i18n import Translator
+from companion.journal import Journal, JournalError, default_path
+
+log = logging.getLogger("companion")
+
+
+def configure_kivy(cfg: Config | None) -> None:
+    """Kivy settings that must be in place before the window exists."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")  # logs go to stderr (journald), not the SD card
+    from kivy.config import Config as KivyConfig
+
+    display = cfg.get("display", {}) if cfg else {}
+    KivyConfig.set("graphics", "width", str(display.get("width", 800)))
+    KivyConfig.set("graphics", "height", str(display.get("height", 480)))
+    KivyConfig.set("graphics", "fullscreen", "auto" if display.get("fullscreen") else "0")
+    KivyConfig.set("graphics", "show_cursor", "1" if display.get("show_cursor", True) else "0")
+    KivyConfig.set("kivy", "exit_on_escape", "0")  # Escape closes dialogs, never the kiosk
+    KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")  # no red touch dots
+
+
+def journal_path(cfg: Config, override: str | None = None) -> Path:
+    folder = override or cfg.get("data_dir") or ""
+    return Path(folder) / "journal.sqlite3" if folder else default_path()
+
+
+def load_hardware(cfg: Config, app_ref: dict[str, Any]) -> Any:
+    """The LEDs, buzzer, buttons and ring, or None when the hardware layer is absent."""
+    try:
+        import hardware
+    except ImportError:
+        return None
+    setup = getattr(hardware, "setup", None)
+    if setup is None:
+        return None
+    return setup(cfg, app_ref)
+
+
+def show_problem(title: str, lines: Sequence[str]) -> int:
+    """A minimal screen that shows what is wrong (config or data folder)."""
+    from kivy.app import App
+    from kivy.uix.label import Label
+
+    text = "\n".join([title, "", *lines])
+
+    class ProblemApp(App):
+        def build(self) -> Label:
+            label = Label(text=text, font_size="18sp", halign="left", valign="top")
+            label.bind(size=lambda *_: setattr(label, "text_size", label.size))
+            return label
+
+    ProblemApp().run()
+    return 2
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="companion run")
+    parser.add_argument("--config", help="a config file to use instead of the user's file")
+    parser.add_argument("--data-dir", help="where the journal lives (overrides data_dir)")
+    args = parser.parse_args(list(argv or []))
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+
+    with contextlib.suppress(ImportError):
+        import hardware  # noqa: F401  (registers the hardware config validator)
+    try:
+        cfg = config_module.load(Path(args.config) if args.config else None)
+    except ConfigError as exc:
+        tr = Translator("en")
+        lines = [p.format(tr.message) for p in exc.problems]
+        print(tr("core.config.refused"), *lines, sep="\n", file=sys.stderr)
+        configure_kivy(None)
+        return show_problem(tr("core.config.refused"), lines)
+
+    configure_kivy(cfg)
+    tr = Translator(cfg.get("language", "en"))
+    try:
+        journal = Journal(journal_path(cfg, args.data_dir))
+    except JournalError as exc:
+        print(tr.message(exc.message), file=sys.stderr)
+        return show_problem(tr("core.ui.saved_elsewhere"), [tr.message(exc.message)])
+
+    from ui.app import CompanionApp
+
+    app_ref: dict[str, Any] = {}
+    hardware_layer = load_hardware(cfg, app_ref)
+    app = CompanionApp(cfg, journal, hardware=hardware_layer)
+    app_ref["app"] = app
+    try:
+        app.run()
+    finally:
+        journal.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

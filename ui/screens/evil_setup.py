@@ -1,0 +1,151 @@
+"""Pr. Evil setup: 2-5 players with names and characters, the first treasures' minutes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.games.evil.params import EvilParams
+from ui import theme
+from ui.dialogs import NameKeyboard, open_dialog
+from ui.widgets.basics import Tap, Text, paint_background
+
+
+class EvilSetupScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.players: list[dict[str, str]] = []
+        self.minutes: dict[str, int] = {}
+        self.root_box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
+        paint_background(self.root_box, theme.BACKGROUND)
+        self.add_widget(self.root_box)
+
+    @property
+    def params(self) -> EvilParams:
+        return EvilParams.from_config(App.get_running_app().settings.get("games.evil"))
+
+    def on_pre_enter(self, *_: Any) -> None:
+        app = App.get_running_app()
+        p = self.params
+        self.players = [
+            {"name": app.tr("core.ui.player_n", n=i + 1), "character": p.characters[i]}
+            for i in range(p.players_min)
+        ]
+        default = p.min_minutes + (p.max_minutes - p.min_minutes) // 2 // p.step_minutes \
+            * p.step_minutes
+        self.minutes = dict.fromkeys(p.colours, default)
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        p = self.params
+        box = self.root_box
+        box.clear_widgets()
+        box.add_widget(Text(app.tr("evil.ui.setup_title"), size=22, bold=True,
+                            size_hint_y=None, height=dp(40), tid="setup.title"))
+        columns = BoxLayout(spacing=dp(10))
+        box.add_widget(columns)
+
+        left = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.6)
+        for i, player in enumerate(self.players):
+            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
+            name = Tap(player["name"], tid=f"setup.name.{i}", size_hint_x=0.42)
+            name.bind(on_release=lambda _b, n=i: self.edit_name(n))
+            character = Tap(player["character"], tid=f"setup.character.{i}", size=15,
+                            size_hint_x=0.44)
+            character.bind(on_release=lambda _b, n=i: self.next_character(n))
+            remove = Tap("×", tid=f"setup.remove.{i}", size_hint_x=0.14,
+                         disabled=len(self.players) <= p.players_min)
+            remove.bind(on_release=lambda _b, n=i: self.remove_player(n))
+            for widget in (name, character, remove):
+                row.add_widget(widget)
+            left.add_widget(row)
+        add = Tap(app.tr("evil.ui.add_player"), tid="setup.add", size_hint_y=None,
+                  height=theme.touch(), disabled=len(self.players) >= p.players_max)
+        add.bind(on_release=lambda _b: self.add_player())
+        left.add_widget(add)
+        left.add_widget(BoxLayout())
+        columns.add_widget(left)
+
+        right = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.4)
+        right.add_widget(Text(app.tr("evil.ui.first_treasures"), size=15, color=theme.MUTED,
+                              size_hint_y=None, height=dp(40)))
+        for colour in p.colours:
+            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
+            minus = Tap("−", tid=f"setup.minutes.{colour}.minus", size=24, size_hint_x=0.25)
+            minus.bind(on_release=lambda _b, c=colour: self.step_minutes(c, -1))
+            value = Tap(f"{app.tr(f'evil.letter.{colour}')}  {self.minutes[colour]} min",
+                        tid=f"setup.minutes.{colour}", background=theme.colour(colour),
+                        size_hint_x=0.5)
+            plus = Tap("+", tid=f"setup.minutes.{colour}.plus", size=24, size_hint_x=0.25)
+            plus.bind(on_release=lambda _b, c=colour: self.step_minutes(c, 1))
+            for widget in (minus, value, plus):
+                row.add_widget(widget)
+            right.add_widget(row)
+        right.add_widget(BoxLayout())
+        columns.add_widget(right)
+
+        bottom = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(60))
+        back = Tap(app.tr("core.ui.back"), tid="setup.back", size_hint_x=0.3)
+        back.bind(on_release=lambda _b: setattr(app.root, "current", "home"))
+        start = Tap(app.tr("core.ui.start"), tid="setup.start", size=24,
+                    background=theme.SUCCESS, size_hint_x=0.7)
+        start.bind(on_release=lambda _b: self.start())
+        bottom.add_widget(back)
+        bottom.add_widget(start)
+        box.add_widget(bottom)
+
+    # -- edits ------------------------------------------------------------------------
+    def edit_name(self, index: int) -> None:
+        app = App.get_running_app()
+
+        def done(name: str) -> None:
+            if name:
+                self.players[index]["name"] = name
+            self.refresh()
+
+        open_dialog(NameKeyboard(app.tr("core.ui.keyboard_title", n=index + 1),
+                                 self.players[index]["name"], done))
+
+    def next_character(self, index: int) -> None:
+        """Cycle to the next character nobody else has taken."""
+        characters = self.params.characters
+        taken = {p["character"] for j, p in enumerate(self.players) if j != index}
+        current = characters.index(self.players[index]["character"])
+        for k in range(1, len(characters) + 1):
+            candidate = characters[(current + k) % len(characters)]
+            if candidate not in taken:
+                self.players[index]["character"] = candidate
+                break
+        self.refresh()
+
+    def add_player(self) -> None:
+        app = App.get_running_app()
+        p = self.params
+        if len(self.players) >= p.players_max:
+            return
+        taken = {pl["character"] for pl in self.players}
+        free = next(c for c in p.characters if c not in taken)
+        self.players.append({"name": app.tr("core.ui.player_n", n=len(self.players) + 1),
+                             "character": free})
+        self.refresh()
+
+    def remove_player(self, index: int) -> None:
+        if len(self.players) > self.params.players_min:
+            del self.players[index]
+            self.refresh()
+
+    def step_minutes(self, colour: str, direction: int) -> None:
+        p = self.params
+        value = self.minutes[colour] + direction * p.step_minutes
+        self.minutes[colour] = min(p.max_minutes, max(p.min_minutes, value))
+        self.refresh()
+
+    def start(self) -> None:
+        app = App.get_running_app()
+        app.start_game("evil", {"players": [dict(p) for p in self.players],
+                                "treasures": dict(self.minutes)})

@@ -1,0 +1,71 @@
+"""Home: choose a game, or resume an unfinished one."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.games import available
+from ui import theme
+from ui.widgets.basics import Tap, Text
+
+GAMES = ("evil", "castor", "bond")
+
+
+class HomeScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(10))
+        self.add_widget(self.box)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        if self.manager is None:
+            return
+        box = self.box
+        box.clear_widgets()
+        box.add_widget(Text(app.tr("core.ui.home_title"), size=30, bold=True, halign="center",
+                            size_hint_y=None, height=dp(56), tid="home.title"))
+        for record in app.journal.unfinished()[:3]:
+            if record.kind not in available():
+                continue
+            row = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(56))
+            summary = record.summary
+            label = app.tr("core.ui.resume", game=app.tr(f"core.games.{record.kind}"),
+                           turn=summary.get("turn", summary.get("round", "")),
+                           players=", ".join(summary.get("players", [])))
+            resume = Tap(label, tid=f"home.resume.{record.id}", background=theme.SUCCESS,
+                         size_hint_x=0.78)
+            resume.bind(on_release=lambda _b, gid=record.id: app.resume(gid))
+            abandon = Tap(app.tr("core.ui.abandon"), tid=f"home.abandon.{record.id}",
+                          size_hint_x=0.22)
+            abandon.bind(on_release=lambda _b, gid=record.id: self.abandon(gid))
+            row.add_widget(resume)
+            row.add_widget(abandon)
+            box.add_widget(row)
+        box.add_widget(Text(app.tr("core.ui.choose_game"), size=18, color=theme.MUTED,
+                            size_hint_y=None, height=dp(32)))
+        games = available()
+        for kind in GAMES:
+            ready = kind in games and self.manager.has_screen(f"{kind}_setup")
+            text = app.tr(f"core.games.{kind}") if ready else \
+                f"{app.tr(f'core.games.{kind}')} — {app.tr('core.ui.coming_soon')}"
+            button = Tap(text, tid=f"home.game.{kind}", size=22, disabled=not ready,
+                         background=theme.BUTTON)
+            button.bind(on_release=lambda _b, k=kind: self.choose(k))
+            box.add_widget(button)
+
+    def choose(self, kind: str) -> None:
+        app = App.get_running_app()
+        app.root.current = f"{kind}_setup"
+
+    def abandon(self, game_id: int) -> None:
+        App.get_running_app().journal.abandon(game_id)
+        self.refresh()

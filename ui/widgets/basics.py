@@ -1,0 +1,93 @@
+"""Labels and buttons whose text size follows the app's scale (800x480 = 1)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.graphics import Color, Rectangle, RoundedRectangle
+from kivy.metrics import sp
+from kivy.uix.button import Button
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from ui import theme
+
+
+def _follow_scale(widget: Widget, size: float) -> None:
+    app = App.get_running_app()
+    if app is None or not hasattr(app, "scale"):
+        widget.font_size = sp(size)
+        return
+
+    def update(*_: Any) -> None:
+        widget.font_size = sp(size) * app.scale
+
+    app.bind(scale=update)
+    update()
+
+
+class Text(Label):
+    """A label that wraps inside its width."""
+
+    def __init__(self, text: str = "", size: float = 18, tid: str = "", **kwargs: Any) -> None:
+        kwargs.setdefault("color", theme.TEXT)
+        kwargs.setdefault("halign", "left")
+        kwargs.setdefault("valign", "middle")
+        super().__init__(text=text, **kwargs)
+        self.tid = tid
+        _follow_scale(self, size)
+        self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
+
+
+class Tap(Button):
+    """A touch button: at least 48 dp high, flat colour, large text."""
+
+    def __init__(self, text: str = "", size: float = 18, tid: str = "",
+                 background: tuple[float, float, float, float] = theme.BUTTON,
+                 **kwargs: Any) -> None:
+        kwargs.setdefault("color", theme.TEXT)
+        kwargs.setdefault("halign", "center")
+        kwargs.setdefault("valign", "middle")
+        super().__init__(text=text, background_normal="", background_down="",
+                         background_color=(0, 0, 0, 0), **kwargs)
+        self.tid = tid
+        self._fill = background
+        _follow_scale(self, size)
+        with self.canvas.before:
+            self._color = Color(*background)
+            self._rect = RoundedRectangle(radius=[8])
+        self.bind(pos=self._redraw, size=self._redraw, state=self._redraw,
+                  disabled=self._redraw)
+        self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 8, None)))
+
+    def set_background(self, rgba: tuple[float, float, float, float]) -> None:
+        self._fill = rgba
+        self._redraw()
+
+    def _redraw(self, *_: Any) -> None:
+        r, g, b, a = self._fill
+        if self.disabled:
+            self._color.rgba = (r * 0.5, g * 0.5, b * 0.5, 0.6)
+        elif self.state == "down":
+            self._color.rgba = (min(r + 0.15, 1), min(g + 0.15, 1), min(b + 0.15, 1), a)
+        else:
+            self._color.rgba = (r, g, b, a)
+        self._rect.pos = self.pos
+        self._rect.size = self.size
+
+
+def paint_background(widget: Widget, rgba: tuple[float, float, float, float]) -> None:
+    with widget.canvas.before:
+        Color(*rgba)
+        rect = Rectangle(pos=widget.pos, size=widget.size)
+    widget.bind(pos=lambda *_: setattr(rect, "pos", widget.pos),
+                size=lambda *_: setattr(rect, "size", widget.size))
+
+
+def find(root: Widget, tid: str) -> Widget | None:
+    """The widget tagged `tid` under `root` (tests and the hardware OK button use it)."""
+    for widget in root.walk(restrict=True):
+        if getattr(widget, "tid", None) == tid:
+            return widget
+    return None

@@ -1,0 +1,119 @@
+"""The central clock: I..XII, the time marker, the treasure markers and the power spaces.
+
+Drawn with canvas instructions only when the state or the size changes: nothing is
+redrawn while nothing changes. Each treasure marker carries a letter as well as its
+colour, and a coloured arc shows the time left before the time marker reaches it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from kivy.core.text import Label as CoreLabel
+from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.metrics import sp
+from kivy.uix.widget import Widget
+
+from companion.games.evil.instructions import roman
+from ui import theme
+
+
+@dataclass(frozen=True)
+class DialView:
+    """What the dial shows, as plain data (the tests read it too)."""
+
+    steps: int
+    time: int
+    power_spaces: tuple[int, ...]
+    markers: tuple[tuple[str, str, int, int], ...]  # colour, letter, position, steps left
+
+
+class Dial(Widget):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.view: DialView | None = None
+        self.redraws = 0
+        self._textures: dict[tuple[str, int], Any] = {}
+        self.bind(pos=self._draw, size=self._draw)
+
+    def show(self, view: DialView) -> None:
+        if view != self.view:
+            self.view = view
+            self._draw()
+
+    def _angle(self, position: float) -> float:
+        """Radians, counter-clockwise from 3 o'clock, for a dial position (0 = XII at top)."""
+        assert self.view is not None
+        return math.pi / 2 - 2 * math.pi * position / self.view.steps
+
+    def _point(self, position: float, radius: float) -> tuple[float, float]:
+        angle = self._angle(position)
+        return self.center_x + radius * math.cos(angle), self.center_y + radius * math.sin(angle)
+
+    def _text(self, text: str, size: float, bold: bool = True) -> Any:
+        key = (text, int(size))
+        if key not in self._textures:
+            label = CoreLabel(text=text, font_size=size, bold=bold)
+            label.refresh()
+            self._textures[key] = label.texture
+        return self._textures[key]
+
+    def _blit(self, text: str, size: float, x: float, y: float) -> None:
+        texture = self._text(text, size)
+        Rectangle(texture=texture, size=texture.size,
+                  pos=(x - texture.width / 2, y - texture.height / 2))
+
+    def _draw(self, *_: Any) -> None:
+        self.canvas.clear()
+        view = self.view
+        if view is None or self.width < 10 or self.height < 10:
+            return
+        self.redraws += 1
+        r = min(self.width, self.height) / 2 * 0.96
+        cx, cy = self.center
+        numeral_size = max(sp(11), r * 0.13)
+        with self.canvas:
+            Color(*theme.PANEL)
+            Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+            Color(0.45, 0.47, 0.52, 1)
+            Line(circle=(cx, cy, r), width=2)
+            # time-left arcs, one ring per treasure, from the time marker to its marker
+            for i, (colour, _, position, _) in enumerate(view.markers):
+                ring = r * (0.97 - 0.045 * i)
+                start = 360 * view.time / view.steps
+                end = 360 * (position if position > view.time else position + view.steps) \
+                    / view.steps
+                Color(*theme.colour(colour))
+                Line(circle=(cx, cy, ring, start, end), width=max(1.5, r * 0.018))
+            # numerals, power spaces highlighted in gold
+            for p in range(view.steps):
+                x, y = self._point(p, r * 0.78)
+                if p in view.power_spaces:
+                    Color(*theme.ACCENT)
+                    d = numeral_size * 2.1
+                    Ellipse(pos=(x - d / 2, y - d / 2), size=(d, d))
+                    Color(0.1, 0.1, 0.1, 1)
+                else:
+                    Color(*theme.TEXT)
+                self._blit(roman(p, view.steps), numeral_size, x, y)
+            # the time marker: a hand from the centre
+            tx, ty = self._point(view.time, r * 0.62)
+            Color(*theme.TEXT)
+            Line(points=[cx, cy, tx, ty], width=max(2, r * 0.03), cap="round")
+            d = r * 0.12
+            Ellipse(pos=(cx - d / 2, cy - d / 2), size=(d, d))
+            # treasure markers with their letter; markers on one position are stacked
+            stacked: dict[int, int] = {}
+            for colour, letter, position, _ in view.markers:
+                level = stacked.get(position, 0)
+                stacked[position] = level + 1
+                mx, my = self._point(position, r * (0.56 - 0.17 * level))
+                d = r * 0.19
+                Color(0, 0, 0, 1)
+                Ellipse(pos=(mx - d / 2 - 2, my - d / 2 - 2), size=(d + 4, d + 4))
+                Color(*theme.colour(colour))
+                Ellipse(pos=(mx - d / 2, my - d / 2), size=(d, d))
+                Color(1, 1, 1, 1)
+                self._blit(letter, d * 0.6, mx, my)
