@@ -13,7 +13,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -100,6 +100,10 @@ class Journal:
                 raise JournalError(
                     "core.error.journal_dir", path=str(self.path.parent), reason=exc.strerror
                 ) from exc
+        if self.path is not None and not _looks_like_sqlite(self.path):
+            # SQLite would silently take a one-byte file for an empty database and
+            # overwrite it: anything that is not a database is kept aside first
+            self.moved_aside = self._move_aside()
         try:
             return self._connect(target)
         except sqlite3.DatabaseError as exc:
@@ -164,6 +168,11 @@ class Journal:
                 raise
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
+            if self._db.in_transaction:
+                # a failed COMMIT (full disk, I/O error) can leave the transaction open:
+                # close it, or every later write would fail too
+                with suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
             raise JournalError(
                 "core.error.journal_write", path=str(self.path or ":memory:"), reason=str(exc)
             ) from exc
@@ -245,6 +254,19 @@ class Journal:
                        bool(abandoned), json.loads(summary))
             for gid, kind, setup, started, updated, finished, abandoned, summary in rows
         ]
+
+
+_MAGIC = b"SQLite format 3\x00"
+
+
+def _looks_like_sqlite(path: Path) -> bool:
+    """An empty file, or one that starts with SQLite's header."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(len(_MAGIC))
+    except OSError:  # missing (a new journal) or a folder: SQLite reports it
+        return True
+    return head == b"" or head == _MAGIC
 
 
 def _is_access_error(exc: sqlite3.DatabaseError) -> bool:
