@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from helpers.evil import CHARACTERS, NAMES, apply, at, new_state, roll, setup
 
 from companion.games.evil import RULES
 from companion.games.evil import commands as c
@@ -13,6 +12,7 @@ from companion.games.evil import events as e
 from companion.games.evil.dice import DICE, draw
 from companion.games.evil.instructions import instructions, roman
 from companion.messages import RuleError
+from tests.helpers.evil import CHARACTERS, NAMES, apply, at, new_state, roll, setup
 
 
 def refused(state, command, key: str) -> RuleError:
