@@ -1,0 +1,38 @@
+"""Le Castor en cavale: the score sheet, the trick tracker, rounds and medals.
+
+The state (`state.CastorState`) carries its params and only what the table entered;
+`scoring` derives totals, medals and winners from it. A setup is
+`{"params": <games.castor config section>, "players": [{"name": ..., "agent": ...}],
+"first_leader": <seat, default 0>}` (`agent`, an agent id from the params, is optional).
+
+Commands (`commands`): `EnterSheet` (enter or edit a round's sheet), `DeleteRound`
+(the last one), and for the trick tracker `DrawPower`, `ChooseLeader`, `SetTrumps`,
+`PlayCard`, `TakeTrick`, `CancelTracking`. Undo and redo are the session's.
+
+For the screens (`view`, pure):
+- `scoreboard(state) -> Scoreboard`: players x rounds (`Cell`: plan, green, yellow,
+  bonus, malus, total, medal), medals per player, winners, the next round and its
+  leader;
+- `trick_view(state) -> TrickView | None`: the trick in progress (or the next round's
+  first trick): leader, powers drawn, who must choose the leader, trumps in force,
+  cards played, who plays next, who wins so far, whether the bottom plan card may be
+  taken, and the round's tally so far;
+- `playable_values(state, colour)`: the values of a colour still unplayed this round.
+"""
+
+from companion.games.castor.params import CastorParams, validate_config
+from companion.games.castor.rules import RULES, CastorRules
+from companion.games.castor.view import playable_values, scoreboard, trick_view
+
+KIND = "castor"
+
+__all__ = [
+    "KIND",
+    "RULES",
+    "CastorParams",
+    "CastorRules",
+    "playable_values",
+    "scoreboard",
+    "trick_view",
+    "validate_config",
+]

@@ -1,0 +1,65 @@
+"""Turn Castor's events into short messages for the table (translation keys)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from companion.games.castor import events as e
+from companion.messages import Message, msg
+
+
+def colour(name: str) -> Message:
+    return msg(f"castor.colour.{name}")
+
+
+def _names(names: Iterable[str]) -> str:
+    return ", ".join(names)
+
+
+def colour_chain(colours: tuple[str, ...]) -> Message:
+    """Colours strongest first, as one message: "blue, then mauve"."""
+    chain = colour(colours[-1])
+    for name in reversed(colours[:-1]):
+        chain = msg("castor.say.chain", first=colour(name), rest=chain)
+    return chain
+
+
+def _trumps(trumps: tuple[str, ...] | None) -> Message:
+    if trumps is None:
+        return msg("castor.say.trumps_usual")
+    if not trumps:
+        return msg("castor.say.no_trump")
+    return msg("castor.say.trumps", colours=colour_chain(trumps))
+
+
+def instructions(events: Iterable[Any]) -> list[Message]:
+    out: list[Message] = []
+    for event in events:
+        match event:
+            case e.RoundStarted(round=number, leader=leader):
+                out.append(msg("castor.say.round_started", round=number, player=leader))
+            case e.PowerDrawn(player=player, text=text):
+                out.append(msg("castor.say.power", player=player, power=msg(text)))
+            case e.LeaderChosen(player=player):
+                out.append(msg("castor.say.leader", player=player))
+            case e.TrumpsSet(trumps=trumps):
+                out.append(_trumps(trumps))
+            case e.TrickWon(winner=winner, plan=plan, extra_plan=extra, next_leader=nxt):
+                points = plan + (extra or 0)
+                out.append(msg("castor.say.trick_won", player=winner, points=points))
+                if nxt is not None:
+                    out.append(msg("castor.say.next_leader", player=nxt))
+            case e.RoundScored(round=number, winners=winners):
+                out.append(msg("castor.say.round_won", round=number, players=_names(winners)))
+            case e.GameWon(winners=winners) if len(winners) == 1:
+                out.append(msg("castor.say.game_won", player=winners[0]))
+            case e.GameWon(winners=winners):
+                out.append(msg("castor.say.game_shared", players=_names(winners)))
+            case e.GameReopened():
+                out.append(msg("castor.say.reopened"))
+            case e.TrackingCancelled(round=number):
+                out.append(msg("castor.say.tracking_cancelled", round=number))
+            case e.RoundDeleted(round=number):
+                out.append(msg("castor.say.round_deleted", round=number))
+    return out
