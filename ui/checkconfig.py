@@ -1,0 +1,86 @@
+"""`companion check-config [FILE]`: the defaults plus FILE, every problem on one line.
+
+Prints `file:line: key: message` for each problem (in the configured language, else
+English) and exits 1, or prints OK with the file checked and exits 0. Never opens a
+window: it imports neither kivy nor the app.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from companion import config
+from companion.i18n import FALLBACK, LANGUAGES, Translator
+
+
+def import_hardware() -> str | None:
+    """`import hardware` registers the validator of the hardware section. None when it
+    worked, else the reason it did not (the rest is still checked)."""
+    try:
+        importlib.import_module("hardware")
+    except Exception as exc:  # any failure here must not stop the other checks
+        return f"{type(exc).__name__}: {exc}"
+    return None
+
+
+def configured_language(path: Path | None) -> str:
+    """The language the file asks for, else the default one, else English; read
+    leniently, since the file may be the very thing that is broken."""
+    for source in (path, config.CONFIG_DIR / "app.yaml"):
+        if source is None:
+            continue
+        try:
+            data: Any = yaml.safe_load(source.read_text(encoding="utf-8"))
+        except Exception:  # a broken file: its problems are reported by load()
+            continue
+        language = data.get("language") if isinstance(data, dict) else None
+        if language in LANGUAGES:
+            return str(language)
+    return FALLBACK
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    early = Translator(configured_language(config.user_config_path()))
+    parser = argparse.ArgumentParser(prog="companion check-config",
+                                     description=early("deploy.check.description"))
+    parser.add_argument("file", nargs="?", type=Path, help=early("deploy.check.file_help"))
+    args = parser.parse_args(args_list)
+
+    skipped = import_hardware()
+    path: Path | None = args.file if args.file is not None else config.user_config_path()
+    tr = Translator(configured_language(path))
+    if skipped:
+        print(one_line(tr("deploy.check.hardware_skipped", reason=skipped)), file=sys.stderr)
+    try:
+        config.load(path, use_default_user_file=False)
+    except config.ConfigError as exc:
+        for problem in exc.problems:
+            print(one_line(problem.format(tr.message)))
+        print(tr("deploy.check.problems", count=len(exc.problems)), file=sys.stderr)
+        return 1
+    if path is None:
+        places = ", ".join(str(p) for p in searched_places())
+        print(tr("deploy.check.ok_defaults", places=places))
+    else:
+        print(tr("deploy.check.ok", file=path))
+    return 0
+
+
+def searched_places() -> list[Path]:
+    """Where `companion.config.user_config_path` looks (for the message only)."""
+    xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return [Path(xdg) / config.APP_DIR / config.USER_FILE,
+            Path("/etc") / config.APP_DIR / config.USER_FILE]
