@@ -1,5 +1,5 @@
 """The Kivy app and its composition root: config -> journal -> session -> screens
-(-> hardware). Every action goes through `dispatch`, `undo` or `redo` here, so a touch,
+(-> hardware). Every action goes through `send`, `undo` or `redo` here, so a touch,
 a GPIO button and a test all take exactly the same path."""
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ class CompanionApp(App):
         screen.after_update(update)
 
     # -- actions: every touch and button comes through here ----------------------------
-    def dispatch(self, command: Any) -> bool:
+    def send(self, command: Any) -> bool:
         return self._act(lambda s: s.dispatch(command))
 
     def undo(self) -> bool:

@@ -53,6 +53,11 @@ class Dialog(ModalView):
         if self.default is not None:
             self.default()
 
+    def dismiss(self, *args: Any, **kwargs: Any) -> None:
+        # no fade-out: a closing dialog must not swallow the next touch
+        kwargs["animation"] = False
+        super().dismiss(*args, **kwargs)
+
 
 def open_dialog(dialog: Dialog) -> Dialog:
     app = App.get_running_app()

@@ -21,7 +21,7 @@ def _act(dialog: Dialog, command: object) -> None:
     """Send a command; the dialog closes only if the rules accepted it."""
     app = App.get_running_app()
     dialog.dismiss()
-    app.dispatch(command)
+    app.send(command)
 
 
 def placement_dialog(state: EvilState, colour: str, context: str,

@@ -70,7 +70,7 @@ class EvilPlayScreen(Screen):
         self.roll_button = Tap(app.tr("evil.ui.roll"), size=30, bold=True, tid="play.roll",
                                background=theme.ACCENT, color=(0.1, 0.1, 0.1, 1),
                                size_hint_y=None, height=theme.touch(76))
-        self.roll_button.bind(on_release=lambda _b: app.dispatch(c.Roll()))
+        self.roll_button.bind(on_release=lambda _b: app.send(c.Roll()))
         bar = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(52))
         self.undo_button = Tap(app.tr("core.ui.undo"), tid="play.undo")
         self.undo_button.bind(on_release=lambda _b: app.undo())

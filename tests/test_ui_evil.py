@@ -1,0 +1,216 @@
+"""Pr. Evil through the real app under Xvfb, by simulated touches only."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.config import Config
+from companion.journal import Journal
+from tests.uidriver import Driver
+
+pytestmark = pytest.mark.ui
+
+
+@pytest.fixture(scope="module")
+def window() -> Iterator[None]:
+    from ui.main import configure_kivy
+
+    configure_kivy(None)
+    from kivy.core.window import Window
+
+    Window.size = (800, 480)
+    yield
+
+
+@pytest.fixture
+def launch(window: None, defaults: Config, tmp_path: Path) -> Iterator[Any]:
+    """Start the app on a journal file; `launch()` again = the app restarted."""
+    from kivy.core.window import Window
+
+    from ui.app import CompanionApp
+
+    started: list[Any] = []
+
+    def start(language: str = "en", seed: int = 7, journal_file: Path | None = None) -> Driver:
+        for app in started:
+            app.close_dialog()
+            Window.remove_widget(app.root)
+            app.journal.close()
+        data = dict(defaults.data, language=language)
+        data["display"] = dict(data["display"], roll_animation=0.3)
+        app = CompanionApp(Config(data), Journal(journal_file or tmp_path / "journal.sqlite3"),
+                           new_seed=lambda: seed)
+        app._run_prepare()
+        started.append(app)
+        driver = Driver(app)
+        driver.pump(5)
+        return driver
+
+    yield start
+    for app in started:
+        app.close_dialog()
+        Window.remove_widget(app.root)
+        app.journal.close()
+
+
+def new_game(ui: Driver, minutes: int = 30) -> None:
+    ui.tap("home.game.evil")
+    assert ui.screen == "evil_setup"
+    for colour in ("red", "green", "blue"):
+        label = ui.text(f"setup.minutes.{colour}")
+        while f" {minutes} min" not in label:
+            step = "minus" if int(label.split()[-2]) > minutes else "plus"
+            ui.tap(f"setup.minutes.{colour}.{step}")
+            label = ui.text(f"setup.minutes.{colour}")
+    ui.tap("setup.start")
+    assert ui.screen == "evil_play"
+
+
+def answer_dialogs(ui: Driver, minutes: int) -> None:
+    """What the table does when the app asks: skip powers, place new treasures."""
+    for _ in range(6):
+        if ui.dialog == "power":
+            ui.tap("power.skip")
+        elif ui.dialog == "place":
+            ui.tap(f"place.{minutes}")
+        else:
+            return
+
+
+def test_a_game_to_victory(launch: Any) -> None:
+    ui = launch()
+    assert ui.screen == "home"
+    ui.screenshot("evil-home-800x480")
+    ui.tap("home.game.evil")
+    # name the first player with the on-screen keyboard, add a third player
+    ui.tap("setup.name.0")
+    assert ui.dialog == "keyboard"
+    ui.tap("keyboard.clear")
+    for letter in "ANNE":
+        ui.tap(f"keyboard.{letter}")
+    ui.tap("keyboard.ok")
+    assert ui.text("setup.name.0") == "Anne"
+    ui.tap("setup.add")
+    assert ui.text("setup.name.2") == "Player 3"
+    before = ui.text("setup.character.2")
+    ui.tap("setup.character.2")
+    assert ui.text("setup.character.2") not in (before, ui.text("setup.character.0"),
+                                                 ui.text("setup.character.1"))
+    ui.screenshot("evil-setup-800x480")
+    ui.tap("setup.start")
+    assert ui.screen == "evil_play"
+    assert ui.text("play.turn") == "Turn 1: Anne"
+    assert ui.text("play.recovered") == "Recovered 0/4"
+    assert ui.text("play.treasure.red").endswith("30 min")
+
+    ui.tap("play.roll")
+    answer_dialogs(ui, 55)
+    assert ui.text("play.turn").startswith("Turn 2: ")
+    say = ui.text("play.say")
+    assert "time marker moves" in say and "Pass the dice" in say
+    ui.wait(0.4)  # the roll animation has settled
+    ui.screenshot("evil-play-800x480")
+    ui.resize(1280, 800)
+    ui.screenshot("evil-play-1280x800")
+    ui.resize(800, 480)
+
+    for recovered in range(1, 5):
+        colour = ("red", "green", "blue", "red")[recovered - 1]
+        answer_dialogs(ui, 55)
+        ui.tap(f"play.treasure.{colour}")
+        assert ui.dialog == "treasure"
+        ui.tap("treasure.recovered")
+        if recovered < 4:
+            assert ui.text("play.recovered") == f"Recovered {recovered}/4"
+            assert ui.dialog == "place"  # the replacement is asked for at once
+            assert "RED" in ui.text("place.title") or colour != "red"
+            ui.tap("place.40")
+            assert ui.text(f"play.treasure.{colour}").endswith("40 min")
+    assert ui.screen == "evil_end"
+    assert ui.text("end.title") == "Victory!"
+    assert "recovered 4 treasures" in ui.text("end.text")
+    ui.screenshot("evil-victory-800x480")
+
+    # undo from the victory screen returns to the game, one treasure short
+    ui.tap("end.undo")
+    assert ui.screen == "evil_play"
+    assert ui.text("play.recovered") == "Recovered 3/4"
+
+
+def test_a_game_to_defeat_and_undo(launch: Any) -> None:
+    ui = launch(seed=11)
+    new_game(ui, minutes=5)
+    rolls = 0
+    while ui.screen == "evil_play":
+        answer_dialogs(ui, 5)
+        if ui.screen != "evil_play":
+            break
+        ui.tap("play.roll")
+        rolls += 1
+        assert rolls < 40, "four treasures of 5 minutes must be lost long before 40 rolls"
+    assert ui.text("end.title") == "Defeat"
+    assert "secured 4 treasures" in ui.text("end.text")
+    ui.screenshot("evil-defeat-800x480")
+    ui.resize(1280, 800)
+    ui.screenshot("evil-defeat-1280x800")
+    ui.resize(800, 480)
+    ui.tap("end.undo")
+    assert ui.screen == "evil_play"
+    lost = ui.text("play.lost")
+    assert lost in ("Lost 3/4", "Lost 2/4")
+    ui.tap("play.redo")
+    assert ui.screen == "evil_end"
+
+
+def test_a_refused_adjustment_says_why_and_changes_nothing(launch: Any) -> None:
+    ui = launch()
+    new_game(ui, minutes=55)
+    ui.tap("play.adjust")
+    ui.tap("adjust.time_back")
+    assert ui.dialog == "error"
+    assert "cannot go back" in ui.text("error.text")
+    ui.tap("error.ok")
+    assert ui.text("play.treasure.red").endswith("55 min")
+    assert ui.find("play.undo").disabled  # nothing was recorded
+
+
+def test_the_roll_animation_never_blocks_a_second_roll(launch: Any) -> None:
+    ui = launch(seed=3)
+    new_game(ui, minutes=55)
+    ui.tap("play.roll")
+    assert ui.app.root.get_screen("evil_play").animating
+    answer_dialogs(ui, 55)
+    ui.tap("play.roll")
+    assert ui.text("play.turn").startswith("Turn 3")
+
+
+def test_after_a_restart_the_game_is_where_it_was(launch: Any, tmp_path: Path) -> None:
+    ui = launch(seed=5)
+    new_game(ui, minutes=45)
+    for _ in range(3):
+        answer_dialogs(ui, 45)
+        ui.tap("play.roll")
+    answer_dialogs(ui, 45)
+    shown = {tid: ui.text(tid) for tid in ("play.turn", "play.lost", "play.treasure.red",
+                                            "play.treasure.green", "play.treasure.blue")}
+    time_marker = ui.app.root.get_screen("evil_play").dial.view
+    ui = launch(seed=99)  # the app starts again on the same journal
+    assert ui.screen == "evil_play"
+    for tid, text in shown.items():
+        assert ui.text(tid) == text
+    assert ui.app.root.get_screen("evil_play").dial.view == time_marker
+
+
+def test_the_screens_speak_french(launch: Any) -> None:
+    ui = launch(language="fr")
+    assert ui.find("home.game.evil").text == "Pr. Evil et la Citadelle du Temps"
+    new_game(ui, minutes=30)
+    assert ui.text("play.roll") == "LANCER"
+    assert ui.text("play.recovered") == "Récupérés 0/4"
+    ui.tap("play.roll")
+    answer_dialogs(ui, 30)
+    assert "Passez les dés à gauche" in ui.text("play.say")

@@ -1,0 +1,107 @@
+"""Drive the real Kivy app as a person would: taps on what the screen shows.
+
+Touches go through the window like a finger's (`UnitTestTouch`), so a modal dialog
+catches them exactly as on the Pi. Needs a display: the tests run under xvfb-run.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ARTIFACTS = Path(os.environ.get("TEST_ARTIFACTS", "test-artifacts")) / "screenshots"
+
+
+class Driver:
+    def __init__(self, app: Any) -> None:
+        from kivy.base import EventLoop
+
+        self.app = app
+        self._loop = EventLoop
+
+    # -- time ----------------------------------------------------------------------
+    def pump(self, frames: int = 3) -> None:
+        for _ in range(frames):
+            self._loop.idle()
+
+    def wait(self, seconds: float) -> None:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            self._loop.idle()
+
+    def wait_until(self, condition: Callable[[], bool], timeout: float = 5.0) -> None:
+        end = time.monotonic() + timeout
+        while not condition():
+            if time.monotonic() > end:
+                raise AssertionError("the screen never reached the expected state")
+            self._loop.idle()
+
+    # -- looking ---------------------------------------------------------------------
+    @property
+    def surface(self) -> Any:
+        """What a finger can reach: the open dialog if there is one, else the screen."""
+        return self.app.dialog if self.app.dialog is not None else self.app.root
+
+    def find(self, tid: str) -> Any:
+        """A widget a finger can reach now."""
+        from ui.widgets.basics import find
+
+        return find(self.surface, tid)
+
+    def visible(self, tid: str) -> Any:
+        """A widget the eye can read: in the dialog, or on the screen behind it."""
+        from ui.widgets.basics import find
+
+        return find(self.surface, tid) or find(self.app.root, tid)
+
+    def has(self, tid: str) -> bool:
+        widget = self.find(tid)
+        return widget is not None and widget.get_root_window() is not None
+
+    def text(self, tid: str) -> str:
+        widget = self.visible(tid)
+        assert widget is not None, f"nothing tagged {tid!r} on screen"
+        return str(widget.text)
+
+    @property
+    def screen(self) -> str:
+        return str(self.app.root.current)
+
+    @property
+    def dialog(self) -> str | None:
+        return None if self.app.dialog is None else str(self.app.dialog.tid)
+
+    # -- touching --------------------------------------------------------------------
+    def tap(self, tid: str) -> None:
+        from kivy.tests.common import UnitTestTouch
+
+        widget = self.find(tid)
+        assert widget is not None, f"nothing tagged {tid!r} can be touched now " \
+                                   f"(screen {self.screen}, dialog {self.dialog})"
+        assert not widget.disabled, f"{tid!r} is disabled"
+        x, y = widget.to_window(*widget.center)
+        touch = UnitTestTouch(x, y)
+        touch.touch_down()
+        self.pump(1)
+        touch.touch_up()
+        self.pump(3)
+
+    def screenshot(self, name: str) -> Path:
+        from kivy.core.window import Window
+
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        self.pump(3)
+        target = ARTIFACTS / f"{name}.png"
+        written = Path(Window.screenshot(name=str(ARTIFACTS / f"{name}-tmp.png")))
+        written.replace(target)
+        return target
+
+    def resize(self, width: int, height: int) -> None:
+        from kivy.core.window import Window
+
+        Window.size = (width, height)
+        self.wait_until(lambda: tuple(Window.size) == (width, height), timeout=3)
+        self.pump(5)
