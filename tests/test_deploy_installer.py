@@ -1,0 +1,230 @@
+"""`companion install / update / uninstall` into a throw-away root: exactly the expected
+files, nothing changed by a second run, the user's config and data kept."""
+
+from __future__ import annotations
+
+import configparser
+import os
+from pathlib import Path
+
+import pytest
+import yaml
+
+from companion.i18n import Translator
+from ui import deploy
+
+CONSOLE_FILES = {
+    "etc/systemd/system/table-companion.service",
+    "etc/systemd/system/multi-user.target.wants/table-companion.service",
+    "etc/table-companion/config.yaml",
+    "var/lib/table-companion/kivy/config.ini",
+}
+DESKTOP_FILES = {
+    "home/pi/.config/systemd/user/table-companion.service",
+    "home/pi/.config/systemd/user/table-companion-session.target",
+    "home/pi/.config/systemd/user/graphical-session.target.wants/table-companion.service",
+    "home/pi/.config/autostart/table-companion-session.desktop",
+    "home/pi/.config/table-companion/config.yaml",
+    "home/pi/.local/share/table-companion/kivy/config.ini",
+}
+
+
+@pytest.fixture(autouse=True)
+def _no_user_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # The installer reads the user's config (language, data_dir): keep the host's out.
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg-empty"))
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+
+
+def snapshot(root: Path) -> dict[str, tuple]:
+    """Every file and link under root: content, mode, mtime; link targets."""
+    out: dict[str, tuple] = {}
+    for path in sorted(root.rglob("*")):
+        rel = str(path.relative_to(root))
+        if path.is_symlink():
+            out[rel] = ("link", os.readlink(path))
+        elif path.is_file():
+            st = path.stat()
+            out[rel] = ("file", path.read_bytes(), st.st_mode, st.st_mtime_ns)
+    return out
+
+
+def install(root: Path, *args: str, capsys: pytest.CaptureFixture[str]) -> str:
+    code = deploy.install_main(["--root", str(root), "--venv", "/opt/table-companion/venv",
+                                *args])
+    assert code == 0
+    return capsys.readouterr().out
+
+
+def test_console_install_writes_exactly_the_expected_files(tmp_path: Path, capsys) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    out = install(root, "--console", capsys=capsys)
+    assert set(snapshot(root)) == CONSOLE_FILES
+    link = root / "etc/systemd/system/multi-user.target.wants/table-companion.service"
+    assert os.readlink(link) == "/etc/systemd/system/table-companion.service"
+    unit = (root / "etc/systemd/system/table-companion.service").read_text()
+    assert unit == (deploy.UNITS / "table-companion.service").read_text().replace(
+        "/opt/table-companion/src", str(deploy.REPO))
+    user_config = yaml.safe_load((root / "etc/table-companion/config.yaml").read_text())
+    assert user_config == {"display": {"fullscreen": True, "show_cursor": False}}
+    ini = configparser.RawConfigParser(interpolation=None)
+    ini.optionxform = str  # type: ignore[assignment,method-assign]
+    ini.read(root / "var/lib/table-companion/kivy/config.ini")
+    assert dict(ini.items("input")) == {"mouse": "mouse,disable_on_activity",
+                                        "%(name)s": "probesysfs,provider=mtdev"}
+    # Under --root no command runs: each one is shown instead.
+    assert "would run: useradd --system" in out
+    assert "would run: systemctl daemon-reload" in out
+    assert "would run: systemctl disable getty@tty1.service" in out
+
+
+def test_desktop_install_writes_exactly_the_expected_files(tmp_path: Path, capsys) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    out = install(root, "--desktop", "--user", "pi", "--home", "/home/pi", capsys=capsys)
+    assert set(snapshot(root)) == DESKTOP_FILES
+    assert "useradd" not in out
+    assert "would run: systemctl --user --machine=pi@ daemon-reload" in out
+    desktop = root / "home/pi/.config/autostart/table-companion-session.desktop"
+    assert "systemctl --user start table-companion-session.target" in desktop.read_text()
+
+
+@pytest.mark.parametrize("mode", ["--console", "--desktop"])
+def test_a_second_run_changes_nothing(tmp_path: Path, capsys, mode: str) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    args = (mode, "--user", "pi", "--home", "/home/pi") if mode == "--desktop" else (mode,)
+    install(root, *args, capsys=capsys)
+    before = snapshot(root)
+    out = install(root, *args, capsys=capsys)
+    assert snapshot(root) == before
+    assert "created" not in out and "updated" not in out and "linked" not in out
+
+
+def test_the_users_config_and_kivys_own_settings_are_kept(tmp_path: Path, capsys) -> None:
+    root = tmp_path / "root"
+    (root / "etc/table-companion").mkdir(parents=True)
+    mine = "language: fr\n"
+    (root / "etc/table-companion/config.yaml").write_text(mine)
+    kivy = root / "var/lib/table-companion/kivy/config.ini"
+    kivy.parent.mkdir(parents=True)
+    kivy.write_text("[kivy]\nconfig_version = 27\n\n[input]\nmouse = mouse\n"
+                    "%(name)s = probesysfs\n\n[graphics]\nrotation = 180\n")
+    out = install(root, "--console", capsys=capsys)
+    assert (root / "etc/table-companion/config.yaml").read_text() == mine
+    assert "kept /etc/table-companion/config.yaml" in out
+    ini = configparser.RawConfigParser(interpolation=None)
+    ini.optionxform = str  # type: ignore[assignment,method-assign]
+    ini.read(kivy)
+    assert ini.get("graphics", "rotation") == "180"
+    assert ini.get("kivy", "config_version") == "27"
+    assert dict(ini.items("input")) == deploy.KIVY_INPUT["mtdev"]
+
+
+def test_hidinput_can_be_chosen(tmp_path: Path, capsys) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    install(root, "--console", "--touch", "hidinput", capsys=capsys)
+    text = (root / "var/lib/table-companion/kivy/config.ini").read_text()
+    assert "%(name)s = probesysfs,provider=hidinput" in text
+
+
+def test_dry_run_on_this_system_writes_nothing(capsys) -> None:
+    unit = Path("/etc/systemd/system/table-companion.service")
+    existed = unit.exists()
+    code = deploy.install_main(["--dry-run", "--console", "--venv", "/opt/x/venv"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert unit.exists() == existed
+    assert "would create /etc/systemd/system/table-companion.service" in out or existed
+    assert "would run: systemctl daemon-reload" in out
+    assert "Installed" not in out
+
+
+def test_groups_and_user_come_from_the_images_files(tmp_path: Path, capsys) -> None:
+    root = tmp_path / "root"
+    (root / "etc").mkdir(parents=True)
+    (root / "etc/passwd").write_text("table-companion:x:990:990::/var/lib/tc:/usr/sbin/nologin\n")
+    (root / "etc/group").write_text("gpio:x:997:\nvideo:x:44:\ninput:x:105:\n")
+    out = install(root, "--console", capsys=capsys)
+    assert "useradd" not in out
+    assert "would run: usermod --append --groups gpio,video,input table-companion" in out
+
+
+def test_uninstall_keeps_config_and_data_unless_purged(tmp_path: Path, capsys) -> None:
+    root = tmp_path / "root"
+    root.mkdir()
+    venv = root / "opt/table-companion/venv"
+    venv.mkdir(parents=True)
+    (venv / "pyvenv.cfg").write_text("home = /usr/bin\n")
+    install(root, "--console", capsys=capsys)
+    journal = root / "var/lib/table-companion/journal.sqlite"
+    journal.write_text("games")
+    assert deploy.uninstall_main(["--root", str(root), "--venv",
+                                  "/opt/table-companion/venv"]) == 0
+    out = capsys.readouterr().out
+    assert set(snapshot(root)) == {"etc/table-companion/config.yaml",
+                                   "var/lib/table-companion/kivy/config.ini",
+                                   "var/lib/table-companion/journal.sqlite"}
+    assert "would run: systemctl disable --now table-companion.service" in out
+    assert not venv.exists()
+    # nothing left to remove: says so, still succeeds
+    assert deploy.uninstall_main(["--root", str(root), "--console", "--purge",
+                                  "--venv", "/opt/table-companion/venv"]) == 0
+    assert snapshot(root) == {}
+
+
+def test_uninstall_never_deletes_what_is_not_a_venv(tmp_path: Path, capsys) -> None:
+    root = tmp_path / "root"
+    precious = root / "srv/photos"
+    precious.mkdir(parents=True)
+    (precious / "a.jpg").write_text("x")
+    assert deploy.uninstall_main(["--root", str(root), "--console", "--venv", "/srv/photos"]) == 0
+    assert (precious / "a.jpg").exists()
+    assert "not a virtual environment" in capsys.readouterr().out
+
+
+def test_update_pulls_installs_pinned_and_reinstalls(capsys) -> None:
+    code = deploy.update_main(["--dry-run", "--console", "--venv", "/opt/table-companion/venv"])
+    out = capsys.readouterr().out.splitlines()
+    assert code == 0
+    repo = str(deploy.REPO)
+    assert out == [
+        f"would run: git -C {repo} pull --ff-only",
+        f"would run: /opt/table-companion/venv/bin/pip install --quiet -c "
+        f"{repo}/systemd/constraints.txt -e '{repo}[pi]'",
+        "would run: /opt/table-companion/venv/bin/companion install --console --user "
+        "table-companion --venv /opt/table-companion/venv --touch mtdev",
+    ]
+
+
+def test_a_failing_step_stops_the_plan_unless_it_may_fail() -> None:
+    lines: list[str] = []
+    ran: list[tuple[str, ...]] = []
+
+    def runner(argv):
+        ran.append(tuple(argv))
+        return 0 if argv[0] == "ok" else 3
+
+    executor = deploy.Executor(Translator("en"), out=lines.append, runner=runner)
+    steps = [deploy.Run(("bad", "1"), may_fail=True), deploy.Run(("ok",)),
+             deploy.Run(("bad", "2")), deploy.Run(("ok", "never"))]
+    assert executor.carry_out(steps) == 3
+    assert ran == [("bad", "1"), ("ok",), ("bad", "2")]
+    assert lines[-1] == "Stopped: a step failed (exit 3): bad 2"
+
+
+def test_desktop_install_needs_a_user(capsys, monkeypatch: pytest.MonkeyPatch,
+                                      tmp_path: Path) -> None:
+    monkeypatch.delenv("SUDO_USER", raising=False)
+    assert deploy.install_main(["--root", str(tmp_path), "--desktop", "--venv", "/v"]) == 1
+    assert "--user" in capsys.readouterr().err
+    assert snapshot(tmp_path) == {}
+
+
+def test_pinned_versions_cover_the_runtime_dependencies() -> None:
+    pins = {line.split("==")[0].lower() for line in
+            (deploy.UNITS / "constraints.txt").read_text().splitlines()
+            if "==" in line and not line.startswith("#")}
+    assert {"kivy", "gpiozero", "lgpio", "pyserial", "pyyaml"} <= pins
