@@ -80,14 +80,14 @@ def _is_int(value: Any) -> bool:
 
 def _params(section: Any) -> CastorParams:
     if not isinstance(section, Mapping):
-        raise RuleError("castor.error.bad_params", key="params")
+        raise RuleError("castor.error.bad_params", setting="params")
     try:
         problems = validate_config(section)
         if problems:
-            raise RuleError("castor.error.bad_params", key=problems[0][0])
+            raise RuleError("castor.error.bad_params", setting=problems[0][0])
         return CastorParams.from_config(section)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise RuleError("castor.error.bad_params", key=str(exc)) from exc
+        raise RuleError("castor.error.bad_params", setting=str(exc)) from exc
 
 
 def _players(params: CastorParams, raw: Any) -> tuple[Player, ...]:
