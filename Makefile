@@ -40,10 +40,10 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff check companion hardware ui tests bench
 
 test: apt-test $(VENV)/.installed lint
-	xvfb-run -a -s "-screen 0 1280x800x24" $(BIN)/python -m pytest
+	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/python -m pytest
 
 bench: apt-test $(VENV)/.installed
-	xvfb-run -a -s "-screen 0 1280x800x24" $(BIN)/python -m bench
+	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/python -m bench
 
 clean:
 	rm -rf $(VENV) test-artifacts .pytest_cache

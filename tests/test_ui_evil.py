@@ -214,3 +214,26 @@ def test_the_screens_speak_french(launch: Any) -> None:
     ui.tap("play.roll")
     answer_dialogs(ui, 30)
     assert "Passez les dés à gauche" in ui.text("play.say")
+
+
+def test_idle_screen_redraws_nothing_and_targets_are_large(launch: Any) -> None:
+    from kivy.metrics import dp
+
+    from ui.widgets.basics import Tap
+
+    ui = launch()
+    new_game(ui, minutes=30)
+    ui.tap("play.roll")
+    answer_dialogs(ui, 30)
+    ui.wait(0.5)  # the roll animation ends
+    screen = ui.app.root.get_screen("evil_play")
+    dial_draws = screen.dial.redraws
+    faces = {die: widget.face for die, widget in screen.dice.items()}
+    ui.wait(1.0)
+    assert screen.dial.redraws == dial_draws
+    assert {die: widget.face for die, widget in screen.dice.items()} == faces
+    assert not screen.animating
+    taps = [w for w in screen.walk() if isinstance(w, Tap)]
+    assert len(taps) >= 8
+    for button in taps:
+        assert button.height >= dp(48) and button.width >= dp(48), button.tid

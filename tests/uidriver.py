@@ -104,4 +104,6 @@ class Driver:
 
         Window.size = (width, height)
         self.wait_until(lambda: tuple(Window.size) == (width, height), timeout=3)
+        self.wait(0.5)  # the X server and GL settle on the new size
+        Window.canvas.ask_update()
         self.pump(5)

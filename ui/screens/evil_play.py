@@ -24,7 +24,7 @@ from ui.screens.evil_dialogs import (
     power_dialog,
     treasure_dialog,
 )
-from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.basics import Tap, Text, follow_height, paint_background
 from ui.widgets.dial import Dial, DialView
 from ui.widgets.dice import DieFace
 
@@ -48,7 +48,7 @@ class EvilPlayScreen(Screen):
         left = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.47)
         self.dial = Dial()
         left.add_widget(self.dial)
-        self.treasure_row = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(56))
+        self.treasure_row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(56))
         left.add_widget(self.treasure_row)
         root.add_widget(left)
 
@@ -57,12 +57,12 @@ class EvilPlayScreen(Screen):
                                height=dp(34))
         self.character_label = Text(size=15, color=theme.MUTED, tid="play.character",
                                     size_hint_y=None, height=dp(24))
-        counts = BoxLayout(size_hint_y=None, height=dp(30))
+        counts = follow_height(BoxLayout(), dp(30))
         self.recovered_label = Text(size=18, color=theme.SUCCESS, tid="play.recovered")
         self.lost_label = Text(size=18, color=theme.DANGER, tid="play.lost")
         counts.add_widget(self.recovered_label)
         counts.add_widget(self.lost_label)
-        dice_row = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(84))
+        dice_row = follow_height(BoxLayout(spacing=dp(8)), dp(84))
         self.dice = {die: DieFace(die, white=(die != "clock")) for die in DICE}
         for die in DICE:
             dice_row.add_widget(self.dice[die])
@@ -71,7 +71,7 @@ class EvilPlayScreen(Screen):
                                background=theme.ACCENT, color=(0.1, 0.1, 0.1, 1),
                                size_hint_y=None, height=theme.touch(76))
         self.roll_button.bind(on_release=lambda _b: app.send(c.Roll()))
-        bar = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(52))
+        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(52))
         self.undo_button = Tap(app.tr("core.ui.undo"), tid="play.undo")
         self.undo_button.bind(on_release=lambda _b: app.undo())
         self.redo_button = Tap(app.tr("core.ui.redo"), tid="play.redo")

@@ -27,6 +27,27 @@ def _follow_scale(widget: Widget, size: float) -> None:
     update()
 
 
+def follow_height(widget: Widget, base: float) -> Widget:
+    """A fixed-height row that grows with the window like the text in it."""
+    app = App.get_running_app()
+    widget.size_hint_y = None
+    if app is None or not hasattr(app, "scale"):
+        widget.height = base
+        return widget
+
+    def update(*_: Any) -> None:
+        widget.height = base * app.scale
+
+    app.bind(scale=update)
+    update()
+    return widget
+
+
+def _fixed_height(widget: Widget, kwargs: dict[str, Any]) -> None:
+    if kwargs.get("size_hint_y", 1) is None and "height" in kwargs:
+        follow_height(widget, kwargs["height"])
+
+
 class Text(Label):
     """A label that wraps inside its width."""
 
@@ -37,6 +58,7 @@ class Text(Label):
         super().__init__(text=text, **kwargs)
         self.tid = tid
         _follow_scale(self, size)
+        _fixed_height(self, kwargs)
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
 
 
@@ -54,6 +76,7 @@ class Tap(Button):
         self.tid = tid
         self._fill = background
         _follow_scale(self, size)
+        _fixed_height(self, kwargs)
         with self.canvas.before:
             self._color = Color(*background)
             self._rect = RoundedRectangle(radius=[8])
