@@ -1,0 +1,1 @@
+"""The LED ring's firmware (MicroPython); importable by CPython for its pure modules."""

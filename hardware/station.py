@@ -1,0 +1,245 @@
+"""The physical station: every part built from config, fed by session updates.
+
+Built by `hardware.setup`; see the package docstring for how the UI uses it.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from companion.messages import CompanionError, Message, msg
+from hardware.blinker import Blinker
+from hardware.buttons import BUTTONS, Buttons, Dispatch
+from hardware.clockview import IDLE, ClockView, view_of
+from hardware.tunes import tune_names_for
+
+log = logging.getLogger(__name__)
+Action = Callable[[], None]
+
+
+class Station:
+    def __init__(self, section: Mapping[str, Any], dispatch_on_main: Dispatch,
+                 actions: Mapping[str, Action] | None = None, *, pin_factory: Any = None,
+                 ring_opener: Callable[..., Any] | None = None) -> None:
+        self.section = section
+        self._dispatch = dispatch_on_main
+        self._actions: dict[str, Action] = dict(actions or {})
+        self._on_error: Callable[[Message], None] | None = None
+        self._listeners: list[Callable[[], None]] = []
+        self._notify_pending = threading.Event()
+        self._session: Any = None
+        self.problems: list[Message] = []
+        self.view: ClockView = IDLE
+        self.factory: Any = None
+        self.mocked = False
+        self.clock: Any = None
+        self.treasures: Any = None
+        self.buzzer: Any = None
+        self.buttons: Any = None
+        self.ring: Any = None
+        self.blinker: Blinker | None = None
+        gpio_parts = [p for p in ("clock_leds", "treasure_leds", "buzzer", "buttons")
+                      if section[p]["enabled"]]
+        if gpio_parts:
+            self._choose_factory(pin_factory)
+        if section["clock_leds"]["enabled"]:
+            self.clock = self._build("clock_leds", self._clock)
+        if section["treasure_leds"]["enabled"]:
+            self.blinker = Blinker()
+            self.treasures = self._build("treasure_leds", self._treasures)
+        if section["buzzer"]["enabled"]:
+            self.buzzer = self._build("buzzer", self._buzzer)
+        if section["buttons"]["enabled"]:
+            self.buttons = self._build("buttons", self._buttons)
+        if section["ring"]["enabled"]:
+            from hardware.ring import RingLink
+
+            self.ring = RingLink(section["ring"], on_change=self._changed, opener=ring_opener)
+            self.ring.send(IDLE)
+        self.show_state(None)
+
+    # -- building ------------------------------------------------------------------------
+    def _choose_factory(self, given: Any) -> None:
+        from gpiozero.pins.mock import MockFactory
+
+        from hardware.pins import choose_factory
+
+        if given is None:
+            given, _ = choose_factory(str(self.section["pin_factory"]))
+        self.factory = given
+        self.mocked = isinstance(given, MockFactory)
+
+    def _build(self, part: str, build: Callable[[], Any]) -> Any:
+        """A part that cannot be built (a pin in use, no PWM) is left out and reported;
+        the rest of the station works without it."""
+        try:
+            return build()
+        except Exception as exc:
+            log.warning("hardware part %s left out: %s", part, exc)
+            self.problems.append(msg("hardware.error.part", part=msg(f"hardware.part.{part}"),
+                                     reason=str(exc)))
+            return None
+
+    def _clock(self) -> Any:
+        from hardware.outputs import ClockLeds
+
+        return ClockLeds(self.section["clock_leds"], self.factory)
+
+    def _treasures(self) -> Any:
+        from hardware.outputs import TreasureLeds
+
+        assert self.blinker is not None
+        return TreasureLeds(self.section["treasure_leds"], self.factory, self.blinker)
+
+    def _buzzer(self) -> Any:
+        from hardware.buzzer import TunePlayer
+
+        return TunePlayer(self.section["buzzer"], self.factory, on_note=lambda _n: self._changed())
+
+    def _buttons(self) -> Any:
+        return Buttons(self.section["buttons"], self.factory, self._dispatch, self._press)
+
+    # -- what the session tells ----------------------------------------------------------
+    def observe(self, update: Any) -> None:
+        """A session observer: outputs follow the new state; "do"/"redo" play tunes."""
+        self.show_state(update.state)
+        if self.buzzer is not None and update.verb in ("do", "redo"):
+            self.buzzer.play(tune_names_for(update.events, dict(self.section["buzzer"]["play"])))
+
+    def show_state(self, state: Any) -> None:
+        """Show a state without sound (after a resume, or None for no game)."""
+        self.view = view_of(state)
+        if self.clock is not None:
+            self.clock.show(self.view)
+        if self.treasures is not None:
+            self.treasures.show(self.view)
+        if self.ring is not None:
+            self.ring.send(self.view)
+
+    # -- what the buttons do -------------------------------------------------------------
+    def bind(self, button: str, action: Action | None) -> None:
+        """What a button does (called on the main thread); None: nothing."""
+        if button not in BUTTONS:
+            raise KeyError(button)
+        if action is None:
+            self._actions.pop(button, None)
+        else:
+            self._actions[button] = action
+
+    def on_error(self, callback: Callable[[Message], None] | None) -> None:
+        """Where a refused press goes (a toast on screen), on the main thread."""
+        self._on_error = callback
+
+    def attach(self, session: Any) -> None:
+        """Follow a session: its updates drive the outputs, ROLL and UNDO act on it."""
+        self.detach()
+        self._session = session
+        session.subscribe(self.observe)
+        self.show_state(session.state)
+        if getattr(session.rules, "kind", None) == "evil":
+            from companion.games.evil.commands import Roll
+
+            self.bind("roll", lambda: session.dispatch(Roll()))
+        self.bind("undo", session.undo)
+
+    def detach(self) -> None:
+        if self._session is not None:
+            self._session.unsubscribe(self.observe)
+            self._session = None
+            self.bind("roll", None)
+            self.bind("undo", None)
+            self.show_state(None)
+
+    def _press(self, button: str) -> None:
+        # on the main thread, handed over by Buttons
+        action = self._actions.get(button)
+        if action is None:
+            log.debug("button %s: nothing bound", button)
+            return
+        try:
+            action()
+        except CompanionError as exc:
+            if self._on_error is not None:
+                self._on_error(exc.message)
+            else:
+                log.info("button %s refused: %s", button, exc.message)
+
+    def press(self, button: str) -> None:
+        """The virtual panel's button: on mock pins it drives the pin (the very path of
+        a real press); otherwise it hands the press to the main thread directly."""
+        if button not in BUTTONS:
+            raise KeyError(button)
+        device = self.buttons.devices.get(button) if self.buttons is not None else None
+        if self.mocked and device is not None:
+            device.pin.drive_low()
+            device.pin.drive_high()
+        else:
+            self._dispatch(lambda: self._press(button))
+
+    # -- settings ------------------------------------------------------------------------
+    def set_mute(self, mute: bool) -> None:
+        if self.buzzer is not None:
+            self.buzzer.set_mute(mute)
+            self._changed()
+
+    def set_volume(self, volume: float) -> None:
+        if self.buzzer is not None:
+            self.buzzer.volume = min(max(float(volume), 0.0), 1.0)
+
+    # -- the virtual panel ---------------------------------------------------------------
+    def add_listener(self, listener: Callable[[], None]) -> None:
+        """`listener()` runs on the main thread when the panel changed from another
+        thread (a note, the ring); calls are merged while one is pending."""
+        self._listeners.append(listener)
+
+    def _changed(self) -> None:
+        if not self._listeners or self._notify_pending.is_set():
+            return
+        self._notify_pending.set()
+
+        def notify() -> None:
+            self._notify_pending.clear()
+            for listener in list(self._listeners):
+                listener()
+
+        self._dispatch(notify)
+
+    def panel_state(self) -> dict[str, Any]:
+        """Plain data for an on-screen panel. Blinking LEDs give their rate (the panel
+        animates them itself) and their level right now."""
+        panel: dict[str, Any] = {"mocked": self.mocked, "problems": list(self.problems),
+                                 "clock": None, "treasures": None, "buzzer": None,
+                                 "buttons": None, "ring": None}
+        if self.clock is not None:
+            panel["clock"] = {"leds": len(self.clock.pins), "lit": self.clock.lit,
+                              "pins": list(self.clock.pins)}
+        if self.treasures is not None and self.blinker is not None:
+            panel["treasures"] = {}
+            for colour in self.treasures.colours:
+                on, hz = self.blinker.state(f"treasure.{colour}")
+                panel["treasures"][colour] = {"mode": self.treasures.modes[colour], "on": on,
+                                              "blink_hz": hz}
+        if self.buzzer is not None:
+            panel["buzzer"] = {"note": self.buzzer.note, "tune": self.buzzer.playing,
+                               "mute": self.buzzer.mute, "volume": self.buzzer.volume}
+        if self.buttons is not None:
+            panel["buttons"] = {name: {"pin": pin, "pressed": self.buttons.is_pressed(name)}
+                                for name, pin in self.buttons.pins.items()}
+        if self.ring is not None:
+            panel["ring"] = self.ring.snapshot()
+        return panel
+
+    def close(self) -> None:
+        self.detach()
+        for part in (self.buttons, self.buzzer, self.treasures, self.clock, self.ring,
+                     self.blinker):
+            if part is not None:
+                try:
+                    part.close()
+                except Exception:  # closing must finish whatever one part does
+                    log.exception("closing %s", part)
+        self.clock = self.treasures = self.buzzer = self.buttons = self.ring = None
+        self.blinker = None
