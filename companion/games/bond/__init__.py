@@ -41,7 +41,9 @@ size, score, points to the target, capture holder, winner), `capture(state)` (th
 in capture: power, successful letters, pending letter, kill value now and after one
 more ridicule, letters still playable, whether an answer is possible),
 `next_moves(state)` (exactly what `apply` accepts next), `attack_result`, `deal_size`,
-`spies_left`, `lair_cards_left`, `leaders`.
+`spies_left`, `lair_cards_left`, `leaders`. In `instructions.py`: `instructions(events,
+state)` (one sentence per event), `outcome(state)` (the victory sentence) and
+`command_name(command)` (for "Undo: ..."), all translatable messages.
 """
 
 from companion.games.bond.params import BondParams, validate_config
