@@ -108,3 +108,14 @@ def test_a_refused_command_writes_nothing(tmp_path):
     assert caught.value.message.key == "bond.error.no_lair"
     assert journal.entries(session.game_id) == []
     journal.close()
+
+
+def test_spies_given_as_a_list_replay_as_the_same_command(tmp_path):
+    journal = Journal(tmp_path / "journal.sqlite3")
+    session = Session.start(RULES, journal, setup())
+    session.dispatch(c.AddLairCard(1, 4))
+    session.dispatch(c.Attack(1, [1, 2], by=0))  # type: ignore[arg-type]
+    resumed = Session.resume(RULES, journal, session.game_id)
+    assert resumed.steps == session.steps
+    assert resumed.state.capture.spies == (1, 2)
+    journal.close()

@@ -25,6 +25,11 @@ class Attack:
     spies: tuple[int, ...]
     by: int | None = None  # who played them, when the table says so (for the log)
 
+    def __post_init__(self) -> None:
+        # a screen may pass a list: keep a tuple so the command equals its journal replay
+        if isinstance(self.spies, list):
+            object.__setattr__(self, "spies", tuple(self.spies))
+
 
 @dataclass(frozen=True)
 class Kill:
