@@ -48,6 +48,9 @@ def test_params_round_trip_through_the_config_shape():
     ({"doubler_letters": ["A", " "]}, "doubler_letters"),
     ({"target_score": 0}, "target_score"),
     ({"deal": {"cards": 10}}, "deal"),  # 6 x 10 cards from a 54-card deck
+    ({"deal": {"small_table": {"players": 6, "cards": 10}}}, "deal"),
+    ({"deal": {"small_table": {"players": 3, "cards": 19}}}, "deal"),  # 3 x 19 > 54
+    ({"players": {"min": 2, "max": 10**9}}, "deal"),  # refused at once, not counted up to
 ])
 def test_meaningless_values_are_reported_by_key(changes, key):
     assert keys(validate_config(section(**changes))) == [key]

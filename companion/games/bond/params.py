@@ -123,7 +123,11 @@ def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
         # every hand can be dealt from the whole deck, even at the largest table
         params = BondParams.from_config(section)
         total = params.lair_cards + params.spy_cards + params.doubler_cards
-        most = max(params.deal_size(n) * n for n in range(low, high + 1))
+        # the most cards dealt: the largest table, or the largest small table
+        most = params.deal_size(high) * high
+        if low <= params.small_table_players:
+            small = min(high, params.small_table_players)
+            most = max(most, params.deal_size(small) * small)
         if most > total:
             problems.append(("deal", msg("bond.config.deal_too_big", needed=most, total=total)))
     return problems
