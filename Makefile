@@ -37,7 +37,7 @@ run: apt-run $(VENV)/.installed
 	$(BIN)/companion
 
 lint: $(VENV)/.installed
-	$(BIN)/ruff check companion hardware ui tests bench
+	$(BIN)/ruff check .
 
 test: apt-test $(VENV)/.installed lint
 	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/python -m pytest

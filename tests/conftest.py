@@ -12,9 +12,9 @@ os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
-import pytest  # noqa: E402
+import pytest
 
-from companion import config  # noqa: E402
+from companion import config
 
 
 @pytest.fixture(scope="session")
