@@ -87,10 +87,16 @@ class TunePlayer:
                 self.buzzer.stop()
                 self._set_note(None)
             return
-        self.buzzer.play(self._tone.from_midi(note.midi))
-        if self.volume < 1:
-            self.buzzer.pwm_device.value = 0.5 * self.volume  # a smaller duty is quieter
-        self._set_note(self._tone.from_midi(note.midi).note)
+        tone = self._tone.from_midi(note.midi)
+        if self.volume >= 1:
+            self.buzzer.play(tone)
+        else:  # as TonalBuzzer.play, with a smaller duty: quieter, without a loud blip
+            low, high = self.buzzer.min_tone.frequency, self.buzzer.max_tone.frequency
+            if not low <= tone.frequency <= high:
+                raise ValueError("tone is out of the device's range")
+            self.buzzer.pwm_device.pin.frequency = tone.frequency
+            self.buzzer.pwm_device.value = 0.5 * self.volume
+        self._set_note(tone.note)
 
     def _set_note(self, note: str | None) -> None:
         self.note = note
