@@ -27,6 +27,12 @@ def new_state(players: list[dict[str, Any]] | None = None, first_leader: int = 0
                                 "first_leader": first_leader})
 
 
+def recoloured(name: str, **spec: int) -> list[dict[str, Any]]:
+    """The default colours with one colour's count and values changed."""
+    return [{**colour, **spec} if colour["name"] == name else colour
+            for colour in PARAMS["colours"]]
+
+
 def run(state: CastorState, *commands: Any) -> tuple[CastorState, list[Any]]:
     events: list[Any] = []
     for command in commands:
@@ -129,7 +135,7 @@ def test_the_trumps_come_from_config():
 
 def test_equal_cards_of_a_colour_printed_twice_go_to_the_first_played():
     # 18 blue cards valued 1..9: each value twice
-    state = new_state(colours={"blue": {"count": 18, "min": 1, "max": 9}})
+    state = new_state(colours=recoloured("blue", count=18, min=1, max=9))
     _, events = play(state, [("Maëlys", "blue", 9), ("Nathaniel", "blue", 9),
                              ("Mathis", "blue", 3)])
     assert won(events).winner == "Maëlys"
@@ -247,7 +253,7 @@ def test_values_outside_the_configured_range_are_refused(colour, value, key):
 
 
 def test_the_value_range_comes_from_config():
-    state = new_state(colours={"mauve": {"count": 10, "min": 0, "max": 9}})
+    state = new_state(colours=recoloured("mauve", count=10, min=0, max=9))
     refused(state, c.PlayCard("Maëlys", "mauve", 10), "castor.error.bad_value")
     state, _ = run(state, c.PlayCard("Maëlys", "mauve", 0))
 

@@ -68,8 +68,9 @@ class CastorParams:
             tricks_per_round=int(section["tricks_per_round"]),
             medals_to_win=int(section["medals_to_win"]),
             colours=tuple(
-                ColourSpec(str(name), int(spec["count"]), int(spec["min"]), int(spec["max"]))
-                for name, spec in section["colours"].items()
+                ColourSpec(str(spec["name"]), int(spec["count"]), int(spec["min"]),
+                           int(spec["max"]))
+                for spec in section["colours"]
             ),
             trumps=tuple(str(t) for t in section["trumps"]),
             plan_cards=tuple(int(v) for v in section["plan_cards"]),
@@ -92,8 +93,8 @@ class CastorParams:
             "players": {"min": self.players_min, "max": self.players_max},
             "tricks_per_round": self.tricks_per_round,
             "medals_to_win": self.medals_to_win,
-            "colours": {c.name: {"count": c.count, "min": c.low, "max": c.high}
-                        for c in self.colours},
+            "colours": [{"name": c.name, "count": c.count, "min": c.low, "max": c.high}
+                        for c in self.colours],
             "trumps": list(self.trumps),
             "plan_cards": list(self.plan_cards),
             "bonus_colour": self.bonus_colour,
@@ -143,29 +144,42 @@ def _is_int(value: Any) -> bool:
 
 def _check_colours(section: Mapping[str, Any], problems: list[tuple[str, Message]]) -> int:
     """Checks each colour; returns the number of cards in the deck."""
-    colours = section.get("colours", {})
+    colours = section.get("colours", [])
     if not colours:
         problems.append(("colours", msg("castor.config.no_colours")))
     total = 0
-    for name, spec in colours.items():
-        count, low, high = spec.get("count", 0), spec.get("min", 0), spec.get("max", 0)
+    names: list[str] = []
+    for i, spec in enumerate(colours):
+        where = f"colours.{i}"
+        if not isinstance(spec, Mapping) or set(spec) != {"name", "count", "min", "max"}:
+            problems.append((where, msg("castor.config.colour_item")))
+            continue
+        if not isinstance(spec["name"], str) or not spec["name"].strip():
+            problems.append((f"{where}.name", msg("castor.config.empty_text")))
+        names.append(str(spec["name"]))
+        count, low, high = spec["count"], spec["min"], spec["max"]
+        if not all(_is_int(v) for v in (count, low, high)):
+            problems.append((where, msg("castor.config.colour_item")))
+            continue
         if count < 1:
-            problems.append((f"colours.{name}.count", msg("core.config.at_least", minimum=1)))
+            problems.append((f"{where}.count", msg("core.config.at_least", minimum=1)))
             continue
         if low < 0:
-            problems.append((f"colours.{name}.min", msg("core.config.at_least", minimum=0)))
+            problems.append((f"{where}.min", msg("core.config.at_least", minimum=0)))
         if high < low:
-            problems.append((f"colours.{name}.max", msg("castor.config.max_below_min")))
+            problems.append((f"{where}.max", msg("castor.config.max_below_min")))
         elif count % (high - low + 1):
-            problems.append((f"colours.{name}.count",
+            problems.append((f"{where}.count",
                              msg("castor.config.count_multiple", values=high - low + 1)))
         total += count
+    if len(set(names)) != len(names):
+        problems.append(("colours", msg("castor.config.duplicates")))
     for key in ("bonus_colour", "malus_colour"):
-        if section.get(key) not in colours:
+        if section.get(key) not in names:
             problems.append((key, msg("castor.config.unknown_colour", colour=section.get(key))))
     trumps = section.get("trumps", [])
     for i, trump in enumerate(trumps):
-        if trump not in colours:
+        if trump not in names:
             problems.append((f"trumps.{i}", msg("castor.config.unknown_colour", colour=trump)))
     if len(set(trumps)) != len(trumps):
         problems.append(("trumps", msg("castor.config.duplicates")))
