@@ -17,7 +17,15 @@ For the screens (`view`, pure):
   first trick): leader, powers drawn, who must choose the leader, trumps in force,
   cards played, who plays next, who wins so far, whether the bottom plan card may be
   taken, and the round's tally so far;
-- `playable_values(state, colour)`: the values of a colour still unplayed this round.
+- `playable_values(state, colour)`: the values of a colour still unplayed this round;
+- `instructions.instructions(events)`: what to tell the table after an action
+  (translation keys: who leads next, who won the trick, the round, the game).
+
+Decisions the rulebook leaves open (documented where they live): tied round winners
+lead the next round in seating order unless the table picks another (`ChooseLeader`);
+equal cards (a colour printing a value twice) go to the first played; after the game
+is won no round can start, but any round can be edited (which may move or take back
+the victory; rounds after the deciding one stay on the scoreboard uncounted).
 """
 
 from companion.games.castor.params import CastorParams, validate_config
