@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the tests need: a virtual X server and Mesa's software OpenGL.
-TEST_APT := xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core
+TEST_APT := xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core systemd
 RUN_APT  := libgl1-mesa-dri libgl1 libegl1 libmtdev1
 
 .PHONY: run test lint bench clean apt-test apt-run

@@ -108,16 +108,21 @@ def read_yaml(path: Path, prefix: Path_ = ()) -> tuple[Any, dict[Path_, int]]:
         node = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        reason = getattr(exc, "problem", None) or str(exc)
-        raise ConfigError([Problem(file, mark.line + 1 if mark else None, "",
-                                   msg("core.config.syntax", reason=str(reason)))]) from exc
+        line = mark.line + 1 if mark else None
+        if line is None and isinstance(getattr(exc, "position", None), int):
+            line = text.count("\n", 0, exc.position) + 1  # a ReaderError: bad character
+        # PyYAML's messages span lines ("\n  in <unicode string>"): one line per problem
+        reason = " ".join(str(getattr(exc, "problem", None) or exc).split())
+        raise ConfigError([Problem(file, line, "",
+                                   msg("core.config.syntax", reason=reason))]) from exc
     if node is None:
         return {}, {}
     reader = _Reader(file)
     try:
         data = reader.node_to_data(node, prefix)
     except yaml.YAMLError as exc:
-        problem = Problem(file, None, "", msg("core.config.syntax", reason=str(exc)))
+        reason = " ".join(str(exc).split())
+        problem = Problem(file, None, "", msg("core.config.syntax", reason=reason))
         raise ConfigError([problem]) from exc
     return data, reader.lines
 

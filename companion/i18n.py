@@ -51,7 +51,7 @@ class Translator:
     def has(self, key: str) -> bool:
         return key in self._catalog or key in self._fallback
 
-    def __call__(self, key: str, **params: Any) -> str:
+    def __call__(self, key: str, /, **params: Any) -> str:
         template = self._catalog.get(key) or self._fallback.get(key)
         if template is None:
             return key  # visible, and caught by the catalog tests

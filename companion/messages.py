@@ -19,14 +19,14 @@ class Message:
         return f"Message({self.key!r}, {self.params!r})"
 
 
-def msg(key: str, **params: Any) -> Message:
+def msg(key: str, /, **params: Any) -> Message:
     return Message(key, params)
 
 
 class CompanionError(Exception):
     """An error meant for the people at the table: carries a translatable message."""
 
-    def __init__(self, key: str, **params: Any) -> None:
+    def __init__(self, key: str, /, **params: Any) -> None:
         self.message = Message(key, params)
         super().__init__(f"{key} {params}" if params else key)
 

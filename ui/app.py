@@ -4,12 +4,14 @@ a GPIO button and a test all take exactly the same path."""
 
 from __future__ import annotations
 
+import importlib
 import logging
 import secrets
 from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
@@ -22,8 +24,27 @@ from companion.messages import CompanionError, Message, msg
 from companion.session import Session, Update
 from ui import theme
 from ui.dialogs import Dialog, message
+from ui.watchdog import Watchdog
 
 log = logging.getLogger(__name__)
+
+#: each game's screens: a module with `screens()` returning `<kind>_setup` and
+#: `<kind>_play` (with `open_session(session)` and `after_update(update)`), and more
+GAME_SCREENS = {kind: f"ui.screens.{kind}_screens" for kind in ("evil", "castor", "bond")}
+
+
+def game_screens(kind: str) -> list[Any]:
+    """The game's screens, or none while its UI is not built."""
+    name = GAME_SCREENS.get(kind)
+    if name is None:
+        return []
+    try:
+        module = importlib.import_module(name)
+    except ModuleNotFoundError as exc:
+        if exc.name == name:
+            return []
+        raise
+    return list(module.screens())
 
 
 class CompanionApp(App):
@@ -43,6 +64,7 @@ class CompanionApp(App):
         self.translator = Translator(config.get("language", "en"))
         self.session: Session | None = None
         self.dialog: Dialog | None = None
+        self.watchdog = Watchdog.from_environment()
 
     # -- translation -----------------------------------------------------------------
     def tr(self, key: str, **params: Any) -> str:
@@ -53,9 +75,6 @@ class CompanionApp(App):
 
     # -- building ---------------------------------------------------------------------
     def build(self) -> ScreenManager:
-        from ui.screens.evil_end import EvilEndScreen
-        from ui.screens.evil_play import EvilPlayScreen
-        from ui.screens.evil_setup import EvilSetupScreen
         from ui.screens.home import HomeScreen
 
         self.title = self.tr("core.app_name")
@@ -65,9 +84,9 @@ class CompanionApp(App):
         manager = ScreenManager(transition=NoTransition())
         home = HomeScreen(name="home")
         manager.add_widget(home)
-        for screen in (EvilSetupScreen(name="evil_setup"), EvilPlayScreen(name="evil_play"),
-                       EvilEndScreen(name="evil_end")):
-            manager.add_widget(screen)
+        for kind in available():
+            for screen in game_screens(kind):
+                manager.add_widget(screen)
         home.refresh()
         return manager
 
@@ -85,6 +104,10 @@ class CompanionApp(App):
         return False
 
     def on_start(self) -> None:
+        # systemd: ready once the first screen exists; pings come from the Kivy clock,
+        # so a frozen UI stops them and the watchdog restarts the app
+        self.watchdog.ready()
+        self.watchdog.start(Clock.schedule_interval)
         if self.journal.moved_aside is not None:
             message(self.tr("core.ui.saved_elsewhere"),
                     self.tr("core.error.journal_moved", path=str(self.journal.moved_aside)))
@@ -94,6 +117,7 @@ class CompanionApp(App):
                     break
 
     def on_stop(self) -> None:
+        self.watchdog.stopping()
         if self.hardware is not None:
             self.hardware.close()
 

@@ -62,11 +62,23 @@ def show_problem(title: str, lines: Sequence[str]) -> int:
 
     text = "\n".join([title, "", *lines])
 
+    from kivy.clock import Clock
+
+    from ui.watchdog import Watchdog
+
+    watchdog = Watchdog.from_environment()
+
     class ProblemApp(App):
         def build(self) -> Label:
             label = Label(text=text, font_size="18sp", halign="left", valign="top")
             label.bind(size=lambda *_: setattr(label, "text_size", label.size))
             return label
+
+        def on_start(self) -> None:
+            # stay up showing the problem: exiting would only crash-loop under systemd
+            watchdog.ready()
+            watchdog.status(title)
+            watchdog.start(Clock.schedule_interval)
 
     ProblemApp().run()
     return 2
