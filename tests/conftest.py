@@ -12,6 +12,10 @@ os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
 import pytest
 
 from companion import config
@@ -20,3 +24,55 @@ from companion import config
 @pytest.fixture(scope="session")
 def defaults() -> config.Config:
     return config.load(use_default_user_file=False)
+
+
+# -- the real app, for UI tests (run under xvfb-run) ------------------------------------
+@pytest.fixture(scope="session")
+def window() -> Iterator[None]:
+    from ui.main import configure_kivy
+
+    configure_kivy(None)
+    from kivy.core.window import Window
+
+    Window.size = (800, 480)
+    yield
+
+
+@pytest.fixture
+def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[Any]:
+    """Start the app on a journal file and return a `tests.uidriver.Driver`;
+    calling `launch()` again is the app restarted on the same journal."""
+    from kivy.core.window import Window
+
+    from companion.journal import Journal
+    from tests.uidriver import Driver
+    from ui.app import CompanionApp
+
+    started: list[Any] = []
+
+    def stop_all() -> None:
+        for app in started:
+            app.close_dialog()
+            if app.root is not None and app.root.parent is not None:
+                Window.remove_widget(app.root)
+            app.journal.close()
+        started.clear()
+
+    def start(language: str = "en", seed: int = 7, journal_file: Path | None = None,
+              **overrides: Any) -> Driver:
+        stop_all()
+        if tuple(Window.size) != (800, 480):
+            Window.size = (800, 480)
+        data = dict(defaults.data, language=language, **overrides)
+        data["display"] = dict(data["display"], roll_animation=0.3)
+        app = CompanionApp(config.Config(data),
+                           Journal(journal_file or tmp_path / "journal.sqlite3"),
+                           new_seed=lambda: seed)
+        app._run_prepare()
+        started.append(app)
+        driver = Driver(app)
+        driver.pump(5)
+        return driver
+
+    yield start
+    stop_all()

@@ -2,59 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from companion.config import Config
-from companion.journal import Journal
 from tests.uidriver import Driver
 
 pytestmark = pytest.mark.ui
-
-
-@pytest.fixture(scope="module")
-def window() -> Iterator[None]:
-    from ui.main import configure_kivy
-
-    configure_kivy(None)
-    from kivy.core.window import Window
-
-    Window.size = (800, 480)
-    yield
-
-
-@pytest.fixture
-def launch(window: None, defaults: Config, tmp_path: Path) -> Iterator[Any]:
-    """Start the app on a journal file; `launch()` again = the app restarted."""
-    from kivy.core.window import Window
-
-    from ui.app import CompanionApp
-
-    started: list[Any] = []
-
-    def start(language: str = "en", seed: int = 7, journal_file: Path | None = None) -> Driver:
-        for app in started:
-            app.close_dialog()
-            Window.remove_widget(app.root)
-            app.journal.close()
-        data = dict(defaults.data, language=language)
-        data["display"] = dict(data["display"], roll_animation=0.3)
-        app = CompanionApp(Config(data), Journal(journal_file or tmp_path / "journal.sqlite3"),
-                           new_seed=lambda: seed)
-        app._run_prepare()
-        started.append(app)
-        driver = Driver(app)
-        driver.pump(5)
-        return driver
-
-    yield start
-    for app in started:
-        app.close_dialog()
-        Window.remove_widget(app.root)
-        app.journal.close()
 
 
 def new_game(ui: Driver, minutes: int = 30) -> None:
