@@ -52,6 +52,8 @@ def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[An
 
     def stop_all() -> None:
         for app in started:
+            if app.hardware is not None:
+                app.hardware.close()
             app.close_dialog()
             if app.root is not None and app.root.parent is not None:
                 Window.remove_widget(app.root)
@@ -59,15 +61,26 @@ def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[An
         started.clear()
 
     def start(language: str = "en", seed: int = 7, journal_file: Path | None = None,
-              **overrides: Any) -> Driver:
+              hardware: bool = False, **overrides: Any) -> Driver:
         stop_all()
         if tuple(Window.size) != (800, 480):
             Window.size = (800, 480)
-        data = dict(defaults.data, language=language, **overrides)
+        data = config.merge(defaults.data, {"language": language, **overrides})
         data["display"] = dict(data["display"], roll_animation=0.3)
+        station = None
+        if hardware:  # gpiozero's mock pins, the LED ring on a loopback port
+            from gpiozero.pins.mock import MockFactory, MockPWMPin
+            from kivy.clock import Clock
+
+            import hardware as hardware_layer
+
+            data["hardware"]["ring"]["port"] = "loop://"
+            station = hardware_layer.setup(
+                config.Config(data), lambda fn: Clock.schedule_once(lambda _dt: fn()),
+                pin_factory=MockFactory(pin_class=MockPWMPin))
         app = CompanionApp(config.Config(data),
                            Journal(journal_file or tmp_path / "journal.sqlite3"),
-                           new_seed=lambda: seed)
+                           hardware=station, new_seed=lambda: seed)
         app._run_prepare()
         started.append(app)
         driver = Driver(app)

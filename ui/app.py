@@ -108,6 +108,9 @@ class CompanionApp(App):
         # so a frozen UI stops them and the watchdog restarts the app
         self.watchdog.ready()
         self.watchdog.start(Clock.schedule_interval)
+        if self.hardware is not None:
+            self.hardware.bind("ok", self.confirm)
+            self.hardware.on_error(self.show_error)
         if self.journal.moved_aside is not None:
             message(self.tr("core.ui.saved_elsewhere"),
                     self.tr("core.error.journal_moved", path=str(self.journal.moved_aside)))
@@ -155,7 +158,9 @@ class CompanionApp(App):
         self.session = session
         session.subscribe(self._on_update)
         if self.hardware is not None:
-            self.hardware.show_state(session.state)
+            self.hardware.detach()
+            if session.rules.kind == "evil":  # the clock hardware is Pr. Evil's
+                self.hardware.attach(session)
         kind = session.rules.kind
         play = self.root.get_screen(self.screen_name(kind, "play"))
         play.open_session(session)
@@ -166,12 +171,12 @@ class CompanionApp(App):
         self.close_dialog()
         if self.session is not None:
             self.session.unsubscribe(self._on_update)
+        if self.hardware is not None:
+            self.hardware.detach()
         self.session = None
         self.root.current = "home"
 
     def _on_update(self, update: Update) -> None:
-        if self.hardware is not None:
-            self.hardware.observe(update)
         kind = self.session.rules.kind if self.session else ""
         screen = self.root.get_screen(self.screen_name(kind, "play"))
         screen.after_update(update)
@@ -218,4 +223,13 @@ class CompanionApp(App):
             self.dialog.confirm()
 
     def show_error(self, error: Message) -> None:
-        message(self.tr("core.ui.error_title"), self.say(error), tid="error")
+        dialog = message(self.tr("core.ui.error_title"), self.say(error), tid="error")
+        # the error may have replaced a dialog the rules still need (a power choice)
+        dialog.bind(on_dismiss=lambda *_: Clock.schedule_once(self._reprompt))
+
+    def _reprompt(self, *_: Any) -> None:
+        if self.session is None or self.dialog is not None:
+            return
+        screen = self.root.get_screen(self.screen_name(self.session.rules.kind, "play"))
+        if self.root.current == screen.name:
+            screen.after_update(None)

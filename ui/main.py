@@ -43,16 +43,17 @@ def journal_path(cfg: Config, override: str | None = None) -> Path:
     return Path(folder) / "journal.sqlite3" if folder else default_path()
 
 
-def load_hardware(cfg: Config, app_ref: dict[str, Any]) -> Any:
-    """The LEDs, buzzer, buttons and ring, or None when the hardware layer is absent."""
-    try:
-        import hardware
-    except ImportError:
-        return None
-    setup = getattr(hardware, "setup", None)
-    if setup is None:
-        return None
-    return setup(cfg, app_ref)
+def load_hardware(cfg: Config) -> Any:
+    """The LEDs, buzzer, buttons and ring (gpiozero's mock pins without GPIO)."""
+    from kivy.clock import Clock
+
+    import hardware
+
+    # gpiozero calls back on its own threads: hand every press to the Kivy main loop
+    station = hardware.setup(cfg, lambda fn: Clock.schedule_once(lambda _dt: fn()))
+    if station.mocked:
+        log.info("no GPIO found: using gpiozero's mock pins (see the Pins panel)")
+    return station
 
 
 def show_problem(title: str, lines: Sequence[str]) -> int:
@@ -112,10 +113,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from ui.app import CompanionApp
 
-    app_ref: dict[str, Any] = {}
-    hardware_layer = load_hardware(cfg, app_ref)
-    app = CompanionApp(cfg, journal, hardware=hardware_layer)
-    app_ref["app"] = app
+    app = CompanionApp(cfg, journal, hardware=load_hardware(cfg))
     try:
         app.run()
     finally:

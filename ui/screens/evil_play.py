@@ -27,6 +27,7 @@ from ui.screens.evil_dialogs import (
 from ui.widgets.basics import Tap, Text, follow_height, paint_background
 from ui.widgets.dial import Dial, DialView
 from ui.widgets.dice import DieFace
+from ui.widgets.pin_panel import PinPanel
 
 ANIMATION_FPS = 12
 
@@ -82,12 +83,36 @@ class EvilPlayScreen(Screen):
         home.bind(on_release=lambda _b: app.leave_game())
         for widget in (self.undo_button, self.redo_button, adjust, home):
             bar.add_widget(widget)
+        if app.hardware is not None and app.hardware.mocked:
+            pins = Tap(app.tr("core.ui.pins"), tid="play.pins")
+            pins.bind(on_release=lambda _b: self.toggle_pins())
+            bar.add_widget(pins)
+        self.pin_panel: PinPanel | None = None
         for widget in (self.turn_label, self.character_label, counts, dice_row,
                        self.say_label, self.roll_button, bar):
             right.add_widget(widget)
         root.add_widget(right)
         self.add_widget(root)
         self._built = True
+
+    def toggle_pins(self) -> None:
+        """Show or hide the simulated LEDs, buzzer and ring over the dial."""
+        if self.pin_panel is not None:
+            self.pin_panel.close()
+            self.remove_widget(self.pin_panel)
+            self.pin_panel = None
+            return
+        app = App.get_running_app()
+        panel = PinPanel(app.hardware, size_hint=(None, None))
+
+        def follow_size(*_: Any) -> None:
+            panel.size = (dp(260) * app.scale, dp(300) * app.scale)
+
+        app.bind(scale=follow_size)
+        follow_size()
+        panel.pos_hint = {"x": 0.01, "top": 0.99}
+        self.pin_panel = panel
+        self.add_widget(panel)
 
     # -- session ----------------------------------------------------------------------
     @property

@@ -1,0 +1,51 @@
+"""The hardware seen from the app: mock pins on a desktop, the virtual panel, and a
+button press that takes the same path as a touch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.games.evil.instructions import roman
+from tests.test_ui_evil import answer_dialogs, new_game
+
+pytestmark = pytest.mark.ui
+
+
+def clock_pins(ui: Any) -> list[Any]:
+    station = ui.app.hardware
+    return [station.factory.pin(n) for n in station.panel_state()["clock"]["pins"]]
+
+
+def test_the_panel_shows_the_clock_leds_and_its_roll_button_rolls(launch: Any) -> None:
+    ui = launch(hardware=True, seed=4)
+    assert ui.app.hardware.mocked
+    new_game(ui, minutes=40)
+    assert ui.text("play.pins") == "Pins"
+    ui.tap("play.pins")
+    assert ui.text("pins.clock") == "Clock LED lit: XII"
+    assert [p.state for p in clock_pins(ui)] == [True] + [False] * 11
+    assert "R: steady" in ui.text("pins.treasures")
+    ui.wait_until(lambda: "loopback" in ui.text("pins.ring"))
+    ui.screenshot("evil-pins-800x480")
+
+    ui.tap("pins.roll")  # drives the mock ROLL pin: gpiozero thread -> Kivy main loop
+    ui.wait_until(lambda: ui.text("play.turn").startswith("Turn 2"))
+    state = ui.app.session.state
+    assert len(ui.app.session.steps) == 1  # exactly one roll, committed
+    answer_dialogs(ui, 40)
+    ui.wait_until(lambda: ui.text("pins.clock") == f"Clock LED lit: {roman(state.time)}")
+    assert [p.state for p in clock_pins(ui)] == [i == state.time for i in range(12)]
+
+    ui.tap("play.pins")
+    assert ui.find("pins.clock") is None
+
+
+def test_a_refused_button_press_is_said_on_screen(launch: Any) -> None:
+    ui = launch(hardware=True, seed=4)
+    new_game(ui, minutes=40)
+    ui.tap("play.pins")
+    ui.tap("pins.undo")  # UNDO with nothing to undo (the pin is "not fitted": virtual path)
+    ui.wait_until(lambda: ui.dialog == "error")
+    assert ui.text("error.text") == "Nothing to undo."
