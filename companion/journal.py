@@ -20,7 +20,7 @@ from typing import Any
 
 from companion.messages import CompanionError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: roster players, their link to games, cached game facts
 APP_DIR = "table-companion"
 FILE_NAME = "journal.sqlite3"
 
@@ -45,6 +45,26 @@ CREATE TABLE IF NOT EXISTS actions (
     PRIMARY KEY (game_id, seq)
 );
 CREATE INDEX IF NOT EXISTS games_by_state ON games(finished, abandoned, updated);
+CREATE TABLE IF NOT EXISTS players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    folded TEXT NOT NULL UNIQUE,
+    colour TEXT NOT NULL DEFAULT '',
+    retired INTEGER NOT NULL DEFAULT 0,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS game_players (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (game_id, seat)
+);
+CREATE INDEX IF NOT EXISTS game_players_by_player ON game_players(player_id, game_id);
+CREATE TABLE IF NOT EXISTS game_facts (
+    game_id INTEGER PRIMARY KEY REFERENCES games(id),
+    stamp TEXT NOT NULL,
+    facts TEXT NOT NULL
+);
 """
 
 
@@ -133,6 +153,8 @@ class Journal:
             if version > SCHEMA_VERSION:
                 raise sqlite3.DatabaseError(f"journal schema {version} is newer than this app")
             db.executescript(SCHEMA)
+            if version < SCHEMA_VERSION:
+                _migrate(db, version)
             db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.DatabaseError:
             db.close()
@@ -243,6 +265,23 @@ class Journal:
         """Games to offer for resuming, most recently played first."""
         return self._games("WHERE finished = 0 AND abandoned = 0 ORDER BY updated DESC", ())
 
+    # -- for the game-night modules (roster, history, statistics, backup) -------------
+    def read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        """Rows of a read-only query."""
+        return self._db.execute(sql, tuple(params)).fetchall()
+
+    def writing(self) -> Any:
+        """A write transaction (`with journal.writing() as db:`), committed durably."""
+        return self._transaction()
+
+    def backup_into(self, target: Path | str) -> None:
+        """A consistent copy of the whole journal, with SQLite's online backup API."""
+        copy = sqlite3.connect(str(target))
+        try:
+            self._db.backup(copy)
+        finally:
+            copy.close()
+
     def _games(self, where: str, params: tuple[Any, ...]) -> list[GameRecord]:
         rows = self._db.execute(
             "SELECT id, kind, setup, started, updated, finished, abandoned, summary"
@@ -272,3 +311,49 @@ def _looks_like_sqlite(path: Path) -> bool:
 def _is_access_error(exc: sqlite3.DatabaseError) -> bool:
     text = str(exc).lower()
     return "unable to open" in text or "readonly" in text or "read-only" in text
+
+
+def fold_name(name: str) -> str:
+    """A player name as compared for duplicates: trimmed, case-insensitive."""
+    return " ".join(str(name).split()).casefold()
+
+
+def _migrate(db: sqlite3.Connection, version: int) -> None:
+    """Bring an older journal up to SCHEMA_VERSION, keeping every game and action."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        if version < 2:
+            _link_by_names(db)
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    except BaseException:
+        db.execute("ROLLBACK")
+        raise
+    db.execute("COMMIT")
+
+
+def _link_by_names(db: sqlite3.Connection) -> None:
+    """Version 2: the players of past games become roster players (one per name,
+    compared trimmed and case-insensitively) and each game is linked to them."""
+    known = {folded: pid for pid, folded in db.execute("SELECT id, folded FROM players")}
+    linked = {gid for (gid,) in db.execute("SELECT DISTINCT game_id FROM game_players")}
+    rows = db.execute("SELECT id, setup, started FROM games ORDER BY started, id").fetchall()
+    for gid, setup, started in rows:
+        if gid in linked:
+            continue
+        try:
+            players = json.loads(setup).get("players") or []
+        except (ValueError, AttributeError):
+            continue
+        for seat, player in enumerate(players):
+            name = " ".join(str(player.get("name", "")).split()) if isinstance(
+                player, dict) else ""
+            if not name:
+                continue
+            folded = fold_name(name)
+            if folded not in known:
+                cursor = db.execute(
+                    "INSERT INTO players(name, folded, created) VALUES (?, ?, ?)",
+                    (name, folded, started))
+                known[folded] = int(cursor.lastrowid or 0)
+            db.execute("INSERT OR IGNORE INTO game_players(game_id, seat, player_id)"
+                       " VALUES (?, ?, ?)", (gid, seat, known[folded]))

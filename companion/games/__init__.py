@@ -12,7 +12,7 @@ from types import ModuleType
 from companion.config import register_validator
 from companion.rules import Rules
 
-KINDS = ("evil", "castor", "bond")
+KINDS = ("evil", "castor", "bond", "tray")
 
 
 def _module(kind: str) -> ModuleType | None:

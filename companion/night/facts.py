@@ -1,0 +1,191 @@
+"""What history and statistics need from one game, derived once and cached.
+
+A game's facts (players as named then, scores, winners, medals, Bond's best kill,
+Pr. Evil's outcome and difficulty) come from its journal row (setup and summary) and,
+for Bond's kills, from its actions with undo and redo taken into account. They are
+cached in the `game_facts` table under a stamp of the game's `updated`, `finished`
+and `abandoned` columns and of `FACTS_VERSION`, so a game is read in full only once
+after it changes, and years of history open quickly.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.journal import Entry, Journal
+
+#: bump when the derivation changes: every cached fact is then computed again
+FACTS_VERSION = 1
+COOPERATIVE = ("evil",)
+#: kinds that are not games between players (no history line, no statistics)
+NOT_GAMES = ("tray",)
+
+
+@dataclass(frozen=True)
+class Facts:
+    game_id: int
+    kind: str
+    started: float
+    updated: float
+    status: str  # "finished", "abandoned" or "unfinished"
+    names: tuple[str, ...]  # the names used in that game, by seat
+    scores: tuple[int | None, ...]  # by seat; None when the game has no scores
+    winners: tuple[int, ...]  # seats; every seat of a won co-operative game
+    medals: tuple[int, ...] | None = None  # Castor, by seat
+    best_kills: tuple[int | None, ...] | None = None  # Bond, by seat (None: no kill)
+    outcome: str | None = None  # Pr. Evil: "won" or "lost"
+    difficulty: str | None = None  # Pr. Evil: as the setup gave it
+    recovered: int | None = None  # Pr. Evil treasures
+    lost: int | None = None
+    rounds: int | None = None  # Castor rounds scored, Pr. Evil turns
+
+    @property
+    def cooperative(self) -> bool:
+        return self.kind in COOPERATIVE
+
+    @property
+    def counted(self) -> bool:
+        """Finished and not abandoned: the games statistics count."""
+        return self.status == "finished"
+
+    def to_json(self) -> dict[str, Any]:
+        data = dict(self.__dict__)
+        data.pop("game_id")
+        return data
+
+    @classmethod
+    def from_json(cls, game_id: int, data: Mapping[str, Any]) -> Facts:
+        fields = dict(data)
+        for key in ("names", "scores", "winners", "medals", "best_kills"):
+            if fields.get(key) is not None:
+                fields[key] = tuple(fields[key])
+        return cls(game_id=game_id, **fields)
+
+
+def status_of(finished: Any, abandoned: Any) -> str:
+    if abandoned:
+        return "abandoned"
+    return "finished" if finished else "unfinished"
+
+
+def effective(entries: Iterable[Entry]) -> list[Entry]:
+    """The `do` entries in force after every undo and redo, oldest first."""
+    steps: list[Entry] = []
+    cursor = 0
+    for entry in entries:
+        if entry.verb == "do":
+            del steps[cursor:]
+            steps.append(entry)
+            cursor += 1
+        elif entry.verb == "undo":
+            cursor = max(cursor - 1, 0)
+        else:
+            cursor = min(cursor + 1, len(steps))
+    return steps[:cursor]
+
+
+def _ints(values: Any, n: int) -> tuple[int | None, ...]:
+    values = list(values) if isinstance(values, (list, tuple)) else []
+    out = [v if isinstance(v, int) and not isinstance(v, bool) else None for v in values[:n]]
+    return tuple(out + [None] * (n - len(out)))
+
+
+def _seats(names: Sequence[str], winners: Any) -> tuple[int, ...]:
+    wanted = set(winners or [])
+    return tuple(i for i, name in enumerate(names) if name in wanted)
+
+
+def compute(
+    game_id: int, kind: str, setup: Mapping[str, Any], summary: Mapping[str, Any],
+    started: float, updated: float, finished: Any, abandoned: Any,
+    entries: Sequence[Entry] = (),
+) -> Facts:
+    """The facts of one game. `entries` are needed for Bond only (its kills)."""
+    seats = setup.get("players") if isinstance(setup.get("players"), list) else []
+    names = tuple(str(s.get("name", "")) if isinstance(s, Mapping) else "" for s in seats)
+    n = len(names)
+    base: dict[str, Any] = dict(game_id=game_id, kind=kind, started=started, updated=updated,
+                                status=status_of(finished, abandoned), names=names)
+    if kind == "evil":
+        outcome = summary.get("outcome")
+        difficulty = setup.get("difficulty")
+        return Facts(**base, scores=(None,) * n,
+                     winners=tuple(range(n)) if outcome == "won" else (),
+                     outcome=outcome, difficulty=None if difficulty is None else str(difficulty),
+                     recovered=summary.get("recovered"), lost=summary.get("lost"),
+                     rounds=summary.get("turn"))
+    if kind == "castor":
+        rounds = [r for r in summary.get("rounds") or [] if isinstance(r, list)]
+        decided = summary.get("decided_round")
+        counted = rounds[:decided] if isinstance(decided, int) else rounds
+        totals = tuple(sum(r[i] for r in counted if i < len(r)) for i in range(n))
+        return Facts(**base, scores=totals, winners=_seats(names, summary.get("winners")),
+                     medals=tuple(v or 0 for v in _ints(summary.get("medals"), n)),
+                     rounds=len(counted))
+    if kind == "bond":
+        kills: list[int | None] = [None] * n
+        for entry in effective(entries):
+            for event in entry.events:
+                if event.get("type") == "SpyKilled":
+                    owner, points = event.get("owner"), event.get("points")
+                    if isinstance(owner, int) and 0 <= owner < n and isinstance(points, int):
+                        kills[owner] = max(kills[owner] or 0, points)
+        return Facts(**base, scores=_ints(summary.get("scores"), n),
+                     winners=_seats(names, summary.get("winners")), best_kills=tuple(kills))
+    # a kind this version does not know in detail: players and winners by name
+    return Facts(**base, scores=_ints(summary.get("scores"), n),
+                 winners=_seats(names, summary.get("winners")))
+
+
+def _stamp(updated: float, finished: Any, abandoned: Any) -> str:
+    return f"{FACTS_VERSION}:{updated!r}:{int(bool(finished))}:{int(bool(abandoned))}"
+
+
+def all_facts(journal: Journal, *, include: Sequence[str] | None = None) -> list[Facts]:
+    """Every game's facts (oldest first), computing and caching the stale ones."""
+    rows = journal.read(
+        "SELECT g.id, g.kind, g.updated, g.finished, g.abandoned, f.stamp, f.facts"
+        " FROM games g LEFT JOIN game_facts f ON f.game_id = g.id ORDER BY g.started, g.id")
+    found: list[tuple[int, Facts | None]] = []
+    for gid, kind, updated, finished, abandoned, stamp, cached in rows:
+        if kind in NOT_GAMES or (include is not None and kind not in include):
+            continue
+        fresh = stamp == _stamp(updated, finished, abandoned)
+        found.append((gid, Facts.from_json(gid, json.loads(cached)) if fresh else None))
+    stale = [gid for gid, facts in found if facts is None]
+    computed = {f.game_id: f for f in refresh(journal, stale)} if stale else {}
+    return [facts if facts is not None else computed[gid] for gid, facts in found]
+
+
+def refresh(journal: Journal, game_ids: Sequence[int]) -> list[Facts]:
+    """Compute the facts of these games and store them in the cache."""
+    out: list[Facts] = []
+    for start in range(0, len(game_ids), 500):
+        chunk = list(game_ids[start:start + 500])
+        marks = ",".join("?" * len(chunk))
+        rows = journal.read(
+            "SELECT id, kind, setup, summary, started, updated, finished, abandoned"
+            f" FROM games WHERE id IN ({marks})", chunk)
+        for gid, kind, setup, summary, started, updated, finished, abandoned in rows:
+            entries = journal.entries(gid) if kind == "bond" else []
+            facts = compute(gid, kind, json.loads(setup), json.loads(summary), started,
+                            updated, finished, abandoned, entries)
+            out.append(facts)
+        stamps = {r[0]: _stamp(r[5], r[6], r[7]) for r in rows}
+        with journal.writing() as db:
+            db.executemany(
+                "INSERT OR REPLACE INTO game_facts(game_id, stamp, facts) VALUES (?, ?, ?)",
+                [(f.game_id, stamps[f.game_id],
+                  json.dumps(f.to_json(), separators=(",", ":"))) for f in out[-len(rows):]])
+    return out
+
+
+def game_facts(journal: Journal, game_id: int) -> Facts:
+    """One game's facts (not cached: a single game is cheap)."""
+    record = journal.game(game_id)
+    entries = journal.entries(game_id) if record.kind == "bond" else []
+    return compute(record.id, record.kind, record.setup, record.summary, record.started,
+                   record.updated, record.finished, record.abandoned, entries)

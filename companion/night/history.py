@@ -1,0 +1,203 @@
+"""The history of every game: lines for the history screen, a game's log, resume and
+abandon.
+
+API for the screens:
+- `games(journal, *, kind=None, player_id=None, status=None, newest_first=True,
+  limit=None, offset=0) -> list[GameLine]`: one line per game (the dice tray is not a
+  game and never appears): kind, start date, duration in seconds (started..updated),
+  status ("finished", "abandoned", "unfinished"), the seats (`Seat`: the name used
+  then, the roster player's current name and colour, score, winner, Castor medals,
+  Bond best kill), and for Pr. Evil the outcome, treasures recovered and lost and the
+  difficulty (the setup's optional `"difficulty"`).
+- `game(journal, game_id) -> GameLine`.
+- `log(journal, game_id) -> list[LogLine]`: every journal action in order, as
+  translatable messages: the command's name (`<kind>.command.<Name>`, or
+  `night.command.<kind>.<Name>` for kinds whose catalog has none), then what it did
+  (Pr. Evil, Castor and Bond instructions); undo and redo say which action they
+  took back or did again (`night.log.undo` / `night.log.redo`).
+- `resume(journal, game_id) -> Session`: an unfinished game (refused otherwise,
+  `night.error.not_resumable`).
+- `abandon(journal, game_id)`: an unfinished game stops counting (refused for a
+  finished or already abandoned one, `night.error.not_abandonable`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from companion.games import rules_for
+from companion.journal import Journal
+from companion.messages import Message, RuleError, msg
+from companion.night.facts import NOT_GAMES, Facts, all_facts, game_facts
+from companion.night.roster import link_missing
+from companion.records import decode
+from companion.session import History, Session, Step
+
+
+@dataclass(frozen=True)
+class Seat:
+    seat: int
+    name_then: str  # the name in the game's setup
+    player_id: int | None  # the roster player, when linked
+    name: str  # the roster player's current name (or the name then)
+    colour: str
+    score: int | None
+    winner: bool
+    medals: int | None = None
+    best_kill: int | None = None
+
+
+@dataclass(frozen=True)
+class GameLine:
+    id: int
+    kind: str
+    started: float
+    updated: float
+    status: str
+    seats: tuple[Seat, ...]
+    outcome: str | None
+    difficulty: str | None
+    recovered: int | None
+    lost: int | None
+    rounds: int | None
+
+    @property
+    def duration(self) -> float:
+        return max(self.updated - self.started, 0.0)
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        return tuple(s.name for s in self.seats if s.winner)
+
+
+@dataclass(frozen=True)
+class LogLine:
+    seq: int
+    at: float
+    verb: str  # "do", "undo", "redo"
+    title: Message  # the command (or "undone: ...")
+    details: tuple[Message, ...]  # what it did
+
+
+def _links(journal: Journal) -> dict[int, dict[int, tuple[int, str, str]]]:
+    rows = journal.read("SELECT gp.game_id, gp.seat, p.id, p.name, p.colour"
+                        " FROM game_players gp JOIN players p ON p.id = gp.player_id")
+    out: dict[int, dict[int, tuple[int, str, str]]] = {}
+    for gid, seat, pid, name, colour in rows:
+        out.setdefault(gid, {})[seat] = (pid, name, colour)
+    return out
+
+
+def _line(facts: Facts, links: dict[int, tuple[int, str, str]]) -> GameLine:
+    seats = []
+    winners = set(facts.winners)
+    for i, name_then in enumerate(facts.names):
+        pid, name, colour = links.get(i, (None, name_then, ""))
+        seats.append(Seat(i, name_then, pid, name, colour, facts.scores[i], i in winners,
+                          None if facts.medals is None else facts.medals[i],
+                          None if facts.best_kills is None else facts.best_kills[i]))
+    return GameLine(facts.game_id, facts.kind, facts.started, facts.updated, facts.status,
+                    tuple(seats), facts.outcome, facts.difficulty, facts.recovered,
+                    facts.lost, facts.rounds)
+
+
+def games(
+    journal: Journal, *, kind: str | None = None, player_id: int | None = None,
+    status: str | None = None, newest_first: bool = True, limit: int | None = None,
+    offset: int = 0,
+) -> list[GameLine]:
+    link_missing(journal)
+    links = _links(journal)
+    facts = all_facts(journal, include=None if kind is None else (kind,))
+    if status is not None:
+        facts = [f for f in facts if f.status == status]
+    if player_id is not None:
+        facts = [f for f in facts
+                 if any(pid == player_id for pid, _, _ in links.get(f.game_id, {}).values())]
+    if newest_first:
+        facts.reverse()
+    end = None if limit is None else offset + limit
+    return [_line(f, links.get(f.game_id, {})) for f in facts[offset:end]]
+
+
+def game(journal: Journal, game_id: int) -> GameLine:
+    return _line(game_facts(journal, game_id), _links(journal).get(game_id, {}))
+
+
+# -- the log ---------------------------------------------------------------------------
+def command_name(kind: str, command: Any) -> Message:
+    name = type(command).__name__
+    if kind in ("evil", "bond"):
+        return msg(f"{kind}.command.{name}")
+    return msg(f"night.command.{kind}.{name}")
+
+
+def _details(kind: str, step: Step) -> tuple[Message, ...]:
+    if kind == "evil":
+        from companion.games.evil.instructions import instructions
+
+        return tuple(instructions(step.events, step.after.params))
+    if kind == "castor":
+        from companion.games.castor.instructions import instructions as castor
+
+        return tuple(castor(step.events))
+    if kind == "bond":
+        from companion.games.bond.instructions import instructions as bond
+
+        return tuple(bond(step.events, step.after))
+    if kind == "tray":
+        from companion.games.tray.rules import describe
+
+        return tuple(describe(step.events))
+    return ()
+
+
+def log(journal: Journal, game_id: int) -> list[LogLine]:
+    """The game's journal replayed into readable lines (oldest first)."""
+    record = journal.game(game_id)
+    try:
+        rules = rules_for(record.kind)
+    except KeyError as exc:
+        raise RuleError("night.error.unknown_kind", kind=record.kind) from exc
+    history = History(rules.initial_state(record.setup))
+    out: list[LogLine] = []
+    for entry in journal.entries(game_id):
+        if entry.verb == "do":
+            command = decode(rules.commands, entry.command or {})
+            after, events = rules.apply(history.state, command)
+            step = Step(command, tuple(events), history.state, after)
+            history.do(step)
+            out.append(LogLine(entry.seq, entry.at, "do", command_name(record.kind, command),
+                               _details(record.kind, step)))
+        else:
+            step = history.undo() if entry.verb == "undo" else history.redo()
+            title = msg(f"night.log.{entry.verb}",
+                        what=command_name(record.kind, step.command))
+            out.append(LogLine(entry.seq, entry.at, entry.verb, title, ()))
+    return out
+
+
+# -- resume and abandon ---------------------------------------------------------------------
+def _unfinished(journal: Journal, game_id: int, error: str) -> Any:
+    record = journal.game(game_id)
+    if record.finished or record.abandoned:
+        raise RuleError(error, game=game_id)
+    return record
+
+
+def resume(journal: Journal, game_id: int) -> Session:
+    record = _unfinished(journal, game_id, "night.error.not_resumable")
+    return Session.resume(rules_for(record.kind), journal, game_id)
+
+
+def abandon(journal: Journal, game_id: int) -> None:
+    _unfinished(journal, game_id, "night.error.not_abandonable")
+    journal.abandon(game_id)
+
+
+def kinds_in(journal: Journal) -> Sequence[str]:
+    """The kinds of game in the history, for the screen's filter."""
+    return [k for (k,) in journal.read("SELECT DISTINCT kind FROM games ORDER BY kind")
+            if k not in NOT_GAMES]
