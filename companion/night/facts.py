@@ -105,7 +105,9 @@ def compute(
 ) -> Facts:
     """The facts of one game. `entries` are needed for Bond only (its kills)."""
     seats = setup.get("players") if isinstance(setup.get("players"), list) else []
-    names = tuple(str(s.get("name", "")) if isinstance(s, Mapping) else "" for s in seats)
+    # the rules strip names; summaries name winners that way
+    names = tuple(str(s.get("name", "")).strip() if isinstance(s, Mapping) else ""
+                  for s in seats)
     n = len(names)
     base: dict[str, Any] = dict(game_id=game_id, kind=kind, started=started, updated=updated,
                                 status=status_of(finished, abandoned), names=names)
