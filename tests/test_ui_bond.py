@@ -1,0 +1,309 @@
+"""Before I Kill You, Mr. Bond through the real app under Xvfb, by simulated touches only."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion import config
+from tests.uidriver import Driver
+
+pytestmark = pytest.mark.ui
+
+
+def new_game(ui: Driver, players: int = 3, first: str = "") -> None:
+    ui.tap("home.game.bond")
+    assert ui.screen == "bond_setup"
+    if first:
+        ui.tap("setup.name.0")
+        ui.tap("keyboard.clear")
+        for letter in first:
+            ui.tap(f"keyboard.{letter}")
+        ui.tap("keyboard.ok")
+    for _ in range(players - 2):
+        ui.tap("setup.add")
+    ui.tap("setup.start")
+    assert ui.screen == "bond_play"
+
+
+def add_lair(ui: Driver, player: int, value: int) -> None:
+    ui.tap(f"play.player.{player}.add_lair")
+    assert ui.dialog == "lair"
+    ui.tap(f"lair.add.{value}")
+
+
+def choose_spies(ui: Driver, target: int, spies: list[int], by: int | None = None) -> str:
+    """Open the attack flow and pick the spies; returns the preview shown."""
+    ui.tap(f"play.player.{target}.attack")
+    assert ui.dialog == "attack"
+    if by is not None:
+        ui.tap(f"attack.by.{by}")
+    for value in spies:
+        ui.tap(f"attack.spy.{value}")
+    if ui.app.translator.language == "en":
+        assert ui.text("attack.spies").startswith("Spies: " + " + ".join(map(str, spies)))
+    return ui.text("attack.preview")
+
+
+def ridicule(ui: Driver, letter: str, answered: bool) -> None:
+    assert ui.dialog == "capture"
+    ui.tap(f"capture.letter.{letter}")
+    assert ui.dialog == "capture"
+    assert letter in ui.text("capture.pending")
+    ui.tap("capture.answered" if answered else "capture.not_answered")
+
+
+def card(ui: Driver, player: int, part: str) -> str:
+    return ui.text(f"play.player.{player}.{part}")
+
+
+def test_a_game_to_the_target_with_ridicules_and_an_escape(launch: Any) -> None:
+    ui = launch()
+    ui.tap("home.game.bond")
+    assert ui.text("setup.deal").startswith("Deal 6 cards")  # 2 players
+    assert ui.text("setup.target") == "First to 30 points"
+    ui.tap("setup.name.0")
+    ui.tap("keyboard.clear")
+    for letter in "ANNE":
+        ui.tap(f"keyboard.{letter}")
+    ui.tap("keyboard.ok")
+    ui.tap("setup.add")
+    ui.tap("setup.add")
+    assert ui.text("setup.deal").startswith("Deal 5 cards")  # 4 players
+    ui.tap("setup.remove.3")
+    assert ui.text("setup.deal").startswith("Deal 6 cards")  # 3 players again
+    assert [ui.text(f"setup.name.{i}") for i in range(3)] == ["Anne", "Player 2", "Player 3"]
+    ui.screenshot("bond-setup-800x480")
+    ui.tap("setup.start")
+    assert ui.screen == "bond_play"
+    assert (card(ui, 0, "name"), card(ui, 0, "score"), card(ui, 0, "to_go"),
+            card(ui, 0, "lair")) == ("Anne", "0 pts", "30 to go", "No lair")
+    assert ui.find("play.player.0.attack").disabled  # no lair, no spy
+
+    # 3 ridiculed twice kills for 12; a letter already on the spy is not offered
+    add_lair(ui, 1, 3)
+    assert card(ui, 1, "lair") == "Lair 3"
+    assert choose_spies(ui, 1, [3], by=0) == "Captured"
+    ui.screenshot("bond-attack-800x480")
+    ui.tap("attack.send")
+    assert ui.dialog == "capture"
+    assert ui.text("capture.value") == "Kill now: 3 points"
+    assert card(ui, 1, "capture") == "Captured spy"
+    ridicule(ui, "A", answered=False)
+    assert ui.text("capture.value") == "Kill now: 6 points"
+    assert ui.find("capture.letter.A").disabled
+    assert not ui.find("capture.letter.B").disabled
+    ridicule(ui, "B", answered=False)
+    assert ui.text("capture.value") == "Kill now: 12 points"
+    assert ui.text("capture.ridiculed") == "Ridiculed with: A, B"
+    assert ui.find("capture.letter.A").disabled and ui.find("capture.letter.B").disabled
+    ui.screenshot("bond-capture-800x480")
+    ui.tap("capture.kill")
+    assert ui.dialog is None
+    assert (card(ui, 1, "score"), card(ui, 1, "to_go")) == ("12 pts", "18 to go")
+    assert "+12" in ui.text("play.say")
+
+    # power = size + 1 escapes: the lair is destroyed, shown in a dialog and on the card
+    add_lair(ui, 2, 2)
+    assert choose_spies(ui, 2, [2, 1]) == "Escapes"
+    ui.tap("attack.send")
+    assert ui.dialog == "escaped"
+    assert "lair is destroyed" in ui.text("escaped.text")
+    ui.screenshot("bond-escaped-800x480")
+    ui.tap("escaped.ok")
+    assert card(ui, 2, "lair") == "No lair"
+    assert card(ui, 2, "score") == "0 pts"
+
+    # power = size is captured; two more ridicules carry Player 2 past 30
+    add_lair(ui, 1, 4)
+    assert card(ui, 1, "lair") == "Lair 7: 3+4"
+    assert choose_spies(ui, 1, [4, 3], by=0) == "Captured"
+    ui.tap("attack.send")
+    assert ui.text("capture.value") == "Kill now: 7 points"
+    ridicule(ui, "C", answered=False)
+    ridicule(ui, "D", answered=False)
+    assert ui.text("capture.value") == "Kill now: 28 points"
+    ui.tap("capture.kill")
+    assert ui.screen == "bond_end"
+    assert ui.text("end.title") == "Victory!"
+    assert ui.text("end.text") == "Player 2 reached 40 points first."
+    assert ui.text("end.score.1") == "Player 2   40 pts"
+    assert ui.text("end.score.0") == "Anne   0 pts"
+    ui.screenshot("bond-victory-800x480")
+
+    # undo from the victory screen: the spy is held again, worth 28
+    ui.tap("end.undo")
+    assert ui.screen == "bond_play"
+    assert ui.dialog == "capture"
+    assert ui.text("capture.value") == "Kill now: 28 points"
+    assert card(ui, 1, "score") == "12 pts"
+
+
+def test_end_by_agreement_with_a_tie_after_an_answered_ridicule(launch: Any) -> None:
+    ui = launch()
+    new_game(ui, players=2)
+    # the score stepper logs one correction
+    ui.tap("play.player.0.correct")
+    assert ui.dialog == "correct"
+    assert ui.find("correct.minus").disabled and ui.find("correct.ok").disabled
+    ui.tap("correct.plus")
+    ui.tap("correct.plus")
+    assert ui.text("correct.delta") == "+2"
+    assert ui.text("correct.value") == "From 0 to 2 points"
+    ui.screenshot("bond-correct-800x480")
+    ui.tap("correct.ok")
+    assert card(ui, 0, "score") == "2 pts"
+
+    # an answered ridicule: the spy escapes, the lair is destroyed, nothing scored
+    add_lair(ui, 1, 2)
+    assert choose_spies(ui, 1, [2]) == "Captured"
+    ui.tap("attack.send")
+    ridicule(ui, "A", answered=True)
+    assert ui.dialog == "escaped"
+    assert "answered" in ui.text("escaped.text")
+    ui.tap("escaped.ok")
+    assert (card(ui, 1, "lair"), card(ui, 1, "score")) == ("No lair", "0 pts")
+
+    # several spies on the attacker's own lair are refused before they are sent
+    add_lair(ui, 0, 4)
+    preview = choose_spies(ui, 0, [1, 1], by=0)
+    assert "another player's lair" in preview
+    assert ui.find("attack.send").disabled
+    ui.tap("attack.remove")
+    assert ui.text("attack.preview") == "Captured"
+    ui.tap("attack.send")
+    # both A cards are played: A is not offered on this spy either
+    assert ui.find("capture.letter.A").disabled
+    ui.tap("capture.kill")
+    assert card(ui, 0, "score") == "3 pts"
+    ui.tap("play.player.1.correct")
+    for _ in range(3):
+        ui.tap("correct.plus")
+    ui.tap("correct.ok")
+    assert card(ui, 1, "score") == "3 pts"
+
+    ui.tap("play.end")
+    assert ui.dialog == "end_confirm"
+    ui.tap("end_confirm.ok")
+    assert ui.screen == "bond_end"
+    assert ui.text("end.title") == "Shared victory!"
+    assert ui.text("end.text") == (
+        "Game stopped by agreement: Player 1, Player 2 with 3 points.")
+    assert {ui.text("end.score.0"), ui.text("end.score.1")} == {
+        "Player 1   3 pts", "Player 2   3 pts"}
+    ui.screenshot("bond-tie-800x480")
+    ui.tap("end.undo")
+    assert ui.screen == "bond_play"
+    assert ui.text("play.say") == "Undo: end of the game"
+    ui.tap("play.redo")
+    assert ui.screen == "bond_end"
+    ui.tap("end.new")
+    assert ui.screen == "bond_setup"
+
+
+def test_six_player_cards_fit_at_800x480_and_1280x800(launch: Any) -> None:
+    from kivy.core.window import Window
+    from kivy.metrics import dp
+
+    from ui.widgets.basics import Tap
+
+    ui = launch()
+    ui.tap("home.game.bond")
+    for _ in range(4):
+        ui.tap("setup.add")
+    assert ui.find("setup.add").disabled  # 6 is the most
+    assert ui.text("setup.deal").startswith("Deal 5 cards")
+    ui.tap("setup.start")
+    for player, value in ((0, 4), (0, 3), (0, 3), (2, 1), (5, 2)):
+        add_lair(ui, player, value)
+    assert card(ui, 0, "lair") == "Lair 10: 4+3+3"
+    ui.tap("play.player.0.add_lair")  # a card entered by mistake is taken off
+    assert ui.find("lair.remove.2") is None
+    ui.screenshot("bond-lair-800x480")
+    ui.tap("lair.remove.3")
+    ui.tap("play.player.3.correct")
+    for _ in range(4):
+        ui.tap("correct.plus")
+    ui.tap("correct.ok")
+
+    def check_fit() -> None:
+        screen = ui.app.root.get_screen("bond_play")
+        width, height = Window.size
+        for index, widget in enumerate(screen.cards):
+            x, y = widget.to_window(*widget.pos)
+            assert x >= 0 and y >= 0, index
+            assert x + widget.width <= width + 1 and y + widget.height <= height + 1, index
+            assert card(ui, index, "name") == f"Player {index + 1}"
+        taps = [w for w in screen.walk() if isinstance(w, Tap)]
+        assert len(taps) == 6 * 3 + 4
+        for button in taps:
+            assert button.height >= dp(48) and button.width >= dp(48), button.tid
+            assert button.texture_size[1] <= button.height, button.tid  # text not cut
+
+    check_fit()
+    assert card(ui, 0, "lair") == "Lair 7: 4+3"
+    assert card(ui, 3, "to_go") == "26 to go"
+    ui.screenshot("bond-play-800x480")
+    ui.resize(1280, 800)
+    check_fit()
+    ui.screenshot("bond-play-1280x800")
+    ui.resize(800, 480)
+
+
+def test_a_lower_target_and_the_screens_in_french(launch: Any, defaults: config.Config) -> None:
+    games = dict(defaults.data["games"])
+    games["bond"] = dict(games["bond"], target_score=10)
+    ui = launch(language="fr", games=games)
+    ui.tap("home.game.bond")
+    assert ui.text("setup.deal").startswith("Distribuez 6 cartes")
+    assert ui.text("setup.target") == "Premier à 10 points"
+    ui.tap("setup.start")
+    assert (card(ui, 0, "score"), card(ui, 0, "to_go"), card(ui, 0, "lair")) == (
+        "0 pts", "encore 10", "Pas de repaire")
+    add_lair(ui, 1, 2)
+    assert choose_spies(ui, 1, [3]) == "S'échappe"
+    ui.tap("attack.remove")
+    ui.tap("attack.spy.2")
+    assert ui.text("attack.preview") == "Capturé"
+    ui.tap("attack.send")
+    assert ui.text("capture.value") == "Le tuer maintenant : 2 points"
+    ridicule(ui, "E", answered=False)
+    ridicule(ui, "F", answered=False)
+    ui.screenshot("bond-capture-fr-800x480")
+    ui.tap("capture.kill")
+    assert card(ui, 1, "score") == "8 pts"
+    assert card(ui, 1, "to_go") == "encore 2"
+    ui.tap("play.player.1.correct")
+    ui.tap("correct.plus")
+    ui.tap("correct.plus")
+    ui.tap("correct.ok")
+    assert ui.screen == "bond_end"
+    assert ui.text("end.title") == "Victoire !"
+    assert ui.text("end.text") == "Joueur 2 atteint 10 points en premier."
+
+
+def test_after_a_restart_the_captured_spy_is_still_waiting(launch: Any) -> None:
+    ui = launch()
+    new_game(ui, players=2)
+    add_lair(ui, 0, 4)
+    choose_spies(ui, 0, [4])
+    ui.tap("attack.send")
+    ridicule(ui, "G", answered=False)
+    ui.tap("capture.close")  # look at the table; the holder's card reopens the flow
+    assert ui.dialog is None
+    assert ui.find("play.player.0.add_lair") is None  # the holder's card: one button
+    assert ui.find("play.player.1.attack").disabled  # nothing else until the spy is done
+    ui = launch(seed=99)  # the app starts again on the same journal
+    assert ui.screen == "bond_play"
+    assert ui.dialog == "capture"
+    assert ui.text("capture.value") == "Kill now: 8 points"
+    assert ui.find("capture.letter.G").disabled
+    ui.tap("capture.close")
+    ui.tap("play.player.0.capture")
+    assert ui.dialog == "capture"
+    ui.tap("capture.undo")  # the ridicule is taken back: a pending answer again
+    assert ui.dialog == "capture"
+    assert "G" in ui.text("capture.pending")
+    assert ui.find("capture.kill") is None  # the answer comes first
+    ui.screenshot("bond-ridicule-800x480")

@@ -1,0 +1,108 @@
+"""One Mr. Bond player card: name, score and points to go, the lair, and its buttons.
+
+Every card stays on screen all game (up to 6 in a 3x2 grid at 800x480)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.graphics import Color, RoundedRectangle
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.games.bond.view import Moves, PlayerView
+from ui import theme
+from ui.widgets.basics import Tap, Text, follow_height
+
+#: a card holding the captured spy, and a winner's card
+HOLDER = (0.42, 0.32, 0.08, 1)
+WINNER = (0.12, 0.36, 0.18, 1)
+
+
+def grid_columns(players: int) -> int:
+    """2 players side by side, 4 in 2x2, 3, 5 and 6 in rows of three."""
+    return 2 if players in (2, 4) else 3
+
+
+def lair_text(view: PlayerView) -> str:
+    app = App.get_running_app()
+    if not view.has_lair:
+        return app.tr("bond.ui.no_lair")
+    if len(view.lair) == 1:
+        return app.tr("bond.ui.lair", size=view.lair_size)
+    return app.tr("bond.ui.lair_cards", size=view.lair_size,
+                  cards="+".join(str(v) for v in view.lair))
+
+
+class PlayerCard(BoxLayout):
+    def __init__(self, index: int, on_lair: Callable[[int], Any],
+                 on_attack: Callable[[int], Any], on_correct: Callable[[int], Any],
+                 on_capture: Callable[[], Any], **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", padding=dp(6), spacing=dp(2), **kwargs)
+        app = App.get_running_app()
+        self.index = index
+        with self.canvas.before:
+            self._colour = Color(*theme.PANEL)
+            self._rect = RoundedRectangle(radius=[10])
+        self.bind(pos=self._redraw, size=self._redraw)
+        tid = f"play.player.{index}"
+
+        top = follow_height(BoxLayout(spacing=dp(4)), dp(32))
+        self.name_label = Text(size=20, bold=True, tid=f"{tid}.name", shorten=True,
+                               size_hint_x=0.6)
+        self.score_label = Text(size=22, bold=True, color=theme.ACCENT, halign="right",
+                                tid=f"{tid}.score", size_hint_x=0.4)
+        top.add_widget(self.name_label)
+        top.add_widget(self.score_label)
+        middle = follow_height(BoxLayout(spacing=dp(4)), dp(34))
+        self.lair_label = Text(size=20, bold=True, tid=f"{tid}.lair", shorten=True,
+                               size_hint_x=0.62)
+        self.to_go_label = Text(size=15, color=theme.MUTED, halign="right",
+                                tid=f"{tid}.to_go", size_hint_x=0.38)
+        middle.add_widget(self.lair_label)
+        middle.add_widget(self.to_go_label)
+
+        self.actions = follow_height(BoxLayout(spacing=dp(4)), theme.touch(52))
+        self.add_lair = Tap(app.tr("bond.ui.add_lair"), size=16, tid=f"{tid}.add_lair",
+                            size_hint_x=0.38)
+        self.add_lair.bind(on_release=lambda _b: on_lair(index))
+        self.attack = Tap(app.tr("bond.ui.attack"), size=16, tid=f"{tid}.attack",
+                          background=theme.DANGER, size_hint_x=0.37)
+        self.attack.bind(on_release=lambda _b: on_attack(index))
+        self.correct = Tap("±", size=22, tid=f"{tid}.correct", size_hint_x=0.25)
+        self.correct.bind(on_release=lambda _b: on_correct(index))
+        # while the spy waits in this lair, one button reopens the capture flow
+        self.capture = Tap(app.tr("bond.ui.holds_spy"), size=17, bold=True,
+                           tid=f"{tid}.capture", background=theme.ACCENT,
+                           color=(0.1, 0.1, 0.1, 1))
+        self.capture.bind(on_release=lambda _b: on_capture())
+
+        self.add_widget(top)
+        self.add_widget(middle)
+        self.add_widget(BoxLayout())
+        self.add_widget(self.actions)
+
+    def _redraw(self, *_: Any) -> None:
+        self._rect.pos = self.pos
+        self._rect.size = self.size
+
+    def show(self, view: PlayerView, moves: Moves) -> None:
+        app = App.get_running_app()
+        self.name_label.text = view.name
+        self.score_label.text = app.tr("bond.ui.score", score=view.score)
+        self.lair_label.text = lair_text(view)
+        self.lair_label.color = theme.TEXT if view.has_lair else theme.MUTED
+        self.to_go_label.text = app.tr("bond.ui.to_target", points=view.to_target)
+        self._colour.rgba = WINNER if view.winner else HOLDER if view.holds_capture \
+            else theme.PANEL
+        self.actions.clear_widgets()
+        if view.holds_capture:
+            self.actions.add_widget(self.capture)
+            return
+        for button in (self.add_lair, self.attack, self.correct):
+            self.actions.add_widget(button)
+        self.add_lair.disabled = not moves.add_lair
+        self.attack.disabled = view.index not in moves.attack_targets
+        self.correct.disabled = not moves.correct

@@ -1,0 +1,128 @@
+"""Mr. Bond's play screen: every player's card, what just happened, undo/redo, the end
+by agreement; the capture flow opens by itself while a spy is held."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.games.bond import events as e
+from companion.games.bond import view
+from companion.games.bond.instructions import command_name, instructions
+from companion.games.bond.state import BondState
+from companion.session import Session, Update
+from ui import theme
+from ui.screens.bond_attack import attack_dialog
+from ui.screens.bond_capture import capture_dialog
+from ui.screens.bond_cards import PlayerCard, grid_columns
+from ui.screens.bond_dialogs import correct_dialog, end_dialog, escaped_dialog, lair_dialog
+from ui.widgets.basics import Tap, Text, follow_height, paint_background
+
+
+class BondPlayScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session: Session | None = None
+        self.cards: list[PlayerCard] = []
+        self._built = False
+
+    # -- layout -----------------------------------------------------------------------
+    def _build(self) -> None:
+        app = App.get_running_app()
+        root = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(5))
+        paint_background(root, theme.BACKGROUND)
+        self.info_label = Text(size=15, color=theme.MUTED, tid="play.info",
+                               size_hint_y=None, height=dp(22))
+        self.grid = GridLayout(spacing=dp(6))
+        self.say_label = Text(size=16, tid="play.say", size_hint_y=None, height=dp(44))
+        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(52))
+        self.undo_button = Tap(app.tr("core.ui.undo"), tid="play.undo")
+        self.undo_button.bind(on_release=lambda _b: app.undo())
+        self.redo_button = Tap(app.tr("core.ui.redo"), tid="play.redo")
+        self.redo_button.bind(on_release=lambda _b: app.redo())
+        self.end_button = Tap(app.tr("bond.ui.end_game"), tid="play.end")
+        self.end_button.bind(on_release=lambda _b: end_dialog())
+        home = Tap(app.tr("core.ui.home"), tid="play.home")
+        home.bind(on_release=lambda _b: app.leave_game())
+        for widget in (self.undo_button, self.redo_button, self.end_button, home):
+            bar.add_widget(widget)
+        for widget in (self.info_label, self.grid, self.say_label, bar):
+            root.add_widget(widget)
+        self.add_widget(root)
+        self._built = True
+
+    # -- session ----------------------------------------------------------------------
+    @property
+    def state(self) -> BondState:
+        assert self.session is not None
+        return self.session.state
+
+    def open_session(self, session: Session) -> None:
+        if not self._built:
+            self._build()
+        self.session = session
+        count = len(session.state.players)
+        self.grid.clear_widgets()
+        self.grid.cols = grid_columns(count)
+        self.cards = [
+            PlayerCard(i, on_lair=lambda n: lair_dialog(self.state, n),
+                       on_attack=lambda n: attack_dialog(self.state, n),
+                       on_correct=lambda n: correct_dialog(self.state, n),
+                       on_capture=lambda: capture_dialog(self.state))
+            for i in range(count)
+        ]
+        for card in self.cards:
+            self.grid.add_widget(card)
+
+    def after_update(self, update: Update | None) -> None:
+        """Redraw from the committed state, then open what the rules ask for."""
+        app = App.get_running_app()
+        state = self.state
+        self.refresh(state, update)
+        if state.outcome is not None:
+            app.close_dialog()
+            end = app.root.get_screen("bond_end")
+            end.show(state)
+            app.root.current = "bond_end"
+            return
+        if app.root.current != self.name:
+            app.root.current = self.name
+        if state.capture is not None:
+            capture_dialog(state)
+        elif update is not None and update.verb != "undo" and any(
+                isinstance(ev, e.SpyEscaped) for ev in update.events):
+            escaped_dialog(self.say_label.text)
+        elif app.dialog is not None and getattr(app.dialog, "closes_on_update", False):
+            app.close_dialog()
+
+    def refresh(self, state: BondState, update: Update | None = None) -> None:
+        app = App.get_running_app()
+        assert self.session is not None
+        moves = view.next_moves(state)
+        for card, player in zip(self.cards, view.players(state), strict=True):
+            card.show(player, moves)
+        self.info_label.text = "   ·   ".join((
+            app.tr("bond.ui.target", target=state.params.target_score),
+            app.tr("bond.ui.spies_left", n=view.spies_left(state)),
+            app.tr("bond.ui.lair_cards_left", n=view.lair_cards_left(state)),
+        ))
+        self.undo_button.disabled = not self.session.can_undo()
+        self.redo_button.disabled = not self.session.can_redo()
+        self.end_button.disabled = not moves.end_game
+        self.say_label.text = self._saying(state, update)
+
+    def _saying(self, state: BondState, update: Update | None) -> str:
+        """The last action's sentences for the table ("Undo: ..." after an undo)."""
+        app = App.get_running_app()
+        assert self.session is not None
+        if update is not None and update.verb == "undo":
+            return app.tr("core.ui.undo_what", what=app.say(command_name(update.command)))
+        steps = self.session.steps
+        if not steps:
+            return app.tr("bond.ui.no_event")
+        return " ".join(app.say(m) for m in instructions(steps[-1].events, state))

@@ -1,0 +1,112 @@
+"""Mr. Bond setup: 2-6 named players, the deal reminded (it depends on the table size)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.games.bond.params import BondParams
+from companion.games.bond.view import deal_size
+from ui import theme
+from ui.dialogs import NameKeyboard, open_dialog
+from ui.widgets.basics import Tap, Text, paint_background
+
+
+class BondSetupScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.names: list[str] = []
+        self.root_box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
+        paint_background(self.root_box, theme.BACKGROUND)
+        self.add_widget(self.root_box)
+
+    @property
+    def params(self) -> BondParams:
+        return BondParams.from_config(App.get_running_app().settings.get("games.bond"))
+
+    def on_pre_enter(self, *_: Any) -> None:
+        app = App.get_running_app()
+        self.names = [app.tr("core.ui.player_n", n=i + 1)
+                      for i in range(self.params.players_min)]
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        p = self.params
+        box = self.root_box
+        box.clear_widgets()
+        box.add_widget(Text(app.tr("bond.ui.setup_title"), size=22, bold=True,
+                            size_hint_y=None, height=dp(40), tid="setup.title"))
+        columns = BoxLayout(spacing=dp(10))
+        box.add_widget(columns)
+
+        left = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.58)
+        for i, name in enumerate(self.names):
+            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
+            tap = Tap(name, tid=f"setup.name.{i}", size_hint_x=0.8)
+            tap.bind(on_release=lambda _b, n=i: self.edit_name(n))
+            remove = Tap("×", tid=f"setup.remove.{i}", size=24, size_hint_x=0.2,
+                         disabled=len(self.names) <= p.players_min)
+            remove.bind(on_release=lambda _b, n=i: self.remove_player(n))
+            row.add_widget(tap)
+            row.add_widget(remove)
+            left.add_widget(row)
+        left.add_widget(BoxLayout())
+        columns.add_widget(left)
+
+        right = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.42)
+        add = Tap(app.tr("bond.ui.add_player"), tid="setup.add", size_hint_y=None,
+                  height=theme.touch(), disabled=len(self.names) >= p.players_max)
+        add.bind(on_release=lambda _b: self.add_player())
+        right.add_widget(add)
+        right.add_widget(Text(app.tr("bond.deal", cards=deal_size(p, len(self.names))),
+                              size=20, bold=True, color=theme.ACCENT, tid="setup.deal",
+                              size_hint_y=None, height=dp(90)))
+        right.add_widget(Text(app.tr("bond.ui.target", target=p.target_score), size=18,
+                              tid="setup.target", size_hint_y=None, height=dp(32)))
+        right.add_widget(BoxLayout())
+        columns.add_widget(right)
+
+        bottom = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(60))
+        back = Tap(app.tr("core.ui.back"), tid="setup.back", size_hint_x=0.3)
+        back.bind(on_release=lambda _b: setattr(app.root, "current", "home"))
+        start = Tap(app.tr("core.ui.start"), tid="setup.start", size=24,
+                    background=theme.SUCCESS, size_hint_x=0.7)
+        start.bind(on_release=lambda _b: self.start())
+        bottom.add_widget(back)
+        bottom.add_widget(start)
+        box.add_widget(bottom)
+
+    # -- edits ------------------------------------------------------------------------
+    def edit_name(self, index: int) -> None:
+        app = App.get_running_app()
+
+        def done(name: str) -> None:
+            if name:
+                self.names[index] = name
+            self.refresh()
+
+        open_dialog(NameKeyboard(app.tr("core.ui.keyboard_title", n=index + 1),
+                                 self.names[index], done))
+
+    def add_player(self) -> None:
+        app = App.get_running_app()
+        if len(self.names) < self.params.players_max:
+            # the first "Player n" nobody has yet, so a removal never leaves a duplicate
+            n = len(self.names) + 1
+            while app.tr("core.ui.player_n", n=n) in self.names:
+                n += 1
+            self.names.append(app.tr("core.ui.player_n", n=n))
+            self.refresh()
+
+    def remove_player(self, index: int) -> None:
+        if len(self.names) > self.params.players_min:
+            del self.names[index]
+            self.refresh()
+
+    def start(self) -> None:
+        App.get_running_app().start_game("bond", {"players": [{"name": n} for n in self.names]})
