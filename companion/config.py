@@ -88,6 +88,8 @@ class _Reader:
                                                ".".join((*path, key)),
                                                msg("core.config.duplicate_key"))])
                 out[key] = self.node_to_data(value_node, (*path, key))
+                # a key's line is where the key is written, not where its block value starts
+                self.lines[(*path, key)] = key_node.start_mark.line + 1
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.node_to_data(item, (*path, str(i))) for i, item in enumerate(node.value)]
