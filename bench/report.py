@@ -1,0 +1,114 @@
+"""The Markdown report of one `python -m bench` run."""
+
+from __future__ import annotations
+
+import os
+import platform
+import sys
+from importlib import metadata
+from pathlib import Path
+from typing import Any
+
+
+def machine() -> dict[str, Any]:
+    cpu = ""
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("model name"):
+            cpu = line.split(":", 1)[1].strip()
+            break
+    try:  # without importing kivy, which would parse our arguments and open a log
+        kivy_version = metadata.version("kivy")
+    except metadata.PackageNotFoundError:  # pragma: no cover - the project needs kivy
+        kivy_version = "absent"
+    return {"nproc": os.cpu_count(), "cpu": cpu, "python": platform.python_version(),
+            "kivy": kivy_version, "platform": platform.platform(),
+            "load": os.getloadavg()}
+
+
+def _ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def _verdict(value: float, target: float) -> str:
+    return "met" if value <= target else "**not met**"
+
+
+def _row(name: str, ours: dict[str, Any], bare: dict[str, Any], fmt: Any,
+         target: float | None, ratio: float | None = None) -> str:
+    ratio = ours["median"] / bare["median"] if ratio is None and bare["median"] else ratio
+    ratio_text = "n/a" if ratio is None else f"{ratio:.2f}x"
+    target_text = "" if target is None else f"≤ {target:g}x ({_verdict(ratio or 0, target)})"
+    return (f"| {name} | {fmt(ours['median'])} ({fmt(ours['min'])} – {fmt(ours['max'])}) "
+            f"| {fmt(bare['median'])} ({fmt(bare['min'])} – {fmt(bare['max'])}) "
+            f"| {ratio_text} | {target_text} |")
+
+
+def markdown(results: dict[str, Any]) -> str:
+    m = results["machine"]
+    lines = [
+        "# Benchmark run",
+        "",
+        f"Command: `{results['command']}`  ",
+        f"Machine: {m['nproc']} CPUs, {m['cpu']}; Python {m['python']}; Kivy {m['kivy']}; "
+        f"{m['platform']}; load average at the end {m['load'][0]:.2f}",
+        "",
+    ]
+    head = ["| | ours: median (min – max) | bare Kivy: median (min – max) | ratio | target |",
+            "|---|---|---|---|---|"]
+    s = results.get("startup")
+    if s:
+        lines += [f"## Start, memory, idle ({s['reps']} fresh processes each, interleaved; "
+                  f"idle {s['idle_seconds']:g} s in {s['idle_reps']} of them)", "", *head]
+        lines.append(_row("cold start to first frame", s["start_s"]["ours"],
+                          s["start_s"]["bare"], _ms, 1.3))
+        lines.append(_row("resident memory (VmRSS) after start", s["rss_mib"]["ours"],
+                          s["rss_mib"]["bare"], lambda v: f"{v:.1f} MiB", 1.3))
+        if "idle_cpu_s" in s:
+            idle = s["idle_seconds"]
+            lines.append(_row(f"CPU time over {idle:g} s idle", s["idle_cpu_s"]["ours"],
+                              s["idle_cpu_s"]["bare"], lambda v: f"{v:.2f} s", 1.2))
+            lines.append(_row("frames drawn while idle", s["idle_frames"]["ours"],
+                              s["idle_frames"]["bare"], lambda v: f"{v:g}", None,
+                              ratio=None))
+        lines.append("")
+    r = results.get("roll")
+    if r:
+        lines += [f"## ROLL through the real app ({r['rolls']} rolls per app in {r['parts']} "
+                  f"fresh processes each, interleaved; {r['warmup']} warm-up rolls per process "
+                  "not counted)", "",
+                  "| | ours median | ours p99 | ours max | bare median | bare p99 | target |",
+                  "|---|---|---|---|---|---|---|"]
+        for key, name, target in (
+                ("commit_s", "touch released → journal committed, labels set", 0.020),
+                ("journal_s", "of which the journal commit (SQLite, synchronous=FULL)", None),
+                ("shown_s", "touch released → frame swapped (screen updated)", 0.020)):
+            if key not in r:
+                continue
+            o, b = r[key]["ours"], r[key].get("bare")
+            bare_cells = f"{_ms(b['median'])} | {_ms(b['p99'])}" if b else "– | –"
+            goal = f"p99 ≤ 20 ms ({_verdict(o['p99'], target)})" if target else ""
+            lines.append(f"| {name} | {_ms(o['median'])} | {_ms(o['p99'])} | {_ms(o['max'])} "
+                         f"| {bare_cells} | {goal} |")
+        lines += ["", f"Games played: {r['games']}; dialogs answered between rolls (untimed): "
+                  f"{r['dialogs']}; rolls whose turn label was wrong: {r['labels_wrong']}; "
+                  f"actions observed {r['updates']}, journaled {r['journaled']}; hardware "
+                  f"layer on mock pins: {'yes' if r['hardware'] else 'no'}.", ""]
+    p = results.get("replay")
+    if p:
+        mix = ", ".join(f"{k} {v}" for k, v in p["mix"].items())
+        res = p["resume_s"]
+        lines += [f"## Replay of a {p['entries']}-entry journal (Session.resume, fresh process)",
+                  "", "| | median (min – max) | first (cold) | target |", "|---|---|---|---|",
+                  f"| Session.resume | {_ms(res['median'])} ({_ms(res['min'])} – "
+                  f"{_ms(res['max'])}) | {_ms(p['first_s'])} | ≤ 200 ms "
+                  f"({_verdict(res['median'], 0.2)}) |",
+                  f"| of which reading the entries | {_ms(p['read_s']['median'])} | | |",
+                  f"| opening the journal (quick_check) | | {_ms(p['open_s'])} | |",
+                  "", f"Entries: {mix}; {p['steps']} commands done, turn {p['turn']}.", ""]
+    for name, text in results.get("others", {}).items():
+        lines += [f"## {name}", "", "```", text.rstrip(), "```", ""]
+    return "\n".join(lines)
+
+
+def command_line() -> str:
+    return " ".join(["python -m bench", *sys.argv[1:]])

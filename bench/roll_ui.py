@@ -1,0 +1,291 @@
+"""ROLL to committed and shown, through the real app, beside a bare Kivy button.
+
+A child process starts the app on a journal file in a temp dir (SQLite,
+synchronous=FULL), with the roll animation off, and presses ROLL with window-level
+touches as a finger would. Each sample runs from the release of the touch (a Button acts
+on release) to the end of the first buffer swap after the session told its observers
+(which it does only once the journal committed) and the turn label shows the new turn.
+The power and placement dialogs between rolls are answered by touches too, untimed;
+a finished game is followed by a new one, untimed.
+
+Kivy's frame pacing (maxfps, at most 1/60 s of waiting for the next frame, the same for
+any Kivy app) is switched off in both children, so a sample is the app's own work:
+input dispatch, rules, journal commit, labels, drawing and the swap.
+
+The bare app: a Button that sets a Label's text to the next turn, same touches, same
+timing; what any Kivy app pays for a tap that changes a label.
+
+    python -m bench.roll_ui {ours,bare} OUT.json --rolls N --data-dir DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from bench.apps import FlipProbe, configure_bare, quiet_kivy
+from bench.stats import ratio, summary
+
+WARMUP_ROLLS = 10  # first textures, first code paths: not counted
+MAX_FRAMES = 200  # loop passes allowed for one roll to show before giving up
+
+
+class Timing:
+    """The marks of one roll: touch released, update observed, frame shown."""
+
+    def __init__(self) -> None:
+        self.t0 = 0.0
+        self.updated: float | None = None
+        self.shown: float | None = None
+        self.labels_ok = False
+
+    def start(self) -> None:
+        self.t0 = time.perf_counter()
+        self.updated = self.shown = None
+        self.labels_ok = False
+
+    def update(self, labels_ok: bool) -> None:
+        if self.updated is None:
+            self.updated = time.perf_counter()
+            self.labels_ok = labels_ok
+
+    def frame(self, _n: int, now: float) -> None:
+        if self.updated is not None and self.shown is None:
+            self.shown = now
+
+
+def press(widget: Any, timing: Timing, loop: Any) -> tuple[float, float]:
+    """Touch a button, release it, and run the loop until the result is on screen."""
+    from kivy.tests.common import UnitTestTouch
+
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    loop.idle()  # the pressed look is drawn: not part of the sample
+    timing.start()
+    touch.touch_up()
+    for _ in range(MAX_FRAMES):
+        loop.idle()
+        if timing.shown is not None:
+            assert timing.updated is not None
+            return timing.updated - timing.t0, timing.shown - timing.t0
+    raise RuntimeError("the roll never reached the screen")
+
+
+# -- the child ----------------------------------------------------------------------------
+def _prepare_kivy(ours: bool) -> Any:
+    from companion import config as config_module
+    from companion.config import Config
+
+    quiet_kivy()
+    cfg = None
+    if ours:
+        from ui.main import configure_kivy
+
+        cfg = config_module.load(use_default_user_file=False)
+        data = dict(cfg.data)
+        data["display"] = dict(data["display"], roll_animation=0)
+        cfg = Config(data)
+        configure_kivy(cfg)
+    else:
+        configure_bare()
+    from kivy.config import Config as KivyConfig
+
+    KivyConfig.set("graphics", "maxfps", "0")  # before kivy.clock is imported
+    from kivy.clock import Clock
+
+    assert Clock._max_fps == 0, "kivy.clock was imported before maxfps was set"
+    return cfg
+
+
+def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
+    cfg = _prepare_kivy(ours=True)
+    from kivy.base import EventLoop
+
+    from bench.games import MINUTES, PLAYERS
+    from companion.games.evil import commands as c
+    from companion.journal import Journal
+    from tests.uidriver import Driver
+    from ui.app import CompanionApp
+    from ui.main import load_hardware
+
+    journal = Journal(data_dir / "journal.sqlite3")
+    in_journal = {"s": 0.0}
+    append = journal.append
+
+    def timed_append(*args: Any, **kwargs: Any) -> None:  # the commit's share of a sample
+        t = time.perf_counter()
+        append(*args, **kwargs)
+        in_journal["s"] += time.perf_counter() - t
+
+    journal.append = timed_append  # type: ignore[method-assign]
+    seeds = iter(range(1, 1_000_000))
+    hardware = load_hardware(cfg)  # as `companion` does: mock pins without GPIO
+    app = CompanionApp(cfg, journal, hardware=hardware, new_seed=lambda: next(seeds))
+    app._run_prepare()  # build + window + on_start, as App.run does before its loop
+    ui = Driver(app)
+    timing = FlipProbe(clock=time.perf_counter)
+    marks = Timing()
+    timing.on_frame = marks.frame
+    timing.install()
+    updates = {"n": 0}
+    screen = app.root.get_screen("evil_play")
+    shown_before = {"turn": ""}
+
+    def observe(update: Any) -> None:
+        """Runs after the app's observers, which run after the journal committed."""
+        updates["n"] += 1
+        if update.verb == "do" and isinstance(update.command, c.Roll):
+            state = update.state
+            expected = app.tr("evil.ui.turn", turn=state.turn, player=state.current_player.name)
+            label = screen.turn_label.text
+            if state.outcome is None:  # a new turn, on the play screen
+                ok = label == expected != shown_before["turn"] and ui.screen == "evil_play"
+            else:  # the last roll: no new turn, the end screen
+                ok = label == expected and ui.screen == "evil_end"
+            marks.update(ok)
+
+    games = 0
+    dialogs = 0
+
+    def new_game() -> None:
+        nonlocal games
+        session = app.start_game("evil", {
+            "players": [{"name": n, "character": ch} for n, ch in PLAYERS],
+            "treasures": {colour: MINUTES for colour in ("red", "green", "blue")}})
+        assert session is not None
+        session.subscribe(observe)  # after the app's own observer: the labels are set
+        games += 1
+        ui.pump(3)
+
+    new_game()
+    commit: list[float] = []
+    shown: list[float] = []
+    committing: list[float] = []
+    bad_labels = 0
+    for n in range(rolls + WARMUP_ROLLS):
+        while ui.dialog in ("power", "place"):  # the table answers; not timed
+            ui.tap("power.skip" if ui.dialog == "power" else f"place.{MINUTES}")
+            dialogs += 1
+        if ui.screen == "evil_end":
+            new_game()
+        assert ui.dialog is None and ui.screen == "evil_play", (ui.dialog, ui.screen)
+        shown_before["turn"] = screen.turn_label.text
+        in_journal["s"] = 0.0
+        to_update, to_frame = press(screen.roll_button, marks, EventLoop)
+        if n >= WARMUP_ROLLS:
+            commit.append(to_update)
+            shown.append(to_frame)
+            committing.append(in_journal["s"])
+            bad_labels += not marks.labels_ok
+    journaled = sum(len(journal.entries(g.id)) for g in journal.games())
+    app.close_dialog()
+    journal.close()
+    return {"commit_s": commit, "shown_s": shown, "journal_s": committing, "games": games,
+            "dialogs": dialogs, "labels_wrong": bad_labels, "updates": updates["n"],
+            "journaled": journaled, "hardware": hardware is not None}
+
+
+def run_bare(rolls: int) -> dict[str, Any]:
+    _prepare_kivy(ours=False)
+    from kivy.base import EventLoop
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+    from kivy.uix.label import Label
+
+    from bench.apps import bare_app
+
+    marks = Timing()
+    parts: dict[str, Any] = {}
+
+    def build(label: Any) -> None:
+        parts["label"] = label
+
+    app = bare_app(build)
+    app._run_prepare()
+    label = parts["label"]
+    # the bare app's single Label, plus the one button it needs to be tapped
+    from kivy.core.window import Window
+
+    Window.remove_widget(label)
+    box = BoxLayout(orientation="vertical")
+    box.add_widget(label)
+    button = Button(text="ROLL")
+    turn = {"n": 1}
+
+    def roll(_b: Any) -> None:
+        turn["n"] += 1
+        label.text = f"Turn {turn['n']}"
+        marks.update(label.text == f"Turn {turn['n']}")
+
+    button.bind(on_release=roll)
+    box.add_widget(button)
+    Window.add_widget(box)
+    probe = FlipProbe(marks.frame, clock=time.perf_counter)
+    probe.install()
+    for _ in range(5):
+        EventLoop.idle()
+    commit: list[float] = []
+    shown: list[float] = []
+    for n in range(rolls + WARMUP_ROLLS):
+        to_update, to_frame = press(button, marks, EventLoop)
+        if n >= WARMUP_ROLLS:
+            commit.append(to_update)
+            shown.append(to_frame)
+    assert isinstance(app.root, Label)
+    return {"commit_s": commit, "shown_s": shown}
+
+
+def child_main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench.roll_ui")
+    parser.add_argument("app", choices=("ours", "bare"))
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--rolls", type=int, default=500)
+    parser.add_argument("--data-dir", type=Path, required=True)
+    args = parser.parse_args(argv)
+    result = run_ours(args.rolls, args.data_dir) if args.app == "ours" else run_bare(args.rolls)
+    args.out.write_text(json.dumps(result), encoding="utf-8")
+    return 0
+
+
+# -- the parent ----------------------------------------------------------------------------
+def measure(workdir: Path, rolls: int = 1000, parts: int = 2) -> dict[str, Any]:
+    """`rolls` per app, in `parts` fresh processes each, interleaved ours/bare."""
+    env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"), KIVY_NO_ARGS="1",
+               KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", GPIOZERO_PIN_FACTORY="mock")
+    per_part = [rolls // parts + (1 if i < rolls % parts else 0) for i in range(parts)]
+    raw: dict[str, list[dict[str, Any]]] = {"ours": [], "bare": []}
+    for i, count in enumerate(per_part):
+        for app in ("ours", "bare"):
+            run = workdir / f"roll-{i}-{app}"
+            run.mkdir(parents=True)
+            out = run / "result.json"
+            with (run / "log.txt").open("wb") as log:
+                done = subprocess.run(
+                    [sys.executable, "-m", "bench.roll_ui", app, str(out), "--rolls",
+                     str(count), "--data-dir", str(run)],
+                    stdout=log, stderr=subprocess.STDOUT, env=env, timeout=900)
+            if done.returncode != 0:
+                raise RuntimeError(f"the roll benchmark ({app}) failed: see {run / 'log.txt'}")
+            raw[app].append(json.loads(out.read_text(encoding="utf-8")))
+    result: dict[str, Any] = {"rolls": rolls, "parts": parts, "warmup": WARMUP_ROLLS}
+    for key in ("commit_s", "shown_s", "journal_s"):
+        ours = summary([v for r in raw["ours"] for v in r[key]])
+        result[key] = {"ours": ours}
+        if key in raw["bare"][0]:
+            bare = summary([v for r in raw["bare"] for v in r[key]])
+            result[key].update(bare=bare, ratio=ratio(ours["median"], bare["median"]))
+    for key in ("games", "dialogs", "labels_wrong", "updates", "journaled"):
+        result[key] = sum(r[key] for r in raw["ours"])
+    result["hardware"] = all(r["hardware"] for r in raw["ours"])
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(child_main())

@@ -1,0 +1,54 @@
+"""The benchmark harness runs end to end with tiny counts (it must not rot). Asserts
+the structure of the results, never the speed."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.ui  # the children open Kivy windows: needs xvfb-run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_the_benchmarks_run_end_to_end_and_report(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "bench", "--reps", "1", "--idle-seconds", "1", "--idle-reps",
+         "1", "--rolls", "5", "--roll-parts", "1", "--replay-entries", "40", "--no-others",
+         "--json", str(out), "--workdir", str(tmp_path / "work")],
+        cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    results = json.loads(out.read_text(encoding="utf-8"))
+
+    start = results["startup"]
+    for key in ("start_s", "rss_mib", "idle_cpu_s", "idle_frames"):
+        for app in ("ours", "bare"):
+            assert start[key][app]["n"] == 1
+    for app in ("ours", "bare"):
+        run = start["runs"][app][0]
+        assert 0 < run["start_s"] < 120 and run["rss_mib"] > 10
+        assert run["idle_wall_s"] >= 1 and run["idle_cpu_s"] >= 0
+
+    roll = results["roll"]
+    assert roll["commit_s"]["ours"]["n"] == roll["shown_s"]["ours"]["n"] == 5
+    assert roll["commit_s"]["bare"]["n"] == 5
+    assert roll["labels_wrong"] == 0
+    assert roll["updates"] == roll["journaled"] >= 5  # every action seen was committed
+    for ours_commit, ours_shown in zip(roll["commit_s"]["ours"]["values"],
+                                       roll["shown_s"]["ours"]["values"], strict=True):
+        assert 0 < ours_commit <= ours_shown  # committed before it could be shown
+
+    replay = results["replay"]
+    assert replay["entries"] >= 40 and sum(replay["mix"].values()) == replay["entries"]
+    assert replay["resume_s"]["n"] >= 1 and replay["steps"] <= replay["entries"]
+
+    report = done.stdout
+    for heading in ("## Start, memory, idle", "## ROLL through the real app",
+                    "## Replay of a"):
+        assert heading in report
+    assert "cold start to first frame" in report and "| bare Kivy" in report
