@@ -1,0 +1,135 @@
+"""Every translation key the code uses exists in English and French, with the same
+placeholders, and the two catalogs of each domain hold the same keys."""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+from pathlib import Path
+
+import pytest
+import yaml
+
+from companion import config
+from companion.games.evil import EvilParams
+from companion.games.evil.dice import DICE
+from companion.i18n import LANGUAGES, LOCALES_DIR, Translator, load_catalog
+from companion.messages import Message
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("companion", "ui", "hardware")
+DOMAINS = sorted({p.stem for lang in LANGUAGES for p in (LOCALES_DIR / lang).glob("*.yaml")}
+                 | {"core", "evil"})
+KEY = re.compile(rf"^(?:{'|'.join(DOMAINS)})(?:\.[a-z0-9_]+)+$")
+NOT_KEYS = re.compile(r"\.(?:ya?ml|kv|py|png|ttf|json|txt|sqlite3|service|log)$")
+KV_STRING = re.compile(r"""(["'])((?:(?!\1).)+)\1""")
+
+
+def source_files() -> list[Path]:
+    files: list[Path] = []
+    for folder in SOURCES:
+        if (ROOT / folder).is_dir():  # the UI and hardware layers may not exist yet
+            files += sorted((ROOT / folder).rglob("*.py")) + sorted((ROOT / folder).rglob("*.kv"))
+    return files
+
+
+def keys_in(path: Path) -> set[str]:
+    """String literals shaped like translation keys (whole literals only: f-strings and
+    file names are not keys)."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".kv":
+        literals = [m.group(2) for m in KV_STRING.finditer(text)]
+    else:
+        literals = [node.value for node in ast.walk(ast.parse(text))
+                    if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    return {s for s in literals
+            if KEY.match(s) and not NOT_KEYS.search(s) and not is_module(s)
+            and not s.endswith("_")}  # `"core.ui.led_" + name` builds a key: a prefix
+
+
+def is_module(name: str) -> bool:
+    """`hardware.doctor` names a module, not a message."""
+    path = ROOT.joinpath(*name.split("."))
+    return path.with_suffix(".py").exists() or (path / "__init__.py").exists()
+
+
+def placeholders(template: str) -> set[str]:
+    return {field.split(".")[0].split("[")[0]
+            for _, field, _, _ in string.Formatter().parse(template) if field is not None}
+
+
+CATALOGS = {lang: load_catalog(lang) for lang in LANGUAGES}
+USED = {path: keys_in(path) for path in source_files()}
+
+
+def test_the_scan_finds_the_keys_it_should():
+    every = set().union(*USED.values())
+    assert {"core.error.nothing_to_undo", "evil.error.minutes", "evil.say.moves",
+            "core.config.unknown_key", "evil.config.bad_face"} <= every
+    assert not any(key.endswith(".yaml") for key in every)
+    assert "hardware.doctor" not in every and "companion.games.evil" not in every
+
+
+@pytest.mark.parametrize("path", sorted(USED), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_key_used_in_the_code_is_translated(path, language):
+    missing = sorted(key for key in USED[path] if key not in CATALOGS[language])
+    assert not missing, f"{path.relative_to(ROOT)}: missing in {language}: {missing}"
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_english_and_french_have_the_same_keys(domain):
+    keys = {lang: {k for k in CATALOGS[lang] if k.startswith(domain + ".")}
+            for lang in LANGUAGES}
+    assert keys["en"], f"no English catalog for {domain}"
+    assert sorted(keys["en"] - keys["fr"]) == [], "missing in French"
+    assert sorted(keys["fr"] - keys["en"]) == [], "missing in English"
+
+
+@pytest.mark.parametrize("domain", DOMAINS)
+def test_english_and_french_have_the_same_placeholders(domain):
+    differ = {key: (placeholders(text), placeholders(CATALOGS["fr"][key]))
+              for key, text in CATALOGS["en"].items()
+              if key.startswith(domain + ".") and key in CATALOGS["fr"]
+              and placeholders(text) != placeholders(CATALOGS["fr"][key])}
+    assert differ == {}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_catalog_values_are_text(language):
+    """YAML reads `yes`, `no`, `on` or `12` as other types: every entry must be a string."""
+    def walk(node, where):
+        for key, value in node.items():
+            assert isinstance(key, str), f"{where}: key {key!r}"
+            if isinstance(value, dict):
+                walk(value, f"{where}.{key}")
+            else:
+                assert isinstance(value, str), f"{where}.{key}: {value!r}"
+
+    for path in sorted((LOCALES_DIR / language).glob("*.yaml")):
+        walk(yaml.safe_load(path.read_text(encoding="utf-8")) or {}, path.name)
+
+
+def test_keys_built_at_run_time_exist_for_the_default_game():
+    params = EvilParams.from_config(config.load(use_default_user_file=False).get("games.evil"))
+    needed = {f"evil.{group}.{colour}" for colour in params.colours
+              for group in ("colour", "colour_upper", "letter")}
+    needed |= {f"evil.face.{face}" for faces in params.dice[::2] for face in faces}
+    needed |= {f"evil.die.{die}" for die in DICE}
+    for language in LANGUAGES:
+        assert sorted(needed - set(CATALOGS[language])) == [], language
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_messages_translate_with_nested_messages(language):
+    translate = Translator(language)
+    text = translate.message(Message("evil.error.slot_empty",
+                                     {"colour": Message("evil.colour.red", {})}))
+    assert "{" not in text and CATALOGS[language]["evil.colour.red"] in text
+    assert translate("no.such.key") == "no.such.key"
+
+
+def test_an_unknown_language_falls_back_to_english():
+    assert Translator("xx").language == "en"
+    assert Translator("fr")("core.ui.undo") == CATALOGS["fr"]["core.ui.undo"]
