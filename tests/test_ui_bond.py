@@ -307,3 +307,21 @@ def test_after_a_restart_the_captured_spy_is_still_waiting(launch: Any) -> None:
     assert "G" in ui.text("capture.pending")
     assert ui.find("capture.kill") is None  # the answer comes first
     ui.screenshot("bond-ridicule-800x480")
+
+
+def test_two_players_with_one_name_are_refused_and_the_setup_is_kept(launch: Any) -> None:
+    ui = launch()
+    ui.tap("home.game.bond")
+    for index in (0, 1):
+        ui.tap(f"setup.name.{index}")
+        ui.tap("keyboard.clear")
+        for letter in "BOB":
+            ui.tap(f"keyboard.{letter}")
+        ui.tap("keyboard.ok")
+    ui.tap("setup.start")
+    assert ui.dialog == "error"
+    assert ui.text("error.text") == "Two players have the same name."
+    ui.tap("error.ok")
+    assert ui.screen == "bond_setup"
+    assert [ui.text("setup.name.0"), ui.text("setup.name.1")] == ["Bob", "Bob"]
+    assert ui.app.journal.unfinished() == []  # no game was started
