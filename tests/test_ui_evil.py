@@ -192,3 +192,21 @@ def test_idle_screen_redraws_nothing_and_targets_are_large(launch: Any) -> None:
     assert len(taps) >= 8
     for button in taps:
         assert button.height >= dp(48) and button.width >= dp(48), button.tid
+
+
+def test_home_offers_the_unfinished_game_and_abandoning_removes_it(launch: Any) -> None:
+    ui = launch(seed=2)
+    new_game(ui, minutes=45)
+    ui.tap("play.roll")
+    answer_dialogs(ui, 45)
+    ui.tap("play.home")
+    assert ui.screen == "home"
+    game_id = ui.app.journal.unfinished()[0].id
+    label = ui.text(f"home.resume.{game_id}")
+    assert label == "Resume: Pr. Evil and the Citadel of Time, turn 2 (Player 1, Player 2)"
+    ui.tap(f"home.resume.{game_id}")
+    assert ui.screen == "evil_play" and ui.text("play.turn").startswith("Turn 2")
+    ui.tap("play.home")
+    ui.tap(f"home.abandon.{game_id}")
+    assert ui.find(f"home.resume.{game_id}") is None
+    assert ui.app.journal.unfinished() == []

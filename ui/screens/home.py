@@ -37,10 +37,9 @@ class HomeScreen(Screen):
             if record.kind not in available():
                 continue
             row = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(56))
-            summary = record.summary
             label = app.tr("core.ui.resume", game=app.tr(f"core.games.{record.kind}"),
-                           turn=summary.get("turn", summary.get("round", "")),
-                           players=", ".join(summary.get("players", [])))
+                           progress=self.progress(record.kind, record.summary),
+                           players=", ".join(record.summary.get("players", [])))
             resume = Tap(label, tid=f"home.resume.{record.id}", background=theme.SUCCESS,
                          size_hint_x=0.78)
             resume.bind(on_release=lambda _b, gid=record.id: app.resume(gid))
@@ -61,6 +60,17 @@ class HomeScreen(Screen):
                          background=theme.BUTTON)
             button.bind(on_release=lambda _b, k=kind: self.choose(k))
             box.add_widget(button)
+
+    @staticmethod
+    def progress(kind: str, summary: dict[str, Any]) -> str:
+        """How far an unfinished game went: Pr. Evil's turn, Castor's round, Bond's scores."""
+        app = App.get_running_app()
+        if kind == "castor":
+            return app.tr("core.ui.progress_round", n=summary.get("turn", 1))
+        if "scores" in summary:
+            return app.tr("core.ui.progress_scores",
+                          scores="–".join(str(s) for s in summary["scores"]))
+        return app.tr("core.ui.progress_turn", n=summary.get("turn", 1))
 
     def choose(self, kind: str) -> None:
         app = App.get_running_app()
