@@ -8,14 +8,13 @@ reaches or passes it" is simply "steps left <= 0", whichever marker moved.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from companion.games.evil import commands as c
 from companion.games.evil import events as e
 from companion.games.evil.dice import DICE, draw, parse_face
 from companion.games.evil.params import EvilParams
-from companion.games.evil.state import EvilState, Player, Roll, Treasure
+from companion.games.evil.state import EvilState, Player, Roll, Treasure, evolve
 from companion.messages import Message, RuleError, msg
 
 Events = list[Any]
@@ -71,7 +70,7 @@ class EvilRules:
         new_state, events = handler(state, command)
         if type(command) not in _ROLL_COMMANDS and new_state.before_roll is not None:
             # any other action closes the last roll: it can no longer be re-rolled or fixed
-            new_state = replace(new_state, before_roll=None)
+            new_state = evolve(new_state, before_roll=None)
         return new_state, events
 
 
@@ -109,7 +108,7 @@ def _colour(state: EvilState, colour: str) -> int:
 def _with_slot(state: EvilState, colour: str, treasure: Treasure | None) -> EvilState:
     slots = list(state.slots)
     slots[_colour(state, colour)] = treasure
-    return replace(state, slots=tuple(slots))
+    return evolve(state, slots=tuple(slots))
 
 
 def _need_treasure(state: EvilState, colour: str) -> Treasure:
@@ -139,10 +138,10 @@ def _place(state: EvilState, colour: str, minutes: Any) -> tuple[EvilState, Even
 
 def _lose(state: EvilState, colour: str) -> tuple[EvilState, Events]:
     treasure = _need_treasure(state, colour)
-    state = replace(_with_slot(state, colour, None), lost=(*state.lost, treasure))
+    state = evolve(_with_slot(state, colour, None), lost=(*state.lost, treasure))
     events: Events = [e.TreasureLost(colour, treasure.minutes)]
     if len(state.lost) >= state.params.lost_to_lose:
-        state = replace(state, outcome="lost")
+        state = evolve(state, outcome="lost")
         events.append(e.GameLost(len(state.lost)))
     return state, events
 
@@ -156,7 +155,7 @@ def _move_treasure(state: EvilState, colour: str, delta: int) -> tuple[EvilState
     if left <= 0:
         state, lost = _lose(state, colour)
         return state, events + lost
-    return _with_slot(state, colour, replace(treasure, steps=left)), events
+    return _with_slot(state, colour, evolve(treasure, steps=left)), events
 
 
 def _advance_time(state: EvilState, steps: int) -> tuple[EvilState, Events]:
@@ -164,7 +163,7 @@ def _advance_time(state: EvilState, steps: int) -> tuple[EvilState, Events]:
     spaces it reaches or passes each give one activation."""
     p = state.params
     start = state.time
-    state = replace(state, time=(start + steps) % p.dial_steps)
+    state = evolve(state, time=(start + steps) % p.dial_steps)
     events: Events = [e.TimeMoved(steps, state.time)]
     for colour, treasure in zip(p.colours, state.slots, strict=True):
         if treasure is None:
@@ -175,11 +174,11 @@ def _advance_time(state: EvilState, steps: int) -> tuple[EvilState, Events]:
             if state.outcome is not None:
                 return state, events
         else:
-            state = _with_slot(state, colour, replace(treasure, steps=treasure.steps - steps))
+            state = _with_slot(state, colour, evolve(treasure, steps=treasure.steps - steps))
     for i in range(1, steps + 1):
         position = (start + i) % p.dial_steps
         if position in p.power_spaces:
-            state = replace(state, pending_powers=state.pending_powers + 1)
+            state = evolve(state, pending_powers=state.pending_powers + 1)
             events.append(e.PowerSpaceReached(position))
     return state, events
 
@@ -214,10 +213,10 @@ def _resolve(pre: EvilState, base: EvilState, roll: Roll) -> tuple[EvilState, Ev
         events += timed
     if state.outcome is None:
         active = (state.active + 1) % len(state.players)
-        state = replace(state, active=active, turn=state.turn + 1)
+        state = evolve(state, active=active, turn=state.turn + 1)
         player = state.players[active]
         events.append(e.TurnPassed(player.name, player.character, state.turn))
-    return replace(state, last_roll=roll, before_roll=pre), events
+    return evolve(state, last_roll=roll, before_roll=pre), events
 
 
 def _ready_to_roll(state: EvilState) -> None:
@@ -230,8 +229,8 @@ def _roll(state: EvilState, _: c.Roll) -> tuple[EvilState, Events]:
     _ready_to_roll(state)
     p = state.params
     faces = [draw(state.seed, state.draws + i, p.dice[i]) for i in range(len(DICE))]
-    pre = replace(state, before_roll=None)
-    base = replace(pre, draws=state.draws + len(DICE))
+    pre = evolve(state, before_roll=None)
+    base = evolve(pre, draws=state.draws + len(DICE))
     return _resolve(pre, base, Roll(*faces, source="app"))
 
 
@@ -239,7 +238,7 @@ def _enter_roll(state: EvilState, cmd: c.EnterRoll) -> tuple[EvilState, Events]:
     _ready_to_roll(state)
     for die, face in zip(DICE, (cmd.professor, cmd.colour, cmd.clock), strict=True):
         _check_face(state, die, face)
-    pre = replace(state, before_roll=None)
+    pre = evolve(state, before_roll=None)
     return _resolve(pre, pre, Roll(cmd.professor, cmd.colour, cmd.clock, source="table"))
 
 
@@ -253,9 +252,9 @@ def _change_die(state: EvilState, die: str, face: str | None) -> tuple[EvilState
         face = draw(state.seed, draws, state.params.die_faces(die))
         draws += 1
     _check_face(state, die, face)
-    roll = replace(state.last_roll, **{die: face})
+    roll = evolve(state.last_roll, **{die: face})
     pre = state.before_roll
-    return _resolve(pre, replace(pre, draws=draws), roll)
+    return _resolve(pre, evolve(pre, draws=draws), roll)
 
 
 def _reroll(state: EvilState, cmd: c.Reroll) -> tuple[EvilState, Events]:
@@ -272,10 +271,10 @@ def _place_treasure(state: EvilState, cmd: c.PlaceTreasure) -> tuple[EvilState, 
 
 def _recover(state: EvilState, cmd: c.Recover) -> tuple[EvilState, Events]:
     treasure = _need_treasure(state, cmd.colour)
-    state = replace(_with_slot(state, cmd.colour, None), recovered=(*state.recovered, treasure))
+    state = evolve(_with_slot(state, cmd.colour, None), recovered=(*state.recovered, treasure))
     events: Events = [e.TreasureRecovered(cmd.colour, treasure.minutes)]
     if len(state.recovered) >= state.params.recovered_to_win:
-        state = replace(state, outcome="won")
+        state = evolve(state, outcome="won")
         events.append(e.GameWon(len(state.recovered)))
     return state, events
 
@@ -298,8 +297,8 @@ def _move_time(state: EvilState, cmd: c.MoveTime) -> tuple[EvilState, Events]:
     for colour, treasure in zip(p.colours, state.slots, strict=True):
         if treasure is not None and treasure.steps + 1 >= p.dial_steps:
             raise RuleError("evil.error.time_back_blocked", colour=_colour_msg(colour))
-        slots.append(None if treasure is None else replace(treasure, steps=treasure.steps + 1))
-    state = replace(state, time=(state.time - 1) % p.dial_steps, slots=tuple(slots))
+        slots.append(None if treasure is None else evolve(treasure, steps=treasure.steps + 1))
+    state = evolve(state, time=(state.time - 1) % p.dial_steps, slots=tuple(slots))
     return state, [e.TimeMoved(-1, state.time)]
 
 
@@ -314,7 +313,7 @@ def _activate(state: EvilState, cmd: c.ActivatePower) -> tuple[EvilState, Events
         raise RuleError("evil.error.character_not_playing", character=cmd.character)
     if cmd.character in state.powers_up:
         raise RuleError("evil.error.power_already_up", character=cmd.character)
-    state = replace(state, pending_powers=state.pending_powers - 1,
+    state = evolve(state, pending_powers=state.pending_powers - 1,
                     powers_up=(*state.powers_up, cmd.character))
     return state, [e.PowerActivated(cmd.character)]
 
@@ -322,14 +321,14 @@ def _activate(state: EvilState, cmd: c.ActivatePower) -> tuple[EvilState, Events
 def _skip(state: EvilState, _: c.SkipPower) -> tuple[EvilState, Events]:
     if not state.pending_powers:
         raise RuleError("evil.error.no_power_pending")
-    return replace(state, pending_powers=state.pending_powers - 1), [e.PowerSkipped()]
+    return evolve(state, pending_powers=state.pending_powers - 1), [e.PowerSkipped()]
 
 
 def _flip_down(state: EvilState, cmd: c.FlipPowerDown) -> tuple[EvilState, Events]:
     if cmd.character not in state.powers_up:
         raise RuleError("evil.error.power_not_up", character=cmd.character)
     up = tuple(ch for ch in state.powers_up if ch != cmd.character)
-    return replace(state, powers_up=up), [e.PowerFlippedDown(cmd.character)]
+    return evolve(state, powers_up=up), [e.PowerFlippedDown(cmd.character)]
 
 
 _HANDLERS: dict[type, Any] = {
