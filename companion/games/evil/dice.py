@@ -12,6 +12,7 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 DICE = ("professor", "colour", "clock")
 _FACE = re.compile(r"^(chevron|time|clock)([1-9][0-9]*)$")
@@ -26,6 +27,11 @@ class Face:
 
 def parse_face(die: str, name: str, colours: Sequence[str]) -> Face | None:
     """The meaning of a face name on a die, or None if it does not belong there."""
+    return _parse_face(die, name, tuple(colours))
+
+
+@lru_cache(maxsize=512)  # every roll parses its faces again: a replay does it thousands of times
+def _parse_face(die: str, name: str, colours: tuple[str, ...]) -> Face | None:
     if die == "colour":
         return Face("colour", colour=name) if name in colours else None
     if die == "professor" and name == "passage":
