@@ -123,7 +123,7 @@ class Session:
     @classmethod
     def resume(cls, rules: Rules, journal: Journal, game_id: int) -> Session:
         record = journal.game(game_id)
-        entries = journal.entries(game_id)
+        entries = journal.entries(game_id, with_events=False)  # replay recomputes them
         history = replay(rules, record.setup, entries)
         return cls(rules, journal, game_id, record.setup, history, len(entries))
 
