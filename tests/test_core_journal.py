@@ -279,3 +279,14 @@ def test_resume_after_reopening_the_file(tmp_path):
     assert history_of(again) == history_of(session)
     again.dispatch(c.MoveTime(1) if not again.state.pending_powers else c.SkipPower())
     assert again.can_undo()
+
+
+def test_entries_without_events_for_replay(tmp_path):
+    journal = Journal(tmp_path / FILE_NAME)
+    session = start(journal, seed=3)
+    play(session, 4)
+    full = journal.entries(session.game_id)
+    bare = journal.entries(session.game_id, with_events=False)
+    assert [(e.seq, e.verb, e.command) for e in bare] == [(e.seq, e.verb, e.command)
+                                                          for e in full]
+    assert all(e.events == [] for e in bare) and any(e.events for e in full)

@@ -11,6 +11,7 @@ from companion.games.evil import commands as c
 from companion.games.evil import events as e
 from companion.games.evil.dice import DICE, draw
 from companion.games.evil.instructions import instructions, roman
+from companion.games.evil.state import evolve
 from companion.messages import RuleError
 from tests.helpers.evil import CHARACTERS, NAMES, apply, at, new_state, roll, setup
 
@@ -509,3 +510,11 @@ def test_instructions_say_what_the_professor_does():
     said = instructions(events, state.params)
     assert said[0].params["rooms"] == 2 and said[0].params["colour"].key == "evil.colour.blue"
     assert said[1].params["position"] == "III"
+
+
+def test_evolve_is_replace_and_refuses_unknown_fields():
+    state = new_state()
+    assert evolve(state, time=5) == replace(state, time=5)
+    assert state.time == 0
+    with pytest.raises(TypeError):
+        evolve(state, tiem=5)
