@@ -51,6 +51,10 @@ def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[An
     started: list[Any] = []
 
     def stop_all() -> None:
+        from kivy.base import EventLoop
+
+        for _ in range(3):  # let the old app's pending callbacks run while it is current
+            EventLoop.idle()
         for app in started:
             if app.hardware is not None:
                 app.hardware.close()

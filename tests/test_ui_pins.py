@@ -49,3 +49,28 @@ def test_a_refused_button_press_is_said_on_screen(launch: Any) -> None:
     ui.tap("pins.undo")  # UNDO with nothing to undo (the pin is "not fitted": virtual path)
     ui.wait_until(lambda: ui.dialog == "error")
     assert ui.text("error.text") == "Nothing to undo."
+
+
+def enter_physical_roll(ui: Any, professor: str, colour: str, clock: str) -> None:
+    ui.tap("play.adjust")
+    ui.tap("adjust.enter_roll")
+    for die, face in (("professor", professor), ("colour", colour), ("clock", clock)):
+        ui.tap(f"enter_roll.{die}.{face}")
+    ui.tap("enter_roll.ok")
+
+
+def test_a_refused_roll_button_does_not_lose_the_power_choice(launch: Any) -> None:
+    ui = launch(hardware=True, seed=4)
+    new_game(ui, minutes=55)
+    enter_physical_roll(ui, "chevron1", "red", "clock2")  # XII -> II
+    enter_physical_roll(ui, "chevron2", "blue", "clock2")  # II -> IV: passes III
+    assert ui.dialog == "power"
+    ui.app.hardware.press("roll")  # the physical ROLL button while the table decides
+    ui.wait_until(lambda: ui.dialog == "error")
+    assert "before rolling again" in ui.text("error.text")
+    ui.tap("error.ok")
+    ui.wait_until(lambda: ui.dialog == "power")  # the choice is asked again
+    ui.tap("power.Edward Wyre")
+    assert ui.dialog is None
+    assert "Edward Wyre" in ui.text("play.character") or ui.app.session.state.powers_up == (
+        "Edward Wyre",)

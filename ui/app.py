@@ -30,7 +30,8 @@ log = logging.getLogger(__name__)
 
 #: each game's screens: a module with `screens()` returning `<kind>_setup` and
 #: `<kind>_play` (with `open_session(session)` and `after_update(update)`), and more
-GAME_SCREENS = {kind: f"ui.screens.{kind}_screens" for kind in ("evil", "castor", "bond")}
+GAME_SCREENS = {kind: f"ui.screens.{kind}_screens"
+                for kind in ("evil", "castor", "bond", "tray")}
 
 
 def game_screens(kind: str) -> list[Any]:
@@ -116,7 +117,7 @@ class CompanionApp(App):
                     self.tr("core.error.journal_moved", path=str(self.journal.moved_aside)))
         if self.auto_resume:
             for record in self.journal.unfinished():
-                if record.kind in available() and self.resume(record.id):
+                if self.playable(record.kind) and self.resume(record.id):
                     break
 
     def on_stop(self) -> None:
@@ -125,6 +126,10 @@ class CompanionApp(App):
             self.hardware.close()
 
     # -- games and sessions -----------------------------------------------------------
+    def playable(self, kind: str) -> bool:
+        """A game whose rules and screens are both there."""
+        return self.root is not None and self.root.has_screen(self.screen_name(kind, "play"))
+
     def screen_name(self, kind: str, part: str) -> str:
         return f"{kind}_{part}"
 
@@ -225,10 +230,14 @@ class CompanionApp(App):
     def show_error(self, error: Message) -> None:
         dialog = message(self.tr("core.ui.error_title"), self.say(error), tid="error")
         # the error may have replaced a dialog the rules still need (a power choice)
-        dialog.bind(on_dismiss=lambda *_: Clock.schedule_once(self._reprompt))
+        dialog.bind(on_dismiss=self._reprompt_soon)
+
+    def _reprompt_soon(self, *_: Any) -> None:
+        # returns None on purpose: a truthy on_dismiss handler cancels the dismissal
+        Clock.schedule_once(self._reprompt)
 
     def _reprompt(self, *_: Any) -> None:
-        if self.session is None or self.dialog is not None:
+        if self.session is None or self.dialog is not None or App.get_running_app() is not self:
             return
         screen = self.root.get_screen(self.screen_name(self.session.rules.kind, "play"))
         if self.root.current == screen.name:

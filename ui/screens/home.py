@@ -34,7 +34,7 @@ class HomeScreen(Screen):
         box.add_widget(Text(app.tr("core.ui.home_title"), size=30, bold=True, halign="center",
                             size_hint_y=None, height=dp(56), tid="home.title"))
         for record in app.journal.unfinished()[:3]:
-            if record.kind not in available():
+            if not app.playable(record.kind):
                 continue
             row = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(56))
             label = app.tr("core.ui.resume", game=app.tr(f"core.games.{record.kind}"),
