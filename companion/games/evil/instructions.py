@@ -52,8 +52,8 @@ def instructions(events: Iterable[Any], params: EvilParams) -> list[Message]:
                                position=roman(pos, dial_steps)))
             case e.TurnPassed(player=name, character=character):
                 out.append(msg("evil.say.turn", player=name, character=character))
-            case e.GameWon():
-                out.append(msg("evil.say.won"))
-            case e.GameLost():
-                out.append(msg("evil.say.lost_game"))
+            case e.GameWon(recovered=n):
+                out.append(msg("evil.say.won", n=n))
+            case e.GameLost(lost=n):
+                out.append(msg("evil.say.lost_game", n=n))
     return out

@@ -187,7 +187,7 @@ def _check_face(state: EvilState, die: str, face: str) -> None:
     if die not in DICE:
         raise RuleError("evil.error.unknown_die", die=die)
     if face not in state.params.die_faces(die):
-        raise RuleError("evil.error.unknown_face", face=face, die=die)
+        raise RuleError("evil.error.unknown_face", face=str(face), die=msg(f"evil.die.{die}"))
 
 
 def _resolve(pre: EvilState, base: EvilState, roll: Roll) -> tuple[EvilState, Events]:
