@@ -12,6 +12,7 @@ from companion.games.evil import events as e
 from companion.games.evil.dice import DICE, draw
 from companion.games.evil.instructions import instructions, roman
 from companion.games.evil.state import evolve
+from companion.i18n import Translator
 from companion.messages import RuleError
 from tests.helpers.evil import CHARACTERS, NAMES, apply, at, new_state, roll, setup
 
@@ -518,3 +519,22 @@ def test_evolve_is_replace_and_refuses_unknown_fields():
     assert state.time == 0
     with pytest.raises(TypeError):
         evolve(state, tiem=5)
+
+
+@pytest.mark.parametrize("language,won,lost,face", [
+    ("en", "2 treasures recovered: the players win!", "3 treasures lost: Pr. Evil wins.",
+     "clock9 is not a face of the clock die."),
+    ("fr", "2 trésors récupérés : les joueurs gagnent !", "3 trésors perdus : le Pr. Evil gagne.",
+     "clock9 n'est pas une face du dé horloge."),
+])
+def test_end_and_error_texts_follow_the_configured_rules(language, won, lost, face):
+    translate = Translator(language)
+    state = new_state(recovered_to_win=2, lost_to_lose=3)
+    won_state, events = apply(state, c.Recover("red"), c.PlaceTreasure("red", 5), c.Recover("red"))
+    assert won_state.outcome == "won"
+    assert translate.message(instructions(events, state.params)[-1]) == won
+    lost_state, events = apply(state, c.MarkLost("red"), c.MarkLost("green"), c.MarkLost("blue"))
+    assert lost_state.outcome == "lost"
+    assert translate.message(instructions(events, state.params)[-1]) == lost
+    error = refused(state, roll("chevron1", "red", "clock9"), "evil.error.unknown_face")
+    assert translate.message(error.message) == face
