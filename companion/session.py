@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.journal import Entry, Journal
+from companion.journal import Entry, Journal, JournalError
 from companion.messages import RuleError
 from companion.records import decode, encode
 from companion.rules import Rules
@@ -124,7 +124,12 @@ class Session:
     def resume(cls, rules: Rules, journal: Journal, game_id: int) -> Session:
         record = journal.game(game_id)
         entries = journal.entries(game_id, with_events=False)  # replay recomputes them
-        history = replay(rules, record.setup, entries)
+        try:
+            history = replay(rules, record.setup, entries)
+        except RuleError as exc:
+            # a journal these rules cannot replay (written by another version, edited):
+            # say which game and why, rather than a rule error that makes no sense here
+            raise JournalError("core.error.replay", game=game_id, reason=exc.message) from exc
         return cls(rules, journal, game_id, record.setup, history, len(entries))
 
     # -- reading -----------------------------------------------------------------
@@ -191,5 +196,14 @@ class Session:
         self._seq += 1
 
     def _notify(self, update: Update) -> None:
+        """Every observer hears of every durable action even if one of them fails (a
+        serial error must not keep the screen from updating); the first failure is
+        raised afterwards, the action staying done."""
+        failure: Exception | None = None
         for observer in list(self._observers):
-            observer(update)
+            try:
+                observer(update)
+            except Exception as exc:
+                failure = failure or exc
+        if failure is not None:
+            raise failure
