@@ -6,7 +6,8 @@ import pytest
 
 from companion.games.evil import RULES
 from companion.games.evil import commands as c
-from companion.journal import FILE_NAME, Journal
+from companion.i18n import Translator
+from companion.journal import FILE_NAME, Journal, JournalError
 from companion.messages import RuleError
 from companion.session import Session, Update
 from tests.helpers.evil import CHARACTERS, history_of, setup, start
@@ -151,3 +152,42 @@ def test_resume_rebuilds_the_stacks_including_the_redo_tail(journal):
     expected = session._history.peek_redo().after
     again.redo()  # the resumed session carries on (the old one is no longer used)
     assert again.state == expected
+
+
+def test_a_failing_observer_does_not_keep_the_others_from_the_update(journal):
+    session = start(journal)
+    seen: list[str] = []
+
+    def broken(update):
+        seen.append("broken")
+        raise OSError("serial port gone")
+
+    session.subscribe(broken)
+    session.subscribe(lambda update: seen.append(update.verb))
+    with pytest.raises(OSError):
+        session.dispatch(c.MoveTime(1))
+    assert seen == ["broken", "do"]
+    assert session.state.time == 1  # the action is done and durable
+    assert len(journal.entries(session.game_id)) == 1
+
+
+def test_a_journal_these_rules_cannot_replay_says_which_game(journal, tmp_path):
+    session = start(journal)
+    session.dispatch(c.Recover("red"))
+    # a second Recover of the same colour, as a journal written elsewhere could hold
+    journal._db.execute(
+        "INSERT INTO actions(game_id, seq, verb, command, events, at)"
+        " VALUES (?, 1, 'do', '{\"type\":\"Recover\",\"colour\":\"red\"}', '[]', 0)",
+        (session.game_id,))
+    with pytest.raises(JournalError) as caught:
+        Session.resume(RULES, journal, session.game_id)
+    assert caught.value.message.key == "core.error.replay"
+    assert caught.value.message.params["game"] == session.game_id
+    assert caught.value.message.params["reason"].key == "evil.error.slot_empty"
+    text = Translator("en").message(caught.value.message)
+    assert text == (f"Game {session.game_id} could not be replayed: "
+                    "There is no red treasure in play.")
+    journal._db.execute("UPDATE actions SET command = '{\"type\":\"Teleport\"}' WHERE seq = 1")
+    with pytest.raises(JournalError) as caught:
+        Session.resume(RULES, journal, session.game_id)
+    assert caught.value.message.params["reason"].key == "core.error.unknown_command"
