@@ -71,6 +71,14 @@ class EvilParams:
         )
 
 
+def known_colours() -> tuple[str, ...]:
+    """The treasure colours the app has names for (in the English catalog, the fallback)."""
+    from companion.i18n import load_catalog
+
+    prefix = "evil.colour."
+    return tuple(key[len(prefix):] for key in load_catalog("en") if key.startswith(prefix))
+
+
 def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
     """Problems in the meaning of `games.evil` (types were checked already)."""
     problems: list[tuple[str, Message]] = []
@@ -86,6 +94,12 @@ def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
     colours = section.get("colours", [])
     if len(colours) < 1 or len(set(colours)) != len(colours):
         problems.append(("colours", msg("evil.config.colours")))
+    named = known_colours()
+    for i, colour in enumerate(colours):
+        if colour not in named:
+            # the screens, the instructions and the LEDs only know the colours they can name
+            problems.append((f"colours.{i}", msg("evil.config.unknown_colour", colour=colour,
+                                                  choices=", ".join(named))))
     minutes = section.get("treasure_minutes", {})
     low, high = minutes.get("min", 0), minutes.get("max", 0)
     if step_minutes >= 1 and (low < step_minutes or low % step_minutes):
