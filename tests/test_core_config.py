@@ -283,3 +283,17 @@ def test_the_user_file_comes_from_the_environment(tmp_path, monkeypatch):
     (tmp_path / "xdg" / "table-companion").mkdir(parents=True)
     write(tmp_path / "xdg" / "table-companion", "language: fr\n")
     assert config.user_config_path() == tmp_path / "xdg" / "table-companion" / "config.yaml"
+
+
+def test_a_colour_the_app_cannot_show_is_refused(tmp_path):
+    path = write(tmp_path, """
+        games:
+          evil:
+            colours: [red, green, yellow]
+            dice:
+              colour: [red, green, yellow]
+        """)
+    problem = only(path)
+    assert (problem.line, problem.key) == (3, "games.evil.colours.2")
+    assert problem.message == msg("evil.config.unknown_colour", colour="yellow",
+                                  choices="red, green, blue")
