@@ -1,0 +1,348 @@
+"""Le Castor en cavale through the real app under Xvfb, by simulated touches only."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.i18n import load_catalog
+from tests.uidriver import Driver
+
+pytestmark = pytest.mark.ui
+
+SCREENS = Path(__file__).resolve().parents[1] / "ui" / "screens"
+
+
+@pytest.fixture(autouse=True)
+def instant_release() -> Any:
+    """Buttons release on touch-up: Kivy otherwise holds a quick tap's on_release for
+    `min_state_time` (35 ms) on the clock, and the next look at the screen could come
+    before it."""
+    from kivy.config import Config
+
+    before = Config.get("graphics", "min_state_time")
+    Config.set("graphics", "min_state_time", "0")
+    yield
+    Config.set("graphics", "min_state_time", before)
+
+
+# -- helpers: what a person at the table does -------------------------------------------
+def type_name(ui: Driver, seat: int, name: str) -> None:
+    ui.tap(f"setup.name.{seat}")
+    assert ui.dialog == "keyboard"
+    ui.tap("keyboard.clear")
+    for letter in name.upper():
+        ui.tap(f"keyboard.{letter}")
+    ui.tap("keyboard.ok")
+
+
+def new_game(ui: Driver, names: list[str], agents: dict[int, int] | None = None) -> None:
+    """Home -> setup -> play. `agents`: seat -> how many taps on its agent button."""
+    ui.tap("home.game.castor")
+    assert ui.screen == "castor_setup"
+    while len(names) > sum(1 for i in range(5) if ui.has(f"setup.name.{i}")):
+        ui.tap("setup.add")
+    for seat, name in enumerate(names):
+        type_name(ui, seat, name)
+    for seat, taps in (agents or {}).items():
+        for _ in range(taps):
+            ui.tap(f"setup.agent.{seat}")
+    ui.tap("setup.start")
+    assert ui.screen == "castor_play"
+
+
+def set_value(ui: Driver, tid: str, value: int) -> None:
+    """Steppers for small changes, the keypad for the rest."""
+    current = int(ui.text(tid))
+    if abs(value - current) <= 2:
+        while current != value:
+            ui.tap(f"{tid}.{'plus' if value > current else 'minus'}")
+            current = int(ui.text(tid))
+        return
+    ui.tap(tid)
+    assert ui.dialog == "keypad"
+    ui.tap("keypad.del")
+    ui.tap("keypad.del")
+    ui.tap("keypad.del")
+    for digit in str(value):
+        ui.tap(f"keypad.{digit}")
+    ui.tap("keypad.ok")
+    assert ui.dialog is None
+    assert ui.text(tid) == str(value)
+
+
+def fill_sheet(ui: Driver, plan: list[int], green: list[int], yellow: list[int]) -> None:
+    assert ui.screen == "castor_sheet"
+    for field, values in (("plan", plan), ("green", green), ("yellow", yellow)):
+        for seat, value in enumerate(values):
+            set_value(ui, f"sheet.{field}.{seat}", value)
+
+
+def enter_round(ui: Driver, plan: list[int], green: list[int], yellow: list[int]) -> None:
+    ui.tap("play.sheet")
+    fill_sheet(ui, plan, green, yellow)
+    ui.tap("sheet.ok")
+    assert ui.dialog is None
+
+
+def play_card(ui: Driver, colour: str, value: int) -> None:
+    ui.tap(f"tricks.colour.{colour}")
+    ui.tap(f"tricks.value.{value}")
+    assert ui.dialog is None, ui.text("error.text") if ui.dialog == "error" else ui.dialog
+
+
+def board(ui: Driver, players: int) -> dict[str, list[str]]:
+    """What the scoreboard shows: per player the last round's cell, total and medals."""
+    rounds = len(ui.app.session.state.rounds)
+    return {
+        "cells": [ui.text(f"board.cell.{seat}.{rounds}") for seat in range(players)],
+        "totals": [ui.text(f"board.total.{seat}") for seat in range(players)],
+        "medals": [ui.text(f"board.medals.{seat}") for seat in range(players)],
+    }
+
+
+# -- the score sheet --------------------------------------------------------------------
+def test_a_round_by_score_sheet_with_a_bonus_tie(launch: Any) -> None:
+    ui = launch()
+    ui.tap("home.game.castor")
+    ui.tap("setup.add")
+    ui.tap("setup.add")
+    assert ui.find("setup.add") is not None and not ui.find("setup.add").disabled
+    ui.tap("setup.add")
+    assert ui.find("setup.add").disabled  # five players at most
+    ui.tap("setup.remove.4")
+    for seat, name in enumerate(["Anne", "Bob", "Cid", "Dan"]):
+        type_name(ui, seat, name)
+    ui.tap("setup.agent.1")  # Bob plays Henry B. Belton
+    assert ui.text("setup.agent.1").startswith("Henry B. Belton")
+    ui.tap("setup.agent.0")  # Anne: Belton is taken, so the next free agent
+    assert ui.text("setup.agent.0").startswith("Martha")
+    ui.screenshot("castor-setup-800x480")
+    ui.tap("setup.start")
+    assert ui.screen == "castor_play"
+    assert ui.text("play.status") == "Round 1: Anne leads"
+    assert ui.text("play.sheet") == "Enter round 1 sheet"
+    assert ui.find("play.undo").disabled
+
+    # four players: 5 points of bonus and malus; Anne and Bob tie on the fewest greens
+    ui.tap("play.sheet")
+    assert ui.screen == "castor_sheet"
+    assert ui.text("sheet.title") == "Round 1: score sheet"
+    fill_sheet(ui, plan=[10, 8, 6, 3], green=[0, 0, 2, 3], yellow=[1, 3, 0, 0])
+    # the preview already applies the bonus (both tied players) and the malus
+    assert ui.text("sheet.result.0") == "★ 15\n+5"
+    assert ui.text("sheet.result.1") == "8\n+5 −5"
+    assert ui.text("sheet.result.2") == "6"
+    ui.screenshot("castor-sheet-800x480")
+    ui.tap("sheet.ok")
+    assert ui.screen == "castor_play"
+    shown = board(ui, 4)
+    assert shown["cells"] == ["★ 15\nmedal", "8", "6", "3"]
+    assert shown["totals"] == ["15", "8", "6", "3"]
+    assert shown["medals"] == ["★ 1", "0", "0", "0"]
+    assert ui.text("play.say") == "Round 1: medal for Anne."
+    assert ui.text("play.status") == "Round 2: Anne leads"
+    ui.screenshot("castor-scoreboard-800x480")
+
+    # round 2: Bob and Cid tie for the round, both take a medal and may lead round 3
+    enter_round(ui, plan=[2, 9, 9, 1], green=[2, 1, 1, 3], yellow=[3, 0, 0, 1])
+    shown = board(ui, 4)
+    assert shown["cells"] == ["-3", "★ 14\nmedal", "★ 14\nmedal", "1"]
+    assert shown["totals"] == ["12", "22", "20", "4"]
+    assert shown["medals"] == ["★ 1", "★ 1", "★ 1", "0"]
+    assert ui.text("play.status") == "Round 3: Bob leads (tie: Bob, Cid, the table may choose)"
+    ui.resize(1280, 800)
+    ui.screenshot("castor-scoreboard-1280x800")
+    ui.resize(800, 480)
+
+    ui.tap("play.undo")
+    assert ui.text("play.say") == "Undo: the score sheet"
+    assert board(ui, 4)["totals"] == ["15", "8", "6", "3"]
+    ui.tap("play.redo")
+    assert board(ui, 4)["totals"] == ["12", "22", "20", "4"]
+
+
+def test_an_impossible_sheet_says_why_and_changes_nothing(launch: Any) -> None:
+    ui = launch(language="fr")
+    new_game(ui, ["Anne", "Bob", "Cid", "Dan"])
+    assert ui.text("play.status") == "Manche 1 : Anne commence"
+    ui.tap("play.sheet")
+    fill_sheet(ui, plan=[5, 5, 5, 5], green=[9, 8, 0, 0], yellow=[0, 0, 0, 0])
+    ui.tap("sheet.ok")  # 17 green cards: the deck holds 16
+    assert ui.dialog == "error"
+    assert "17 cartes vertes" in ui.text("error.text") and "16" in ui.text("error.text")
+    ui.screenshot("castor-error-800x480")
+    ui.tap("error.ok")
+    assert ui.screen == "castor_sheet"  # what was typed is still there to correct
+    assert ui.text("sheet.green.0") == "9"
+    ui.tap("sheet.cancel")
+    assert ui.screen == "castor_play"
+    assert ui.text("board.empty") == "Aucune manche"
+    assert ui.find("play.undo").disabled  # nothing was recorded
+    assert ui.app.session.state.rounds == ()
+
+
+def test_editing_round_1_after_round_2_changes_the_totals(launch: Any) -> None:
+    ui = launch()
+    new_game(ui, ["Anne", "Bob", "Cid"])
+    # three players: 8 points of bonus and malus
+    enter_round(ui, plan=[10, 6, 4], green=[1, 2, 0], yellow=[3, 0, 1])  # Cid 12
+    enter_round(ui, plan=[5, 9, 9], green=[0, 1, 1], yellow=[0, 2, 2])  # Anne 13
+    assert [ui.text(f"board.total.{s}") for s in range(3)] == ["15", "7", "13"]
+    assert [ui.text(f"board.medals.{s}") for s in range(3)] == ["★ 1", "0", "★ 1"]
+    ui.tap("board.round.1")
+    assert ui.screen == "castor_sheet"
+    assert ui.text("sheet.title") == "Correct round 1"
+    assert ui.text("sheet.plan.0") == "10" and ui.text("sheet.yellow.0") == "3"
+    set_value(ui, "sheet.yellow.0", 0)  # Anne had no yellow card: the malus goes to Cid
+    set_value(ui, "sheet.plan.1", 7)
+    ui.tap("sheet.ok")
+    # Anne now wins round 1 as well: her second medal, the edit decided the game
+    assert ui.screen == "castor_end"
+    assert ui.text("end.title") == "Victory!"
+    assert ui.text("end.text") == "Anne wins the game with 2 medals (round 2)."
+    ui.tap("end.board")
+    assert ui.screen == "castor_play"
+    assert [ui.text(f"board.cell.{s}.1") for s in range(3)] == ["★ 10\nmedal", "7", "4"]
+    assert [ui.text(f"board.total.{s}") for s in range(3)] == ["23", "8", "5"]
+    assert [ui.text(f"board.medals.{s}") for s in range(3)] == ["★★ 2", "0", "0"]
+    assert ui.text("play.status") == "Anne won the game"
+    assert ui.find("play.sheet").disabled and ui.find("play.tricks").disabled
+
+
+def test_a_game_to_a_shared_victory_then_undo(launch: Any) -> None:
+    ui = launch()
+    new_game(ui, ["Anne", "Bob", "Cid"])
+    enter_round(ui, plan=[9, 9, 1], green=[0, 0, 1], yellow=[0, 0, 1])  # Anne and Bob
+    assert ui.screen == "castor_play"
+    enter_round(ui, plan=[6, 6, 2], green=[1, 1, 1], yellow=[0, 0, 0])  # Anne and Bob
+    assert ui.screen == "castor_end"
+    assert ui.text("end.title") == "Shared victory!"
+    assert ui.text("end.text") == "Anne, Bob share the victory with 2 medals (round 2)."
+    assert ui.text("end.medals") == "Anne ★★ 2   Bob ★★ 2   Cid 0"
+    ui.screenshot("castor-victory-800x480")
+    ui.tap("end.undo")
+    assert ui.screen == "castor_play"
+    assert ui.text("play.status") == "Round 2: Anne leads (tie: Anne, Bob, the table may choose)"
+    ui.tap("play.redo")
+    assert ui.screen == "castor_end"
+    ui.tap("end.new")
+    assert ui.screen == "castor_setup"
+
+
+# -- the trick tracker ------------------------------------------------------------------
+def test_a_round_through_the_trick_tracker(launch: Any) -> None:
+    ui = launch()
+    new_game(ui, ["Anne", "Bob"], agents={0: 2, 1: 1})  # Anne: Martha, Bob: Belton
+    ui.tap("play.tricks")
+    assert ui.screen == "castor_tricks"
+    assert ui.text("tricks.title") == "Round 1 · trick 1/12"
+    assert ui.text("tricks.trumps") == "Trumps: mauve"
+
+    # trick 1: Belton's power card: Bob decides who leads, and picks himself
+    ui.tap("tricks.power")
+    assert ui.dialog == "power"
+    ui.tap("power.belton")
+    assert ui.dialog == "leader"
+    assert ui.text("leader.title") == "Bob chooses who leads this trick"
+    ui.tap("leader.1")
+    assert ui.text("tricks.status") == "Bob to play"
+    play_card(ui, "blue", 7)
+    assert ui.text("tricks.status") == "Anne to play · Bob is winning (7 blue)"
+    assert ui.find("tricks.value.7") is None  # no colour chosen yet for Anne's card
+    ui.tap("tricks.colour.blue")
+    assert ui.find("tricks.value.7").disabled  # that card is on the table
+    ui.tap("tricks.value.9")
+    assert ui.text("tricks.status") == "Anne wins the trick."  # highest of the first colour
+    ui.tap("tricks.plan.3")
+    assert ui.text("tricks.title") == "Round 1 · trick 2/12"
+    assert ui.text("tricks.say") == ("Anne wins the trick and 3 plan point(s). "
+                                     "Anne leads the next trick.")
+
+    # trick 2: Martha's power card; Anne wins with a mauve and takes the bottom card too
+    ui.tap("tricks.power")
+    ui.tap("power.martha")
+    assert "Martha" in ui.text("tricks.say")
+    play_card(ui, "mauve", 10)
+    play_card(ui, "green", 5)
+    assert ui.text("tricks.chip.0") == "★ Anne\n10 mauve"
+    ui.screenshot("castor-tricks-800x480")
+    ui.tap("tricks.plan.2")
+    assert ui.dialog == "extra"
+    ui.tap("extra.4")
+
+    # trick 3: a complice card makes blue beat mauve for this trick only
+    ui.tap("tricks.set_trumps")
+    assert ui.dialog == "trumps"
+    ui.tap("trumps.blue")
+    assert ui.text("tricks.trumps") == "This trick: blue, then mauve"
+    play_card(ui, "mauve", 9)
+    play_card(ui, "blue", 1)
+    assert ui.text("tricks.status") == "Bob wins the trick."
+    ui.tap("tricks.plan.1")
+    assert ui.text("tricks.trumps") == "Trumps: mauve"
+
+    # tricks 4-12: Bob leads and wins; Anne's greens are hers only while she wins them
+    plans = [5, 5, 5, 6, 6, 4, 4, 3, 3]
+    cards = [(("yellow", 16 - k), ("yellow", 1 + k)) for k in range(5)]
+    cards += [(("blue", 18 - k), ("green", 6 + k)) for k in range(4)]
+    for trick, ((lead, lead_value), (follow, follow_value)), plan in zip(
+            range(4, 13), cards, plans, strict=True):
+        assert ui.text("tricks.title") == f"Round 1 · trick {trick}/12"
+        play_card(ui, lead, lead_value)
+        play_card(ui, follow, follow_value)
+        ui.tap(f"tricks.plan.{plan}")
+
+    # the twelfth trick filled the sheet: Anne 3 + 2 + 4 plan, 1 green (bonus 8);
+    # Bob 1 + 41 plan, 4 greens, 10 yellows (malus 8)
+    assert ui.screen == "castor_play"
+    assert ui.text("board.round.1") == "R1\ntricks"
+    assert [ui.text(f"board.cell.{s}.1") for s in range(2)] == ["17", "★ 34\nmedal"]
+    assert [ui.text(f"board.total.{s}") for s in range(2)] == ["17", "34"]
+    assert [ui.text(f"board.medals.{s}") for s in range(2)] == ["0", "★ 1"]
+    assert ui.text("play.status") == "Round 2: Bob leads"
+    ui.tap("board.cell.1.1")  # the tracked round's sheet, as the tricks filled it
+    assert [ui.text(f"sheet.{f}.1") for f in ("plan", "green", "yellow")] == ["42", "4", "10"]
+    ui.tap("sheet.cancel")
+
+    # undo the last trick: back in the tracker's round, then redo it
+    ui.tap("play.undo")
+    assert ui.text("play.status") == "Round 1: trick 12/12 in progress"
+    assert ui.text("play.tricks") == "Continue tricks"
+    ui.tap("play.redo")
+    assert [ui.text(f"board.total.{s}") for s in range(2)] == ["17", "34"]
+
+
+def test_after_a_restart_the_tracked_round_is_where_it_was(launch: Any,
+                                                           tmp_path: Path) -> None:
+    ui = launch()
+    new_game(ui, ["Anne", "Bob"])
+    ui.tap("play.tricks")
+    play_card(ui, "green", 3)
+    play_card(ui, "mauve", 2)
+    ui.tap("tricks.plan.6")
+    play_card(ui, "yellow", 4)
+    ui = launch()  # the app starts again on the same journal
+    assert ui.screen == "castor_play"
+    assert ui.text("play.status") == "Round 1: trick 2/12 in progress"
+    ui.tap("play.tricks")
+    assert ui.text("tricks.title") == "Round 1 · trick 2/12"
+    assert ui.text("tricks.chip.0") == "★ Bob\n4 yellow"
+    assert ui.text("tricks.status") == "Anne to play · Bob is winning (4 yellow)"
+
+
+def test_every_screen_key_is_in_both_catalogs() -> None:
+    named: set[str] = set()
+    for path in SCREENS.glob("castor_*.py"):
+        named |= set(re.findall(r'"(castor\.ui\.[a-z_.]+)"', path.read_text("utf-8")))
+    named |= {f"castor.ui.command.{name}" for name in (
+        "EnterSheet", "DeleteRound", "DrawPower", "ChooseLeader", "SetTrumps", "PlayCard",
+        "TakeTrick", "CancelTracking")}
+    named |= {f"castor.ui.source.{source}" for source in ("tricks", "edited")}
+    assert len(named) > 40, "the scan found too few keys"
+    for language in ("en", "fr"):
+        catalog = load_catalog(language)
+        assert sorted(key for key in named if key not in catalog) == [], language

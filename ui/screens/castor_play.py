@@ -1,0 +1,243 @@
+"""Castor's play screen: the scoreboard (players x rounds, totals, medals), who leads
+the next round, and the ways on: the score sheet, the trick tracker, edits, undo/redo.
+
+The app tells this screen about every committed action; it redraws, refreshes the
+trick tracker, and moves between the scoreboard, the tracker and the victory screen.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.games.castor import events as e
+from companion.games.castor import scoreboard
+from companion.games.castor.instructions import instructions
+from companion.games.castor.state import CastorState
+from companion.games.castor.view import RoundColumn, Scoreboard
+from companion.session import Session, Update
+from ui import theme
+from ui.screens.castor_common import DARK_INK, MEDAL, SYMBOL_FONT
+from ui.widgets.basics import Tap, Text, follow_height, paint_background
+
+NAME_WIDTH = 0.2
+TOTAL_WIDTH = 0.1
+MEDALS_WIDTH = 0.13
+GOLD = (0.93, 0.74, 0.22, 1)
+
+
+def medals_text(count: int) -> str:
+    """Stars and the number: readable without telling colours apart."""
+    return f"{MEDAL * count} {count}".strip() if count else "0"
+
+
+def said(update: Update | None) -> str:
+    """What the table should hear after an action (or what was undone)."""
+    app = App.get_running_app()
+    if update is None:
+        return ""
+    if update.verb == "undo":
+        return app.tr("core.ui.undo_what",
+                      what=app.tr(f"castor.ui.command.{type(update.command).__name__}"))
+    return " ".join(app.say(m) for m in instructions(update.events))
+
+
+class CastorPlayScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session: Session | None = None
+        self._built = False
+
+    # -- layout -----------------------------------------------------------------------
+    def _build(self) -> None:
+        app = App.get_running_app()
+        root = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(4))
+        paint_background(root, theme.BACKGROUND)
+        top = follow_height(BoxLayout(spacing=dp(6)), dp(34))
+        self.status = Text(size=19, bold=True, tid="play.status", size_hint_x=0.72)
+        self.goal = Text(size=14, color=theme.MUTED, tid="play.goal", halign="right",
+                         size_hint_x=0.28)
+        top.add_widget(self.status)
+        top.add_widget(self.goal)
+        self.board = BoxLayout(orientation="vertical", spacing=dp(3))
+        self.say_label = Text(size=15, tid="play.say", size_hint_y=None, height=dp(40),
+                              color=theme.MUTED)
+        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(58))
+        self.sheet_button = Tap(tid="play.sheet", size=16, background=theme.SUCCESS,
+                                size_hint_x=1.3)
+        self.sheet_button.bind(on_release=lambda _b: self.open_sheet(None))
+        self.tricks_button = Tap(tid="play.tricks", size=16, background=theme.SUCCESS,
+                                 size_hint_x=1.3)
+        self.tricks_button.bind(on_release=lambda _b: self.open_tricks())
+        self.undo_button = Tap(app.tr("core.ui.undo"), tid="play.undo")
+        self.undo_button.bind(on_release=lambda _b: app.undo())
+        self.redo_button = Tap(app.tr("core.ui.redo"), tid="play.redo")
+        self.redo_button.bind(on_release=lambda _b: app.redo())
+        home = Tap(app.tr("core.ui.home"), tid="play.home")
+        home.bind(on_release=lambda _b: app.leave_game())
+        for widget in (self.sheet_button, self.tricks_button, self.undo_button,
+                       self.redo_button, home):
+            bar.add_widget(widget)
+        for widget in (top, self.board, self.say_label, bar):
+            root.add_widget(widget)
+        self.add_widget(root)
+        self._built = True
+
+    # -- session ----------------------------------------------------------------------
+    @property
+    def state(self) -> CastorState:
+        assert self.session is not None
+        return self.session.state
+
+    def open_session(self, session: Session) -> None:
+        if not self._built:
+            self._build()
+        self.session = session
+
+    def after_update(self, update: Update | None) -> None:
+        """Redraw from the committed state, then show the screen the game calls for."""
+        app = App.get_running_app()
+        board = scoreboard(self.state)
+        self.refresh(board, update)
+        manager = app.root
+        tricks = manager.get_screen("castor_tricks")
+        won_now = board.finished and (update is None or (
+            update.verb != "undo" and any(isinstance(ev, e.GameWon) for ev in update.events)))
+        if won_now:
+            app.close_dialog()
+            manager.get_screen("castor_end").show(self.state)
+            manager.current = "castor_end"
+            return
+        if manager.current == "castor_end":
+            if board.finished:
+                manager.get_screen("castor_end").show(self.state)
+            else:
+                manager.current = self.name
+        elif manager.current == "castor_tricks":
+            ended = update is not None and update.verb != "undo" and any(
+                isinstance(ev, e.TrackingCancelled)
+                or (isinstance(ev, e.SheetEntered) and ev.source == "tricks")
+                for ev in update.events)
+            if ended or board.finished:
+                app.close_dialog()
+                manager.current = self.name
+            else:
+                tricks.refresh(update)
+
+    def refresh(self, board: Scoreboard, update: Update | None = None) -> None:
+        app = App.get_running_app()
+        assert self.session is not None
+        tracking = self.state.tracking
+        if board.finished:
+            key = "castor.ui.status_won" if len(board.winners) == 1 else \
+                "castor.ui.status_shared"
+            self.status.text = app.tr(key, players=", ".join(board.winners))
+        elif tracking is not None:
+            self.status.text = app.tr("castor.ui.status_tracking", round=tracking.number,
+                                      trick=len(tracking.done) + 1,
+                                      tricks=self.state.params.tricks_per_round)
+        elif len(board.next_leaders) > 1:
+            self.status.text = app.tr("castor.ui.status_tie", round=board.next_round,
+                                      player=board.next_leader,
+                                      players=", ".join(board.next_leaders))
+        else:
+            self.status.text = app.tr("castor.ui.status_next", round=board.next_round,
+                                      player=board.next_leader)
+        self.goal.text = app.tr("castor.ui.goal", n=board.medals_to_win)
+        self._draw_board(board)
+        self.say_label.text = said(update) or app.tr("castor.ui.board_hint")
+        number = board.next_round or len(board.rounds) + 1
+        self.sheet_button.text = app.tr("castor.ui.enter_sheet", round=number)
+        self.sheet_button.disabled = board.finished
+        self.tricks_button.text = app.tr("castor.ui.continue_tricks") if tracking \
+            else app.tr("castor.ui.track_tricks")
+        self.tricks_button.disabled = board.finished
+        self.undo_button.disabled = not self.session.can_undo()
+        self.redo_button.disabled = not self.session.can_redo()
+
+    def _draw_board(self, board: Scoreboard) -> None:
+        app = App.get_running_app()
+        self.board.clear_widgets()
+        share = (1 - NAME_WIDTH - TOTAL_WIDTH - MEDALS_WIDTH) / max(len(board.rounds), 1)
+        header = follow_height(BoxLayout(spacing=dp(3)), dp(34))
+        header.add_widget(Text(app.tr("core.ui.players"), size=14, color=theme.MUTED,
+                               size_hint_x=NAME_WIDTH))
+        for column in board.rounds:
+            head = Tap(self._round_title(column), tid=f"board.round.{column.number}", size=14,
+                       size_hint_x=share)
+            head.bind(on_release=lambda _b, n=column.number: self.open_sheet(n))
+            header.add_widget(head)
+        if not board.rounds:
+            header.add_widget(Text(app.tr("castor.ui.no_round"), size=14, color=theme.MUTED,
+                                   size_hint_x=share, tid="board.empty"))
+        header.add_widget(Text(app.tr("castor.ui.total"), size=14, color=theme.MUTED,
+                               size_hint_x=TOTAL_WIDTH, halign="center"))
+        header.add_widget(Text(app.tr("castor.ui.medals"), size=14, color=theme.MUTED,
+                               size_hint_x=MEDALS_WIDTH, halign="center"))
+        self.board.add_widget(header)
+        for seat, player in enumerate(board.players):
+            row = BoxLayout(spacing=dp(3))
+            name = player.name + (f"\n{player.agent_name}" if player.agent_name else "")
+            row.add_widget(Text(name, size=16 if not player.agent_name else 15,
+                                bold=player.winner, tid=f"board.name.{seat}",
+                                color=GOLD if player.winner else theme.TEXT,
+                                size_hint_x=NAME_WIDTH))
+            total = 0
+            for column in board.rounds:
+                cell = column.cells[seat]
+                medal = cell.medal and column.counts
+                total += cell.total if column.counts else 0
+                text = f"{MEDAL} {cell.total}\n{app.tr('castor.ui.medal')}" if medal \
+                    else str(cell.total)
+                tap = Tap(text, tid=f"board.cell.{seat}.{column.number}", size=16,
+                          font_name=SYMBOL_FONT, size_hint_x=share,
+                          background=GOLD if medal else theme.PANEL,
+                          color=DARK_INK if medal else
+                          (theme.TEXT if column.counts else theme.MUTED))
+                tap.bind(on_release=lambda _b, n=column.number: self.open_sheet(n))
+                row.add_widget(tap)
+            if not board.rounds:
+                row.add_widget(BoxLayout(size_hint_x=share))
+            row.add_widget(Text(str(total), size=18, bold=True, halign="center",
+                                tid=f"board.total.{seat}", size_hint_x=TOTAL_WIDTH))
+            row.add_widget(Text(medals_text(player.medals), size=17, halign="center",
+                                font_name=SYMBOL_FONT, tid=f"board.medals.{seat}",
+                                color=GOLD if player.medals else theme.TEXT,
+                                size_hint_x=MEDALS_WIDTH))
+            self.board.add_widget(row)
+        # rows keep their touch height whatever the number of players
+        spare = max(0, 5 - len(board.players))
+        for _ in range(spare):
+            self.board.add_widget(BoxLayout())
+
+    def _round_title(self, column: RoundColumn) -> str:
+        app = App.get_running_app()
+        title = app.tr("castor.ui.round_short", round=column.number)
+        if not column.counts:
+            return f"{title}\n{app.tr('castor.ui.after_end')}"
+        if column.source != "sheet":
+            return f"{title}\n{app.tr(f'castor.ui.source.{column.source}')}"
+        return title
+
+    # -- ways on ----------------------------------------------------------------------
+    def open_sheet(self, round_number: int | None) -> None:
+        app = App.get_running_app()
+        board = scoreboard(self.state)
+        number = round_number or board.next_round
+        if number is None:
+            return
+        sheet = app.root.get_screen("castor_sheet")
+        sheet.open(number)
+        app.root.current = "castor_sheet"
+
+    def open_tricks(self) -> None:
+        app = App.get_running_app()
+        tricks = app.root.get_screen("castor_tricks")
+        tricks.colour = None
+        tricks.last_said = ""
+        tricks.refresh(None)
+        app.root.current = "castor_tricks"

@@ -1,0 +1,119 @@
+"""Castor setup: 2-5 players with names and, optionally, their agent."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.games.castor.params import CastorParams
+from ui import theme
+from ui.dialogs import NameKeyboard, open_dialog
+from ui.widgets.basics import Tap, Text, follow_height, paint_background
+
+
+class CastorSetupScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.players: list[dict[str, Any]] = []
+        self.root_box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
+        paint_background(self.root_box, theme.BACKGROUND)
+        self.add_widget(self.root_box)
+
+    @property
+    def params(self) -> CastorParams:
+        return CastorParams.from_config(App.get_running_app().settings.get("games.castor"))
+
+    def on_pre_enter(self, *_: Any) -> None:
+        app = App.get_running_app()
+        self.players = [{"name": app.tr("core.ui.player_n", n=i + 1), "agent": None}
+                        for i in range(self.params.players_min)]
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        p = self.params
+        box = self.root_box
+        box.clear_widgets()
+        box.add_widget(Text(app.tr("castor.ui.setup_title"), size=22, bold=True,
+                            size_hint_y=None, height=dp(40), tid="setup.title"))
+        box.add_widget(Text(app.tr("castor.ui.setup_hint"), size=14, color=theme.MUTED,
+                            size_hint_y=None, height=dp(24)))
+        for i, player in enumerate(self.players):
+            row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(50))
+            name = Tap(player["name"], tid=f"setup.name.{i}", size_hint_x=0.4)
+            name.bind(on_release=lambda _b, n=i: self.edit_name(n))
+            agent = Tap(self.agent_label(player["agent"]), tid=f"setup.agent.{i}", size=16,
+                        size_hint_x=0.46)
+            agent.bind(on_release=lambda _b, n=i: self.next_agent(n))
+            remove = Tap("×", tid=f"setup.remove.{i}", size=24, size_hint_x=0.14,
+                         disabled=len(self.players) <= p.players_min)
+            remove.bind(on_release=lambda _b, n=i: self.remove_player(n))
+            for widget in (name, agent, remove):
+                row.add_widget(widget)
+            box.add_widget(row)
+        add = Tap(app.tr("castor.ui.add_player"), tid="setup.add", size_hint_y=None,
+                  height=theme.touch(50), disabled=len(self.players) >= p.players_max)
+        add.bind(on_release=lambda _b: self.add_player())
+        box.add_widget(add)
+        box.add_widget(BoxLayout())
+        bottom = follow_height(BoxLayout(spacing=dp(8)), theme.touch(60))
+        back = Tap(app.tr("core.ui.back"), tid="setup.back", size_hint_x=0.3)
+        back.bind(on_release=lambda _b: setattr(app.root, "current", "home"))
+        start = Tap(app.tr("core.ui.start"), tid="setup.start", size=24,
+                    background=theme.SUCCESS, size_hint_x=0.7)
+        start.bind(on_release=lambda _b: self.start())
+        bottom.add_widget(back)
+        bottom.add_widget(start)
+        box.add_widget(bottom)
+
+    def agent_label(self, agent: str | None) -> str:
+        app = App.get_running_app()
+        spec = self.params.agent(agent) if agent else None
+        if spec is None:
+            return app.tr("castor.ui.no_agent")
+        return f"{spec.name}\n{app.tr(f'castor.effect.{spec.effect}')}"
+
+    # -- edits ------------------------------------------------------------------------
+    def edit_name(self, index: int) -> None:
+        app = App.get_running_app()
+
+        def done(name: str) -> None:
+            if name:
+                self.players[index]["name"] = name
+            self.refresh()
+
+        open_dialog(NameKeyboard(app.tr("core.ui.keyboard_title", n=index + 1),
+                                 self.players[index]["name"], done))
+
+    def next_agent(self, index: int) -> None:
+        """Cycle: no agent, then each agent nobody else has taken."""
+        choices: list[str | None] = [None, *(a.id for a in self.params.agents)]
+        taken = {p["agent"] for j, p in enumerate(self.players) if j != index} - {None}
+        current = choices.index(self.players[index]["agent"])
+        for k in range(1, len(choices) + 1):
+            candidate = choices[(current + k) % len(choices)]
+            if candidate not in taken:
+                self.players[index]["agent"] = candidate
+                break
+        self.refresh()
+
+    def add_player(self) -> None:
+        app = App.get_running_app()
+        if len(self.players) < self.params.players_max:
+            self.players.append({"name": app.tr("core.ui.player_n", n=len(self.players) + 1),
+                                 "agent": None})
+            self.refresh()
+
+    def remove_player(self, index: int) -> None:
+        if len(self.players) > self.params.players_min:
+            del self.players[index]
+            self.refresh()
+
+    def start(self) -> None:
+        players = [{"name": p["name"], **({"agent": p["agent"]} if p["agent"] else {})}
+                   for p in self.players]
+        App.get_running_app().start_game("castor", {"players": players})

@@ -1,0 +1,247 @@
+"""The trick tracker: for each trick, the power cards drawn, a one-trick trump change,
+each player's card in play order (a colour, then its value among those still unplayed),
+who is winning, and the plan card the winner takes. At the round's last trick the rules
+fill in the score sheet and the scoreboard shows it."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.games.castor import commands as c
+from companion.games.castor import playable_values, trick_view
+from companion.games.castor.instructions import colour_chain
+from companion.games.castor.state import CastorState
+from companion.games.castor.tricks import round_plans
+from companion.games.castor.view import TrickView
+from companion.session import Update
+from ui import theme
+from ui.screens.castor_common import MEDAL, SYMBOL_FONT, card_text, colour_name, current_state, ink
+from ui.screens.castor_dialogs import (
+    drawn_powers,
+    extra_plan_dialog,
+    leader_dialog,
+    power_dialog,
+    trumps_dialog,
+)
+from ui.screens.castor_play import said
+from ui.widgets.basics import Tap, Text, follow_height, paint_background
+
+VALUE_COLUMNS = 9
+
+
+def plans_left(state: CastorState) -> Counter[int]:
+    """Plan cards of each value not yet taken this round."""
+    left = Counter(state.params.plan_counts)
+    if state.tracking is not None:
+        left.subtract(round_plans(state.tracking.done))
+    return left
+
+
+class CastorTricksScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.colour: str | None = None  # the colour tapped for the card being entered
+        self.last_said = ""  # what the last action told the table, kept across redraws
+        self._built = False
+
+    def _build(self) -> None:
+        app = App.get_running_app()
+        root = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(5))
+        paint_background(root, theme.BACKGROUND)
+        top = follow_height(BoxLayout(spacing=dp(6)), dp(32))
+        self.title = Text(size=19, bold=True, tid="tricks.title", size_hint_x=0.55)
+        self.trumps_label = Text(size=15, tid="tricks.trumps", halign="right",
+                                 size_hint_x=0.45)
+        top.add_widget(self.title)
+        top.add_widget(self.trumps_label)
+        tools = follow_height(BoxLayout(spacing=dp(6)), theme.touch(48))
+        self.power_button = Tap(app.tr("castor.ui.power_button"), tid="tricks.power", size=16)
+        self.power_button.bind(on_release=lambda _b: power_dialog(current_state()))
+        self.trumps_button = Tap(app.tr("castor.ui.trumps_button"), tid="tricks.set_trumps",
+                                 size=16)
+        self.trumps_button.bind(on_release=lambda _b: trumps_dialog(current_state()))
+        self.leader_button = Tap(app.tr("castor.ui.leader_button"), tid="tricks.leader",
+                                 size=16)
+        self.leader_button.bind(on_release=lambda _b: self.choose_leader())
+        for widget in (self.power_button, self.trumps_button, self.leader_button):
+            tools.add_widget(widget)
+        self.chips = follow_height(BoxLayout(spacing=dp(4)), dp(54))
+        self.status = Text(size=16, bold=True, tid="tricks.status", size_hint_y=None,
+                           height=dp(26))
+        self.say_label = Text(size=14, color=theme.MUTED, tid="tricks.say", valign="top",
+                              size_hint_y=None, height=dp(36))
+        self.colours = follow_height(BoxLayout(spacing=dp(4)), theme.touch(48))
+        self.values = GridLayout(cols=VALUE_COLUMNS, spacing=dp(4))
+        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(52))
+        self.undo_button = Tap(app.tr("core.ui.undo"), tid="tricks.undo")
+        self.undo_button.bind(on_release=lambda _b: app.undo())
+        self.redo_button = Tap(app.tr("core.ui.redo"), tid="tricks.redo")
+        self.redo_button.bind(on_release=lambda _b: app.redo())
+        self.cancel_button = Tap(app.tr("castor.ui.stop_tracking"), tid="tricks.cancel",
+                                 size=16)
+        self.cancel_button.bind(on_release=lambda _b: app.send(c.CancelTracking()))
+        board = Tap(app.tr("castor.ui.scoreboard"), tid="tricks.board", size=16)
+        board.bind(on_release=lambda _b: setattr(app.root, "current", "castor_play"))
+        for widget in (self.undo_button, self.redo_button, self.cancel_button, board):
+            bar.add_widget(widget)
+        for widget in (top, tools, self.chips, self.status, self.say_label, self.colours,
+                       self.values, bar):
+            root.add_widget(widget)
+        self.add_widget(root)
+        self._built = True
+
+    # -- drawing ----------------------------------------------------------------------
+    def refresh(self, update: Update | None) -> None:
+        """Redraw from the committed state; ask for the leader when a power says so."""
+        if not self._built:
+            self._build()
+        app = App.get_running_app()
+        state = current_state()
+        view = trick_view(state)
+        if view is None:  # the game is won: nothing to track
+            return
+        if update is not None and update.verb == "do" and isinstance(update.command,
+                                                                     c.PlayCard):
+            self.colour = None
+        self.title.text = app.tr("castor.ui.tricks_title", round=view.round, trick=view.trick,
+                                 tricks=view.tricks_per_round)
+        chain = app.say(colour_chain(view.trumps)) if view.trumps else \
+            app.tr("castor.ui.trumps_none")
+        key = "castor.ui.trumps_this_trick" if view.trumps_overridden else "castor.ui.trumps"
+        self.trumps_label.text = app.tr(key, colours=chain)
+        self.trumps_label.color = theme.ACCENT if view.trumps_overridden else theme.MUTED
+        before_cards = not view.cards
+        agents = {p.agent for p in state.players if p.agent} - drawn_powers(state)
+        self.power_button.disabled = not before_cards or not agents
+        self.leader_button.disabled = not before_cards
+        self.leader_button.text = app.tr("castor.ui.leader_button", player=view.leader)
+        self._draw_chips(view)
+        self.status.text = self._status(view)
+        if update is not None:
+            self.last_said = said(update)
+        self.say_label.text = self.last_said or self._powers_text(view)
+        if view.complete:
+            self._draw_plans(state, view)
+        else:
+            self._draw_card_entry(state, view)
+        session = app.session
+        self.undo_button.disabled = session is None or not session.can_undo()
+        self.redo_button.disabled = session is None or not session.can_redo()
+        self.cancel_button.disabled = state.tracking is None
+        if view.choosing and app.root.current == self.name and (
+                app.dialog is None or app.dialog.tid != "leader"):
+            leader_dialog(state, view.choosing)
+
+    def _status(self, view: TrickView) -> str:
+        app = App.get_running_app()
+        if view.choosing:
+            return app.tr("castor.ui.choosing", player=view.choosing)
+        if view.complete:
+            return app.tr("castor.ui.trick_complete", player=view.winning)
+        parts = [app.tr("castor.ui.to_play", player=view.next_player)]
+        if view.winning_card is not None:
+            card = view.winning_card
+            parts.append(app.tr("castor.ui.winning", player=view.winning,
+                                card=card_text(card.colour, card.value)))
+        return " · ".join(parts)
+
+    def _powers_text(self, view: TrickView) -> str:
+        app = App.get_running_app()
+        return " ".join(app.tr("castor.say.power", player=p.player, power=app.tr(p.text))
+                        for p in view.powers)
+
+    def _draw_chips(self, view: TrickView) -> None:
+        app = App.get_running_app()
+        self.chips.clear_widgets()
+        played = {card.player: card for card in view.cards}
+        order = [card.player for card in view.cards] + list(view.to_play)
+        for i, name in enumerate(order):
+            card = played.get(name)
+            if card is None:
+                waiting = name == view.next_player
+                text = f"{name}\n{app.tr('castor.ui.next' if waiting else 'castor.ui.waiting')}"
+                chip = Tap(text, size=15, tid=f"tricks.chip.{i}", font_name=SYMBOL_FONT,
+                           background=theme.BUTTON if waiting else theme.PANEL,
+                           color=theme.ACCENT if waiting else theme.MUTED)
+            else:
+                mark = f"{MEDAL} " if name == view.winning else ""
+                text = f"{mark}{name}\n{card_text(card.colour, card.value)}"
+                chip = Tap(text, size=15, tid=f"tricks.chip.{i}", font_name=SYMBOL_FONT,
+                           background=theme.colour(card.colour), color=ink(card.colour))
+            self.chips.add_widget(chip)
+
+    def _draw_card_entry(self, state: CastorState, view: TrickView) -> None:
+        self.colours.clear_widgets()
+        self.values.clear_widgets()
+        blocked = view.choosing is not None or view.next_player is None
+        for colour in state.params.colour_names:
+            chosen = colour == self.colour
+            text = colour_name(colour).upper() if chosen else colour_name(colour)
+            tap = Tap(("▶ " if chosen else "") + text, size=18, bold=chosen,
+                      tid=f"tricks.colour.{colour}", font_name=SYMBOL_FONT,
+                      background=theme.colour(colour), color=ink(colour),
+                      disabled=blocked or not playable_values(state, colour))
+            tap.bind(on_release=lambda _b, col=colour: self.pick_colour(col))
+            self.colours.add_widget(tap)
+        spec = state.params.colour(self.colour) if self.colour else None
+        if spec is None or blocked:
+            app = App.get_running_app()
+            self.values.add_widget(Text(app.tr("castor.ui.pick_colour", player=view.next_player
+                                               or "…"), size=16, color=theme.MUTED,
+                                        tid="tricks.hint"))
+            return
+        playable = set(playable_values(state, spec.name))
+        for value in range(spec.low, spec.high + 1):
+            tap = Tap(str(value), size=20, tid=f"tricks.value.{value}",
+                      disabled=value not in playable)
+            tap.bind(on_release=lambda _b, v=value: self.play(v))
+            self.values.add_widget(tap)
+
+    def _draw_plans(self, state: CastorState, view: TrickView) -> None:
+        app = App.get_running_app()
+        self.colours.clear_widgets()
+        self.values.clear_widgets()
+        self.colours.add_widget(Text(app.tr("castor.ui.plan_prompt", player=view.winning),
+                                     size=17, tid="tricks.plan_prompt"))
+        left = plans_left(state)
+        for value in sorted(state.params.plan_counts):
+            tap = Tap(str(value), size=24, bold=True, tid=f"tricks.plan.{value}",
+                      background=theme.SUCCESS, disabled=left[value] <= 0)
+            tap.bind(on_release=lambda _b, v=value: self.take(v))
+            self.values.add_widget(tap)
+
+    # -- actions ----------------------------------------------------------------------
+    def pick_colour(self, colour: str) -> None:
+        self.colour = colour
+        self.refresh(None)
+
+    def play(self, value: int) -> None:
+        view = trick_view(current_state())
+        if view is None or view.next_player is None or self.colour is None:
+            return
+        App.get_running_app().send(c.PlayCard(view.next_player, self.colour, value))
+
+    def take(self, plan: int) -> None:
+        state = current_state()
+        view = trick_view(state)
+        if view is None or view.winning is None:
+            return
+        if view.extra_plan:
+            left = plans_left(state)
+            left[plan] -= 1
+            extra_plan_dialog(state, view.winning, plan,
+                              sorted(v for v, n in left.items() if n > 0))
+            return
+        App.get_running_app().send(c.TakeTrick(plan))
+
+    def choose_leader(self) -> None:
+        state = current_state()
+        view = trick_view(state)
+        leader_dialog(state, view.choosing if view else None)
