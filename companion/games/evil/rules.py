@@ -165,22 +165,25 @@ def _advance_time(state: EvilState, steps: int) -> tuple[EvilState, Events]:
     start = state.time
     state = evolve(state, time=(start + steps) % p.dial_steps)
     events: Events = [e.TimeMoved(steps, state.time)]
-    for colour, treasure in zip(p.colours, state.slots, strict=True):
+    slots = list(state.slots)  # the markers left behind, written back once
+    for index, (colour, treasure) in enumerate(zip(p.colours, state.slots, strict=True)):
         if treasure is None:
             continue
         if treasure.steps <= steps:
-            state, lost = _lose(state, colour)
+            state, lost = _lose(evolve(state, slots=tuple(slots)), colour)
             events += lost
+            slots = list(state.slots)
             if state.outcome is not None:
                 return state, events
         else:
-            state = _with_slot(state, colour, evolve(treasure, steps=treasure.steps - steps))
+            slots[index] = evolve(treasure, steps=treasure.steps - steps)
+    powers = 0
     for i in range(1, steps + 1):
         position = (start + i) % p.dial_steps
         if position in p.power_spaces:
-            state = evolve(state, pending_powers=state.pending_powers + 1)
+            powers += 1
             events.append(e.PowerSpaceReached(position))
-    return state, events
+    return evolve(state, slots=tuple(slots), pending_powers=state.pending_powers + powers), events
 
 
 def _check_face(state: EvilState, die: str, face: str) -> None:
@@ -211,12 +214,13 @@ def _resolve(pre: EvilState, base: EvilState, roll: Roll) -> tuple[EvilState, Ev
     if state.outcome is None:
         state, timed = _advance_time(state, clock.amount)
         events += timed
-    if state.outcome is None:
-        active = (state.active + 1) % len(state.players)
-        state = evolve(state, active=active, turn=state.turn + 1)
-        player = state.players[active]
-        events.append(e.TurnPassed(player.name, player.character, state.turn))
-    return evolve(state, last_roll=roll, before_roll=pre), events
+    if state.outcome is not None:
+        return evolve(state, last_roll=roll, before_roll=pre), events
+    active = (state.active + 1) % len(state.players)
+    player = state.players[active]
+    events.append(e.TurnPassed(player.name, player.character, state.turn + 1))
+    return evolve(state, active=active, turn=state.turn + 1, last_roll=roll,
+                  before_roll=pre), events
 
 
 def _ready_to_roll(state: EvilState) -> None:

@@ -20,9 +20,9 @@ def evolve(record: T, **changes: Any) -> T:
     """`dataclasses.replace` for these plain frozen records, without running `__init__`
     again: the rules make tens of thousands of them when a long journal is replayed, and
     `replace` was half of the replay time."""
-    unknown = changes.keys() - _field_names(type(record))
-    if unknown:
-        raise TypeError(f"{type(record).__name__} has no field {sorted(unknown)}")
+    if not _field_names(type(record)).issuperset(changes):
+        unknown = sorted(changes.keys() - _field_names(type(record)))
+        raise TypeError(f"{type(record).__name__} has no field {unknown}")
     new = object.__new__(type(record))
     new.__dict__.update(record.__dict__)
     new.__dict__.update(changes)
