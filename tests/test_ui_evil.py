@@ -210,3 +210,17 @@ def test_home_offers_the_unfinished_game_and_abandoning_removes_it(launch: Any) 
     ui.tap(f"home.abandon.{game_id}")
     assert ui.find(f"home.resume.{game_id}") is None
     assert ui.app.journal.unfinished() == []
+
+
+def test_an_unreadable_journal_is_kept_aside_and_said(launch: Any, tmp_path: Path) -> None:
+    journal = tmp_path / "garbled.sqlite3"
+    journal.write_bytes(b"this is not a database" * 100)
+    ui = launch(journal_file=journal)
+    assert ui.dialog == "message"
+    kept = sorted(tmp_path.glob("garbled.sqlite3.unreadable-*"))
+    assert len(kept) == 1 and kept[0].read_bytes() == b"this is not a database" * 100
+    assert str(kept[0]) in ui.text("message.text")
+    ui.tap("message.ok")
+    new_game(ui, minutes=30)  # and a new journal works
+    ui.tap("play.roll")
+    assert ui.app.journal.unfinished()
