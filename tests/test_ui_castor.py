@@ -39,14 +39,13 @@ def type_name(ui: Driver, seat: int, name: str) -> None:
     ui.tap("keyboard.ok")
 
 
-def new_game(ui: Driver, names: list[str], agents: dict[int, int] | None = None) -> None:
-    """Home -> setup -> play. `agents`: seat -> how many taps on its agent button."""
+def new_game(ui: Driver, players: int, agents: dict[int, int] | None = None) -> None:
+    """Home -> setup -> play with the default names ("Player 1"...).
+    `agents`: seat -> how many taps on its agent button."""
     ui.tap("home.game.castor")
     assert ui.screen == "castor_setup"
-    while len(names) > sum(1 for i in range(5) if ui.has(f"setup.name.{i}")):
+    while not ui.has(f"setup.name.{players - 1}"):
         ui.tap("setup.add")
-    for seat, name in enumerate(names):
-        type_name(ui, seat, name)
     for seat, taps in (agents or {}).items():
         for _ in range(taps):
             ui.tap(f"setup.agent.{seat}")
@@ -57,16 +56,15 @@ def new_game(ui: Driver, names: list[str], agents: dict[int, int] | None = None)
 def set_value(ui: Driver, tid: str, value: int) -> None:
     """Steppers for small changes, the keypad for the rest."""
     current = int(ui.text(tid))
-    if abs(value - current) <= 2:
+    if abs(value - current) <= 3:
         while current != value:
             ui.tap(f"{tid}.{'plus' if value > current else 'minus'}")
             current = int(ui.text(tid))
         return
     ui.tap(tid)
     assert ui.dialog == "keypad"
-    ui.tap("keypad.del")
-    ui.tap("keypad.del")
-    ui.tap("keypad.del")
+    for _ in str(current) if current else "":
+        ui.tap("keypad.del")
     for digit in str(value):
         ui.tap(f"keypad.{digit}")
     ui.tap("keypad.ok")
@@ -113,6 +111,7 @@ def test_a_round_by_score_sheet_with_a_bonus_tie(launch: Any) -> None:
     assert ui.find("setup.add") is not None and not ui.find("setup.add").disabled
     ui.tap("setup.add")
     assert ui.find("setup.add").disabled  # five players at most
+    ui.screenshot("castor-setup-5-players-800x480")
     ui.tap("setup.remove.4")
     for seat, name in enumerate(["Anne", "Bob", "Cid", "Dan"]):
         type_name(ui, seat, name)
@@ -167,10 +166,10 @@ def test_a_round_by_score_sheet_with_a_bonus_tie(launch: Any) -> None:
 
 def test_an_impossible_sheet_says_why_and_changes_nothing(launch: Any) -> None:
     ui = launch(language="fr")
-    new_game(ui, ["Anne", "Bob", "Cid", "Dan"])
-    assert ui.text("play.status") == "Manche 1 : Anne commence"
+    new_game(ui, 4)
+    assert ui.text("play.status") == "Manche 1 : Joueur 1 commence"
     ui.tap("play.sheet")
-    fill_sheet(ui, plan=[5, 5, 5, 5], green=[9, 8, 0, 0], yellow=[0, 0, 0, 0])
+    fill_sheet(ui, plan=[0, 0, 0, 0], green=[9, 8, 0, 0], yellow=[0, 0, 0, 0])
     ui.tap("sheet.ok")  # 17 green cards: the deck holds 16
     assert ui.dialog == "error"
     assert "17 cartes vertes" in ui.text("error.text") and "16" in ui.text("error.text")
@@ -187,46 +186,48 @@ def test_an_impossible_sheet_says_why_and_changes_nothing(launch: Any) -> None:
 
 def test_editing_round_1_after_round_2_changes_the_totals(launch: Any) -> None:
     ui = launch()
-    new_game(ui, ["Anne", "Bob", "Cid"])
+    new_game(ui, 3)
     # three players: 8 points of bonus and malus
-    enter_round(ui, plan=[10, 6, 4], green=[1, 2, 0], yellow=[3, 0, 1])  # Cid 12
-    enter_round(ui, plan=[5, 9, 9], green=[0, 1, 1], yellow=[0, 2, 2])  # Anne 13
+    enter_round(ui, plan=[10, 6, 4], green=[1, 2, 0], yellow=[3, 0, 1])  # Player 3 12
+    enter_round(ui, plan=[5, 9, 9], green=[0, 1, 1], yellow=[0, 2, 2])  # Player 1 13
     assert [ui.text(f"board.total.{s}") for s in range(3)] == ["15", "7", "13"]
     assert [ui.text(f"board.medals.{s}") for s in range(3)] == ["★ 1", "0", "★ 1"]
     ui.tap("board.round.1")
     assert ui.screen == "castor_sheet"
     assert ui.text("sheet.title") == "Correct round 1"
     assert ui.text("sheet.plan.0") == "10" and ui.text("sheet.yellow.0") == "3"
-    set_value(ui, "sheet.yellow.0", 0)  # Anne had no yellow card: the malus goes to Cid
+    set_value(ui, "sheet.yellow.0", 0)  # no yellow card after all: the malus goes to Player 3
     set_value(ui, "sheet.plan.1", 7)
     ui.tap("sheet.ok")
-    # Anne now wins round 1 as well: her second medal, the edit decided the game
+    # Player 1 now wins round 1 as well: a second medal, the edit decided the game
     assert ui.screen == "castor_end"
     assert ui.text("end.title") == "Victory!"
-    assert ui.text("end.text") == "Anne wins the game with 2 medals (round 2)."
+    assert ui.text("end.text") == "Player 1 wins the game with 2 medals (round 2)."
     ui.tap("end.board")
     assert ui.screen == "castor_play"
     assert [ui.text(f"board.cell.{s}.1") for s in range(3)] == ["★ 10\nmedal", "7", "4"]
     assert [ui.text(f"board.total.{s}") for s in range(3)] == ["23", "8", "5"]
     assert [ui.text(f"board.medals.{s}") for s in range(3)] == ["★★ 2", "0", "0"]
-    assert ui.text("play.status") == "Anne won the game"
+    assert ui.text("play.status") == "Player 1 won the game"
     assert ui.find("play.sheet").disabled and ui.find("play.tricks").disabled
 
 
 def test_a_game_to_a_shared_victory_then_undo(launch: Any) -> None:
     ui = launch()
-    new_game(ui, ["Anne", "Bob", "Cid"])
-    enter_round(ui, plan=[9, 9, 1], green=[0, 0, 1], yellow=[0, 0, 1])  # Anne and Bob
+    new_game(ui, 3)
+    enter_round(ui, plan=[9, 9, 1], green=[0, 0, 1], yellow=[0, 0, 1])  # Players 1 and 2
     assert ui.screen == "castor_play"
-    enter_round(ui, plan=[6, 6, 2], green=[1, 1, 1], yellow=[0, 0, 0])  # Anne and Bob
+    enter_round(ui, plan=[6, 6, 2], green=[1, 1, 1], yellow=[0, 0, 0])  # Players 1 and 2
     assert ui.screen == "castor_end"
     assert ui.text("end.title") == "Shared victory!"
-    assert ui.text("end.text") == "Anne, Bob share the victory with 2 medals (round 2)."
-    assert ui.text("end.medals") == "Anne ★★ 2   Bob ★★ 2   Cid 0"
+    assert ui.text("end.text") == ("Player 1, Player 2 share the victory with 2 medals "
+                                   "(round 2).")
+    assert ui.text("end.medals") == "Player 1 ★★ 2   Player 2 ★★ 2   Player 3 0"
     ui.screenshot("castor-victory-800x480")
     ui.tap("end.undo")
     assert ui.screen == "castor_play"
-    assert ui.text("play.status") == "Round 2: Anne leads (tie: Anne, Bob, the table may choose)"
+    assert ui.text("play.status") == ("Round 2: Player 1 leads (tie: Player 1, Player 2, "
+                                      "the table may choose)")
     ui.tap("play.redo")
     assert ui.screen == "castor_end"
     ui.tap("end.new")
@@ -236,39 +237,40 @@ def test_a_game_to_a_shared_victory_then_undo(launch: Any) -> None:
 # -- the trick tracker ------------------------------------------------------------------
 def test_a_round_through_the_trick_tracker(launch: Any) -> None:
     ui = launch()
-    new_game(ui, ["Anne", "Bob"], agents={0: 2, 1: 1})  # Anne: Martha, Bob: Belton
+    new_game(ui, 2, agents={0: 2, 1: 1})  # Player 1: Martha, Player 2: Belton
     ui.tap("play.tricks")
     assert ui.screen == "castor_tricks"
     assert ui.text("tricks.title") == "Round 1 · trick 1/12"
     assert ui.text("tricks.trumps") == "Trumps: mauve"
 
-    # trick 1: Belton's power card: Bob decides who leads, and picks himself
+    # trick 1: Belton's power card: Player 2 decides who leads: Player 2
     ui.tap("tricks.power")
     assert ui.dialog == "power"
     ui.tap("power.belton")
     assert ui.dialog == "leader"
-    assert ui.text("leader.title") == "Bob chooses who leads this trick"
+    assert ui.text("leader.title") == "Player 2 chooses who leads this trick"
     ui.tap("leader.1")
-    assert ui.text("tricks.status") == "Bob to play"
+    assert ui.text("tricks.status") == "Player 2 to play"
     play_card(ui, "blue", 7)
-    assert ui.text("tricks.status") == "Anne to play · Bob is winning (7 blue)"
-    assert ui.find("tricks.value.7") is None  # no colour chosen yet for Anne's card
+    assert ui.text("tricks.status") == "Player 1 to play · Player 2 is winning (7 blue)"
+    assert ui.find("tricks.value.7") is None  # no colour chosen yet for Player 1's card
     ui.tap("tricks.colour.blue")
     assert ui.find("tricks.value.7").disabled  # that card is on the table
     ui.tap("tricks.value.9")
-    assert ui.text("tricks.status") == "Anne wins the trick."  # highest of the first colour
+    # the highest card of the first colour wins
+    assert ui.text("tricks.status") == "Player 1 wins the trick."
     ui.tap("tricks.plan.3")
     assert ui.text("tricks.title") == "Round 1 · trick 2/12"
-    assert ui.text("tricks.say") == ("Anne wins the trick and 3 plan point(s). "
-                                     "Anne leads the next trick.")
+    assert ui.text("tricks.say") == ("Player 1 wins the trick and 3 plan point(s). "
+                                     "Player 1 leads the next trick.")
 
-    # trick 2: Martha's power card; Anne wins with a mauve and takes the bottom card too
+    # trick 2: Martha's power card; Player 1 wins with a mauve and takes the bottom card too
     ui.tap("tricks.power")
     ui.tap("power.martha")
     assert "Martha" in ui.text("tricks.say")
     play_card(ui, "mauve", 10)
     play_card(ui, "green", 5)
-    assert ui.text("tricks.chip.0") == "★ Anne\n10 mauve"
+    assert ui.text("tricks.chip.0") == "★ Player 1\n10 mauve"
     ui.screenshot("castor-tricks-800x480")
     ui.tap("tricks.plan.2")
     assert ui.dialog == "extra"
@@ -281,11 +283,11 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
     assert ui.text("tricks.trumps") == "This trick: blue, then mauve"
     play_card(ui, "mauve", 9)
     play_card(ui, "blue", 1)
-    assert ui.text("tricks.status") == "Bob wins the trick."
+    assert ui.text("tricks.status") == "Player 2 wins the trick."
     ui.tap("tricks.plan.1")
     assert ui.text("tricks.trumps") == "Trumps: mauve"
 
-    # tricks 4-12: Bob leads and wins; Anne's greens are hers only while she wins them
+    # tricks 4-12: Player 2 leads and wins; Player 2 takes the cards
     plans = [5, 5, 5, 6, 6, 4, 4, 3, 3]
     cards = [(("yellow", 16 - k), ("yellow", 1 + k)) for k in range(5)]
     cards += [(("blue", 18 - k), ("green", 6 + k)) for k in range(4)]
@@ -296,14 +298,14 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
         play_card(ui, follow, follow_value)
         ui.tap(f"tricks.plan.{plan}")
 
-    # the twelfth trick filled the sheet: Anne 3 + 2 + 4 plan, 1 green (bonus 8);
-    # Bob 1 + 41 plan, 4 greens, 10 yellows (malus 8)
+    # the twelfth trick filled the sheet: Player 1 3 + 2 + 4 plan, 1 green (bonus 8);
+    # Player 2 1 + 41 plan, 4 greens, 10 yellows (malus 8)
     assert ui.screen == "castor_play"
     assert ui.text("board.round.1") == "R1\ntricks"
     assert [ui.text(f"board.cell.{s}.1") for s in range(2)] == ["17", "★ 34\nmedal"]
     assert [ui.text(f"board.total.{s}") for s in range(2)] == ["17", "34"]
     assert [ui.text(f"board.medals.{s}") for s in range(2)] == ["0", "★ 1"]
-    assert ui.text("play.status") == "Round 2: Bob leads"
+    assert ui.text("play.status") == "Round 2: Player 2 leads"
     ui.tap("board.cell.1.1")  # the tracked round's sheet, as the tricks filled it
     assert [ui.text(f"sheet.{f}.1") for f in ("plan", "green", "yellow")] == ["42", "4", "10"]
     ui.tap("sheet.cancel")
@@ -319,7 +321,7 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
 def test_after_a_restart_the_tracked_round_is_where_it_was(launch: Any,
                                                            tmp_path: Path) -> None:
     ui = launch()
-    new_game(ui, ["Anne", "Bob"])
+    new_game(ui, 2)
     ui.tap("play.tricks")
     play_card(ui, "green", 3)
     play_card(ui, "mauve", 2)
@@ -330,8 +332,8 @@ def test_after_a_restart_the_tracked_round_is_where_it_was(launch: Any,
     assert ui.text("play.status") == "Round 1: trick 2/12 in progress"
     ui.tap("play.tricks")
     assert ui.text("tricks.title") == "Round 1 · trick 2/12"
-    assert ui.text("tricks.chip.0") == "★ Bob\n4 yellow"
-    assert ui.text("tricks.status") == "Anne to play · Bob is winning (4 yellow)"
+    assert ui.text("tricks.chip.0") == "★ Player 2\n4 yellow"
+    assert ui.text("tricks.status") == "Player 1 to play · Player 2 is winning (4 yellow)"
 
 
 def test_every_screen_key_is_in_both_catalogs() -> None:

@@ -43,7 +43,7 @@ class CastorSetupScreen(Screen):
         box.add_widget(Text(app.tr("castor.ui.setup_hint"), size=14, color=theme.MUTED,
                             size_hint_y=None, height=dp(24)))
         for i, player in enumerate(self.players):
-            row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(50))
+            row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(48))
             name = Tap(player["name"], tid=f"setup.name.{i}", size_hint_x=0.4)
             name.bind(on_release=lambda _b, n=i: self.edit_name(n))
             agent = Tap(self.agent_label(player["agent"]), tid=f"setup.agent.{i}", size=16,
@@ -55,19 +55,19 @@ class CastorSetupScreen(Screen):
             for widget in (name, agent, remove):
                 row.add_widget(widget)
             box.add_widget(row)
-        add = Tap(app.tr("castor.ui.add_player"), tid="setup.add", size_hint_y=None,
-                  height=theme.touch(50), disabled=len(self.players) >= p.players_max)
-        add.bind(on_release=lambda _b: self.add_player())
-        box.add_widget(add)
         box.add_widget(BoxLayout())
+        # five player rows must leave room: adding a player sits beside Start
         bottom = follow_height(BoxLayout(spacing=dp(8)), theme.touch(60))
-        back = Tap(app.tr("core.ui.back"), tid="setup.back", size_hint_x=0.3)
+        back = Tap(app.tr("core.ui.back"), tid="setup.back", size_hint_x=0.22)
         back.bind(on_release=lambda _b: setattr(app.root, "current", "home"))
+        add = Tap(app.tr("castor.ui.add_player"), tid="setup.add", size_hint_x=0.3,
+                  disabled=len(self.players) >= p.players_max)
+        add.bind(on_release=lambda _b: self.add_player())
         start = Tap(app.tr("core.ui.start"), tid="setup.start", size=24,
-                    background=theme.SUCCESS, size_hint_x=0.7)
+                    background=theme.SUCCESS, size_hint_x=0.48)
         start.bind(on_release=lambda _b: self.start())
-        bottom.add_widget(back)
-        bottom.add_widget(start)
+        for widget in (back, add, start):
+            bottom.add_widget(widget)
         box.add_widget(bottom)
 
     def agent_label(self, agent: str | None) -> str:

@@ -106,7 +106,7 @@ class CastorSheetScreen(Screen):
                     cell.add_widget(widget)
                 self.value_taps[(field, seat)] = value
                 row.add_widget(cell)
-            result = Text(size=14, halign="center", font_name=SYMBOL_FONT,
+            result = Text(size=16, halign="center", font_name=SYMBOL_FONT,
                           tid=f"sheet.result.{seat}", size_hint_x=RESULT_WIDTH)
             self.results.append(result)
             row.add_widget(result)
