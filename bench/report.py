@@ -80,8 +80,11 @@ def markdown(results: dict[str, Any]) -> str:
                   "|---|---|---|---|---|---|---|"]
         for key, name, target in (
                 ("commit_s", "touch released → journal committed, labels set", 0.020),
-                ("journal_s", "of which the journal commit (SQLite, synchronous=FULL)", None),
-                ("shown_s", "touch released → frame swapped (screen updated)", 0.020)):
+                ("commit_cpu_s", "… its CPU time (main thread)", None),
+                ("journal_s", "… of which the journal commit (SQLite, synchronous=FULL)",
+                 None),
+                ("shown_s", "touch released → frame swapped (screen updated)", 0.020),
+                ("shown_cpu_s", "… its CPU time (process, incl. llvmpipe threads)", None)):
             if key not in r:
                 continue
             o, b = r[key]["ours"], r[key].get("bare")
@@ -102,6 +105,8 @@ def markdown(results: dict[str, Any]) -> str:
                   f"| Session.resume | {_ms(res['median'])} ({_ms(res['min'])} – "
                   f"{_ms(res['max'])}) | {_ms(p['first_s'])} | ≤ 200 ms "
                   f"({_verdict(res['median'], 0.2)}) |",
+                  f"| its CPU time | {_ms(p['resume_cpu_s']['median'])} | "
+                  f"{_ms(p['first_cpu_s'])} | |",
                   f"| of which reading the entries | {_ms(p['read_s']['median'])} | | |",
                   f"| opening the journal (quick_check) | | {_ms(p['open_s'])} | |",
                   "", f"Entries: {mix}; {p['steps']} commands done, turn {p['turn']}.", ""]

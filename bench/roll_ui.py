@@ -40,24 +40,31 @@ class Timing:
     """The marks of one roll: touch released, update observed, frame shown."""
 
     def __init__(self) -> None:
-        self.t0 = 0.0
+        self.t0 = self.cpu0 = self.thread0 = 0.0
         self.updated: float | None = None
         self.shown: float | None = None
         self.labels_ok = False
+        # CPU time as well as wall time: on a shared machine the wall clock also counts
+        # waiting for a core; the main thread's CPU time up to the update, the whole
+        # process's (llvmpipe renders on its own threads) up to the swap
+        self.update_cpu = self.shown_cpu = 0.0
 
     def start(self) -> None:
-        self.t0 = time.perf_counter()
         self.updated = self.shown = None
         self.labels_ok = False
+        self.thread0, self.cpu0 = time.thread_time(), time.process_time()
+        self.t0 = time.perf_counter()
 
     def update(self, labels_ok: bool) -> None:
         if self.updated is None:
             self.updated = time.perf_counter()
+            self.update_cpu = time.thread_time() - self.thread0
             self.labels_ok = labels_ok
 
     def frame(self, _n: int, now: float) -> None:
         if self.updated is not None and self.shown is None:
             self.shown = now
+            self.shown_cpu = time.process_time() - self.cpu0
 
 
 def press(widget: Any, timing: Timing, loop: Any) -> tuple[float, float]:
@@ -168,6 +175,7 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
     commit: list[float] = []
     shown: list[float] = []
     committing: list[float] = []
+    cpu: dict[str, list[float]] = {"commit_cpu_s": [], "shown_cpu_s": []}
     bad_labels = 0
     for n in range(rolls + WARMUP_ROLLS):
         while ui.dialog in ("power", "place"):  # the table answers; not timed
@@ -183,13 +191,15 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
             commit.append(to_update)
             shown.append(to_frame)
             committing.append(in_journal["s"])
+            cpu["commit_cpu_s"].append(marks.update_cpu)
+            cpu["shown_cpu_s"].append(marks.shown_cpu)
             bad_labels += not marks.labels_ok
     journaled = sum(len(journal.entries(g.id)) for g in journal.games())
     app.close_dialog()
     journal.close()
     return {"commit_s": commit, "shown_s": shown, "journal_s": committing, "games": games,
             "dialogs": dialogs, "labels_wrong": bad_labels, "updates": updates["n"],
-            "journaled": journaled, "hardware": hardware is not None}
+            "journaled": journaled, "hardware": hardware is not None, **cpu}
 
 
 def run_bare(rolls: int) -> dict[str, Any]:
@@ -233,13 +243,16 @@ def run_bare(rolls: int) -> dict[str, Any]:
         EventLoop.idle()
     commit: list[float] = []
     shown: list[float] = []
+    cpu: dict[str, list[float]] = {"commit_cpu_s": [], "shown_cpu_s": []}
     for n in range(rolls + WARMUP_ROLLS):
         to_update, to_frame = press(button, marks, EventLoop)
         if n >= WARMUP_ROLLS:
             commit.append(to_update)
             shown.append(to_frame)
+            cpu["commit_cpu_s"].append(marks.update_cpu)
+            cpu["shown_cpu_s"].append(marks.shown_cpu)
     assert isinstance(app.root, Label)
-    return {"commit_s": commit, "shown_s": shown}
+    return {"commit_s": commit, "shown_s": shown, **cpu}
 
 
 def child_main(argv: list[str] | None = None) -> int:
@@ -275,7 +288,7 @@ def measure(workdir: Path, rolls: int = 1000, parts: int = 2) -> dict[str, Any]:
                 raise RuntimeError(f"the roll benchmark ({app}) failed: see {run / 'log.txt'}")
             raw[app].append(json.loads(out.read_text(encoding="utf-8")))
     result: dict[str, Any] = {"rolls": rolls, "parts": parts, "warmup": WARMUP_ROLLS}
-    for key in ("commit_s", "shown_s", "journal_s"):
+    for key in ("commit_s", "commit_cpu_s", "shown_s", "shown_cpu_s", "journal_s"):
         ours = summary([v for r in raw["ours"] for v in r[key]])
         result[key] = {"ours": ours}
         if key in raw["bare"][0]:
