@@ -88,6 +88,8 @@ class Driver:
         self.pump(1)
         touch.touch_up()
         self.pump(3)
+        # a quick tap's release is held for min_state_time on the clock: let it happen
+        self.wait(float(getattr(widget, "min_state_time", 0)))
 
     def screenshot(self, name: str) -> Path:
         from kivy.core.window import Window
