@@ -8,6 +8,7 @@ Nothing reaches the observers (screen, LEDs, buzzer) before the journal has comm
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -88,15 +89,24 @@ class History:
 def replay(rules: Rules, setup: Mapping[str, Any], entries: Sequence[Entry]) -> History:
     """Rebuild the stacks from journal entries, applying every command again."""
     history = History(rules.initial_state(setup))
-    for entry in entries:
-        if entry.verb == "do":
-            command = decode(rules.commands, entry.command or {})
-            after, events = rules.apply(history.state, command)
-            history.do(Step(command, tuple(events), history.state, after))
-        elif entry.verb == "undo":
-            history.undo()
-        else:
-            history.redo()
+    # A long replay allocates tens of thousands of small immutable records while the
+    # stacks keep them all alive: the cyclic collector would rescan them again and again
+    # for nothing (they hold no cycles), so it waits until the replay is done.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        for entry in entries:
+            if entry.verb == "do":
+                command = decode(rules.commands, entry.command or {})
+                after, events = rules.apply(history.state, command)
+                history.do(Step(command, tuple(events), history.state, after))
+            elif entry.verb == "undo":
+                history.undo()
+            else:
+                history.redo()
+    finally:
+        if collecting:
+            gc.enable()
     return history
 
 

@@ -8,7 +8,6 @@ rolling again always gives the same faces, so undo cannot fish for better dice.
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -49,6 +48,22 @@ def _parse_face(die: str, name: str, colours: tuple[str, ...]) -> Face | None:
     return None
 
 
+_MASK = (1 << 64) - 1
+
+
+def _splitmix64(x: int) -> int:
+    """SplitMix64's finaliser (Steele, Lea, Flood 2014): a well-tested 64-bit mixer.
+
+    A counter-based source: the n-th draw depends on (seed, n) only, with no state to
+    carry, and costs a few integer operations (seeding random.Random per die was the
+    larger part of replaying a long journal)."""
+    x = (x + 0x9E3779B97F4A7C15) & _MASK
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & _MASK
+    return x ^ (x >> 31)
+
+
 def draw(seed: int, counter: int, faces: Sequence[str]) -> str:
     """One die roll: the `counter`-th draw of the game seeded by `seed`."""
-    return random.Random(f"{seed}:{counter}").choice(faces)
+    value = _splitmix64(_splitmix64(seed & _MASK) ^ (counter & _MASK))
+    return faces[(value * len(faces)) >> 64]  # Lemire's multiply-shift: no modulo
