@@ -31,7 +31,8 @@ def placement_dialog(state: EvilState, colour: str, context: str,
     dialog = Dialog(app.tr("evil.ui.place_title",
                            colour=app.tr(f"evil.colour_upper.{colour}")),
                     tid="place", subtitle=context)
-    minutes = list(range(p.min_minutes, p.max_minutes + 1, p.step_minutes))
+    minutes = [m for m in range(p.min_minutes, p.max_minutes + 1, p.step_minutes)
+               if m not in state.left_out]  # tiles left out at this difficulty
     dialog.buttons([(str(m), f"place.{m}", lambda m=m: _act(dialog, c.PlaceTreasure(colour, m)))
                     for m in minutes], cols=6, height=52)
 

@@ -28,6 +28,9 @@ class EvilParams:
     players_max: int
     characters: tuple[str, ...]
     dice: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]  # professor, colour, clock
+    #: difficulty name -> minutes of the treasure tiles left out of the game
+    difficulties: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    default_difficulty: str = ""
 
     @classmethod
     def from_config(cls, section: Mapping[str, Any]) -> EvilParams:
@@ -46,6 +49,12 @@ class EvilParams:
             players_max=int(section["players"]["max"]),
             characters=tuple(section["characters"]),
             dice=(tuple(dice["professor"]), tuple(dice["colour"]), tuple(dice["clock"])),
+            # games saved before difficulties existed have none; sorted because the
+            # journal stores the setup with sorted keys and replay must compare equal
+            difficulties=tuple(sorted(
+                (str(name), tuple(int(m) for m in left_out))
+                for name, left_out in section.get("difficulties", {}).items())),
+            default_difficulty=str(section.get("default_difficulty", "")),
         )
 
     def to_config(self) -> dict[str, Any]:
@@ -60,7 +69,13 @@ class EvilParams:
             "players": {"min": self.players_min, "max": self.players_max},
             "characters": list(self.characters),
             "dice": dict(zip(DICE, (list(d) for d in self.dice), strict=True)),
+            "difficulties": {name: list(left_out) for name, left_out in self.difficulties},
+            "default_difficulty": self.default_difficulty,
         }
+
+    def left_out(self, difficulty: str) -> tuple[int, ...]:
+        """The minutes of the tiles not in play at this difficulty."""
+        return dict(self.difficulties).get(difficulty, ())
 
     def die_faces(self, die: str) -> tuple[str, ...]:
         return self.dice[DICE.index(die)]
@@ -118,6 +133,16 @@ def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
     for key, count in (("recovered_to_win", 1), ("lost_to_lose", 1)):
         if section.get(key, 0) < count:
             problems.append((key, msg("core.config.at_least", minimum=count)))
+    difficulties = section.get("difficulties", {})
+    for name, left_out in difficulties.items():
+        for i, minutes in enumerate(left_out):
+            if minutes < low or minutes > high or (step_minutes >= 1 and minutes % step_minutes):
+                problems.append((f"difficulties.{name}.{i}",
+                                 msg("evil.config.left_out", minutes=minutes)))
+    if difficulties and section.get("default_difficulty") not in difficulties:
+        problems.append(("default_difficulty",
+                         msg("evil.config.default_difficulty",
+                             names=", ".join(difficulties))))
     dice = section.get("dice", {})
     for die in DICE:
         faces = dice.get(die, [])

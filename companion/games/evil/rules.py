@@ -30,6 +30,10 @@ class EvilRules:
     def initial_state(self, setup: Mapping[str, Any]) -> EvilState:
         params = EvilParams.from_config(setup["params"])
         players = _players(params, setup.get("players", []))
+        # no difficulty given (older games, tests): every tile is in play
+        difficulty = str(setup.get("difficulty") or "")
+        if difficulty and difficulty not in dict(params.difficulties):
+            raise RuleError("evil.error.unknown_difficulty", difficulty=difficulty)
         state = EvilState(
             params=params,
             seed=int(setup["seed"]),
@@ -41,6 +45,8 @@ class EvilRules:
             players=players,
             active=int(setup.get("first_player", 0)) % len(players),
             turn=1,
+            difficulty=difficulty,
+            left_out=params.left_out(difficulty),
         )
         for colour, minutes in (setup.get("treasures") or {}).items():
             state, _ = _place(state, colour, minutes)
@@ -53,6 +59,7 @@ class EvilRules:
             "recovered": len(state.recovered),
             "lost": len(state.lost),
             "turn": state.turn,
+            "difficulty": state.difficulty,
             "players": [p.name for p in state.players],
             "characters": [p.character for p in state.players],
         }
@@ -131,6 +138,9 @@ def _place(state: EvilState, colour: str, minutes: Any) -> tuple[EvilState, Even
     if isinstance(minutes, bool) or not isinstance(minutes, int) or not p.minutes_ok(minutes):
         raise RuleError("evil.error.minutes", minutes=str(minutes), low=p.min_minutes,
                         high=p.max_minutes, step=p.step_minutes)
+    if minutes in state.left_out:
+        raise RuleError("evil.error.minutes_left_out", minutes=minutes,
+                        difficulty=msg(f"evil.difficulty.{state.difficulty}"))
     treasure = Treasure(colour, minutes, minutes // p.step_minutes)
     state = _with_slot(state, colour, treasure)
     return state, [e.TreasurePlaced(colour, minutes, state.marker_position(colour) or 0)]

@@ -68,6 +68,8 @@ class EvilState:
     pending_powers: int = 0  # power activations waiting for the table's choice
     powers_up: tuple[str, ...] = ()  # characters whose power tile is face up
     outcome: str | None = None  # "won" or "lost"
+    difficulty: str = ""
+    left_out: tuple[int, ...] = ()  # minutes of the tiles not in play at this difficulty
 
     def slot(self, colour: str) -> Treasure | None:
         return self.slots[self.params.colours.index(colour)]
