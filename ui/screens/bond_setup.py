@@ -11,15 +11,18 @@ from kivy.uix.screenmanager import Screen
 
 from companion.games.bond.params import BondParams
 from companion.games.bond.view import deal_size
+from companion.night import roster
 from ui import theme
 from ui.dialogs import NameKeyboard, open_dialog
 from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.roster_picker import pick_players
 
 
 class BondSetupScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.names: list[str] = []
+        self.roster_ids: list[int | None] = []  # the roster player of each seat, if picked
         self.root_box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
         paint_background(self.root_box, theme.BACKGROUND)
         self.add_widget(self.root_box)
@@ -32,6 +35,7 @@ class BondSetupScreen(Screen):
         app = App.get_running_app()
         self.names = [app.tr("core.ui.player_n", n=i + 1)
                       for i in range(self.params.players_min)]
+        self.roster_ids = [None] * len(self.names)
         self.refresh()
 
     def refresh(self) -> None:
@@ -63,6 +67,11 @@ class BondSetupScreen(Screen):
                   height=theme.touch(), disabled=len(self.names) >= p.players_max)
         add.bind(on_release=lambda _b: self.add_player())
         right.add_widget(add)
+        from_roster = Tap(app.tr("night.ui.from_roster"), tid="setup.roster", size_hint_y=None,
+                          height=theme.touch())
+        from_roster.bind(on_release=lambda _b: pick_players(self.picked, p.players_min,
+                                                            p.players_max))
+        right.add_widget(from_roster)
         right.add_widget(Text(app.tr("bond.deal", cards=deal_size(p, len(self.names))),
                               size=20, bold=True, color=theme.ACCENT, tid="setup.deal",
                               size_hint_y=None, height=dp(90)))
@@ -86,8 +95,9 @@ class BondSetupScreen(Screen):
         app = App.get_running_app()
 
         def done(name: str) -> None:
-            if name:
+            if name and name != self.names[index]:
                 self.names[index] = name
+                self.roster_ids[index] = None
             self.refresh()
 
         open_dialog(NameKeyboard(app.tr("core.ui.keyboard_title", n=index + 1),
@@ -101,12 +111,24 @@ class BondSetupScreen(Screen):
             while app.tr("core.ui.player_n", n=n) in self.names:
                 n += 1
             self.names.append(app.tr("core.ui.player_n", n=n))
+            self.roster_ids.append(None)
             self.refresh()
 
     def remove_player(self, index: int) -> None:
         if len(self.names) > self.params.players_min:
             del self.names[index]
+            del self.roster_ids[index]
             self.refresh()
 
+    def picked(self, players: list[dict[str, Any]]) -> None:
+        self.names = [p["name"] for p in players]
+        self.roster_ids = [p["roster_id"] for p in players]
+        self.refresh()
+
     def start(self) -> None:
-        App.get_running_app().start_game("bond", {"players": [{"name": n} for n in self.names]})
+        app = App.get_running_app()
+        players = [{"name": n} if rid is None else {"name": n, "roster_id": rid}
+                   for n, rid in zip(self.names, self.roster_ids, strict=True)]
+        session = app.start_game("bond", {"players": players})
+        if session is not None:  # the seats count for their roster players' statistics
+            roster.link_game(app.journal, session.game_id)

@@ -10,15 +10,17 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.games.evil.params import EvilParams
+from companion.night import roster
 from ui import theme
 from ui.dialogs import NameKeyboard, open_dialog
 from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.roster_picker import pick_players
 
 
 class EvilSetupScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.players: list[dict[str, str]] = []
+        self.players: list[dict[str, Any]] = []
         self.minutes: dict[str, int] = {}
         self.root_box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
         paint_background(self.root_box, theme.BACKGROUND)
@@ -64,10 +66,16 @@ class EvilSetupScreen(Screen):
             for widget in (name, character, remove):
                 row.add_widget(widget)
             left.add_widget(row)
-        add = Tap(app.tr("evil.ui.add_player"), tid="setup.add", size_hint_y=None,
-                  height=theme.touch(), disabled=len(self.players) >= p.players_max)
+        buttons = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
+        add = Tap(app.tr("evil.ui.add_player"), tid="setup.add",
+                  disabled=len(self.players) >= p.players_max)
         add.bind(on_release=lambda _b: self.add_player())
-        left.add_widget(add)
+        buttons.add_widget(add)
+        from_roster = Tap(app.tr("night.ui.from_roster"), tid="setup.roster")
+        from_roster.bind(on_release=lambda _b: pick_players(self.picked, p.players_min,
+                                                            p.players_max))
+        buttons.add_widget(from_roster)
+        left.add_widget(buttons)
         left.add_widget(BoxLayout())
         columns.add_widget(left)
 
@@ -104,8 +112,9 @@ class EvilSetupScreen(Screen):
         app = App.get_running_app()
 
         def done(name: str) -> None:
-            if name:
+            if name and name != self.players[index]["name"]:
                 self.players[index]["name"] = name
+                self.players[index].pop("roster_id", None)
             self.refresh()
 
         open_dialog(NameKeyboard(app.tr("core.ui.keyboard_title", n=index + 1),
@@ -145,7 +154,23 @@ class EvilSetupScreen(Screen):
         self.minutes[colour] = min(p.max_minutes, max(p.min_minutes, value))
         self.refresh()
 
+    def picked(self, players: list[dict[str, Any]]) -> None:
+        """Roster players take the seats; each keeps a character nobody else has."""
+        characters = self.params.characters
+        kept = [p["character"] for p in self.players]
+        chosen: list[dict[str, Any]] = []
+        for i, player in enumerate(players):
+            taken = {c["character"] for c in chosen}
+            wanted = kept[i] if i < len(kept) and kept[i] not in taken else None
+            character = wanted or next(c for c in characters if c not in taken)
+            chosen.append({"name": player["name"], "roster_id": player["roster_id"],
+                           "character": character})
+        self.players = chosen
+        self.refresh()
+
     def start(self) -> None:
         app = App.get_running_app()
-        app.start_game("evil", {"players": [dict(p) for p in self.players],
-                                "treasures": dict(self.minutes)})
+        session = app.start_game("evil", {"players": [dict(p) for p in self.players],
+                                          "treasures": dict(self.minutes)})
+        if session is not None:  # the seats count for their roster players' statistics
+            roster.link_game(app.journal, session.game_id)

@@ -52,6 +52,8 @@ class HomeScreen(Screen):
         box.add_widget(Text(app.tr("core.ui.choose_game"), size=18, color=theme.MUTED,
                             size_hint_y=None, height=dp(32)))
         games = available()
+        # side by side: three resume rows and the bar below still fit 800x480
+        row = BoxLayout(spacing=dp(10))
         for kind in GAMES:
             ready = kind in games and self.manager.has_screen(f"{kind}_setup")
             text = app.tr(f"core.games.{kind}") if ready else \
@@ -59,7 +61,26 @@ class HomeScreen(Screen):
             button = Tap(text, tid=f"home.game.{kind}", size=22, disabled=not ready,
                          background=theme.BUTTON)
             button.bind(on_release=lambda _b, k=kind: self.choose(k))
-            box.add_widget(button)
+            row.add_widget(button)
+        box.add_widget(row)
+        box.add_widget(self.night_bar())
+
+    def night_bar(self) -> BoxLayout:
+        """Game night: the dice tray, players, history, statistics, export, settings."""
+        from ui.screens.night_screens import install
+
+        app = App.get_running_app()
+        install(self.manager)
+        bar = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(52))
+        for name, screen in (("tray", "tray_setup"), ("players", "night_roster"),
+                             ("history", "night_history"), ("stats", "night_stats"),
+                             ("export", "night_export"), ("settings", "night_settings")):
+            if not self.manager.has_screen(screen):
+                continue
+            button = Tap(app.tr(f"night.ui.home.{name}"), tid=f"home.{name}", size=16)
+            button.bind(on_release=lambda _b, s=screen: setattr(app.root, "current", s))
+            bar.add_widget(button)
+        return bar
 
     @staticmethod
     def progress(kind: str, summary: dict[str, Any]) -> str:

@@ -1,0 +1,84 @@
+"""What the game-night screens share: the top bar, the players' colours, dates."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.scrollview import ScrollView
+
+from ui import theme
+from ui.widgets.basics import Tap, Text
+from ui.widgets.charts import PALETTE, hex_rgba, player_rgba  # noqa: F401 (for the screens)
+
+RGBA = tuple[float, float, float, float]
+
+#: the kinds of game the history and the statistics know
+KINDS = ("evil", "castor", "bond")
+
+
+def top_bar(title: str, tid: str, back: Callable[[], Any] | None = None,
+            extra: Sequence[Tap] = ()) -> BoxLayout:
+    """Back, the title, then the screen's own buttons on the right."""
+    app = App.get_running_app()
+    bar = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(52))
+    go_back = Tap(app.tr("core.ui.back"), tid=f"{tid}.back", size_hint_x=None, width=dp(96))
+    go_back.bind(on_release=lambda _b: (back or (lambda: go("home")))())
+    bar.add_widget(go_back)
+    bar.add_widget(Text(title, size=22, bold=True, tid=f"{tid}.title"))
+    for button in extra:
+        bar.add_widget(button)
+    return bar
+
+
+def go(screen: str) -> None:
+    App.get_running_app().root.current = screen
+
+
+def scroll_list(spacing: float = 4) -> tuple[ScrollView, GridLayout]:
+    """A vertical list that scrolls with a finger (rows need a fixed height)."""
+    scroller = ScrollView(do_scroll_x=False, bar_width=dp(6), scroll_type=["bars", "content"])
+    rows = GridLayout(cols=1, spacing=dp(spacing), size_hint_y=None)
+    rows.bind(minimum_height=rows.setter("height"))
+    scroller.add_widget(rows)
+    return scroller, rows
+
+
+def when(ts: float) -> str:
+    """A date and time as the table reads them (the device's local time)."""
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
+
+
+def minutes(seconds: float) -> str:
+    app = App.get_running_app()
+    total = round(seconds / 60)
+    if total < 60:
+        return app.tr("night.ui.minutes", n=total)
+    return app.tr("night.ui.hours", h=total // 60, m=f"{total % 60:02d}")
+
+
+def percent(rate: float | None) -> str:
+    return "–" if rate is None else f"{round(rate * 100)} %"
+
+
+def number(value: float | None, digits: int = 0) -> str:
+    if value is None:
+        return "–"
+    return f"{value:.{digits}f}" if digits else str(round(value))
+
+
+def game_name(kind: str) -> str:
+    app = App.get_running_app()
+    key = f"core.games.{kind}"
+    return app.tr(key) if app.translator.has(key) else kind
+
+
+def short_game_name(kind: str) -> str:
+    app = App.get_running_app()
+    key = f"{kind}.short"
+    return app.tr(key) if app.translator.has(key) else game_name(kind)

@@ -1,0 +1,201 @@
+"""Export (CSV, Board Game Stats) and backup: files go to the data folder, or to a USB
+stick when one is mounted under /media. A backup found there can be restored.
+
+A restore is checked in full first: a refused file shows the domain's message and
+changes nothing. An accepted one closes the journal, puts the backup in its place
+(the current journal is kept aside by `backup.restore`) and opens it again.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.journal import Journal
+from companion.messages import CompanionError
+from companion.night import backup, export
+from ui import theme
+from ui.dialogs import Dialog, message, open_dialog
+from ui.screens.night_common import scroll_list, top_bar, when
+from ui.widgets.basics import Tap, Text, paint_background
+
+MEDIA = Path("/media")
+PREFIX = "table-companion"
+
+
+def data_dir() -> Path:
+    app = App.get_running_app()
+    path = app.journal.path
+    return path.parent if path is not None else Path.cwd()
+
+
+def usb_sticks(media: Path = MEDIA) -> list[Path]:
+    """Mounted removable drives: /media/<user>/<label> or /media/<label>."""
+    found: list[Path] = []
+    try:
+        for first in sorted(media.iterdir()):
+            if os.path.ismount(first):
+                found.append(first)
+                continue
+            if first.is_dir():
+                found += [p for p in sorted(first.iterdir()) if os.path.ismount(p)]
+    except OSError:
+        return []
+    return [p for p in found if os.access(p, os.W_OK)]
+
+
+def stamp() -> str:
+    return time.strftime("%Y%m%d-%H%M%S")
+
+
+class NightExportScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.target: Path | None = None  # None: the data folder
+        self.status = ""
+        self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
+        paint_background(self.box, theme.BACKGROUND)
+        self.add_widget(self.box)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.status = ""
+        if self.target is not None and self.target not in usb_sticks():
+            self.target = None
+        self.refresh()
+
+    @property
+    def folder(self) -> Path:
+        return self.target or data_dir()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        self.box.clear_widgets()
+        self.box.add_widget(top_bar(app.tr("night.ui.export_title"), "export"))
+        columns = BoxLayout(spacing=dp(10))
+        left = BoxLayout(orientation="vertical", spacing=dp(8), size_hint_x=0.5)
+        sticks = usb_sticks()
+        where = app.tr("night.ui.to_data") if self.target is None else \
+            app.tr("night.ui.to_usb", name=self.target.name)
+        target = Tap(where, tid="export.target", size=16, size_hint_y=None,
+                     height=theme.touch(), disabled=not sticks)
+        target.bind(on_release=lambda _b: self.cycle_target(sticks))
+        left.add_widget(target)
+        for what in ("csv", "bgstats", "backup"):
+            button = Tap(app.tr(f"night.ui.do_{what}"), tid=f"export.{what}", size=19,
+                         size_hint_y=None, height=theme.touch(60),
+                         background=theme.SUCCESS if what == "backup" else theme.BUTTON)
+            button.bind(on_release=lambda _b, w=what: self.make(w))
+            left.add_widget(button)
+        left.add_widget(Text(self.status, size=15, tid="export.status", valign="top"))
+        columns.add_widget(left)
+
+        right = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.5)
+        right.add_widget(Text(app.tr("night.ui.restore_title"), size=17, bold=True,
+                              size_hint_y=None, height=dp(30)))
+        scroller, rows = scroll_list(4)
+        files = self.backups()
+        if not files:
+            rows.add_widget(Text(app.tr("night.ui.no_backups", folder=str(self.folder)),
+                                 size=15, color=theme.MUTED, tid="restore.empty",
+                                 size_hint_y=None, height=dp(80)))
+        for i, path in enumerate(files):
+            text = f"{path.name}\n{when(path.stat().st_mtime)}"
+            button = Tap(text, tid=f"restore.{i}", size=14, size_hint_y=None,
+                         height=theme.touch(56))
+            button.bind(on_release=lambda _b, p=path: self.confirm_restore(p))
+            rows.add_widget(button)
+        right.add_widget(scroller)
+        columns.add_widget(right)
+        self.box.add_widget(columns)
+
+    def cycle_target(self, sticks: list[Path]) -> None:
+        choices: list[Path | None] = [None, *sticks]
+        index = choices.index(self.target) if self.target in choices else 0
+        self.target = choices[(index + 1) % len(choices)]
+        self.refresh()
+
+    def backups(self) -> list[Path]:
+        """Backup files offered for restoring, newest first (any .zip: the check
+        refuses those that are not ours)."""
+        try:
+            files = [p for p in self.folder.iterdir() if p.suffix == ".zip" and p.is_file()]
+        except OSError:
+            return []
+        return sorted(files, key=lambda p: -p.stat().st_mtime)[:20]
+
+    # -- export and backup ---------------------------------------------------------------
+    def make(self, what: str) -> None:
+        app = App.get_running_app()
+        folder = self.folder
+        try:
+            if what == "csv":
+                path = folder / f"{PREFIX}-{stamp()}.csv"
+                export.write(path, export.csv_text(app.journal, translator=app.translator))
+            elif what == "bgstats":
+                path = folder / f"{PREFIX}-{stamp()}-bgstats.json"
+                export.write(path, export.bgstats_text(app.journal, translator=app.translator))
+            else:
+                path = folder / f"{PREFIX}-backup-{stamp()}.zip"
+                manifest = backup.create(app.journal, path)
+        except CompanionError as exc:
+            app.show_error(exc.message)
+            return
+        except OSError as exc:
+            app.show_error(backup.BackupError("night.backup.write_failed", path=str(folder),
+                                              reason=exc.strerror or str(exc)).message)
+            return
+        self.status = app.tr("night.ui.saved_to", path=str(path))
+        if what == "backup":
+            self.status += "\n" + app.tr("night.ui.backup_counts", games=manifest.games,
+                                         players=manifest.players)
+        self.refresh()
+
+    # -- restore -----------------------------------------------------------------------------
+    def confirm_restore(self, path: Path) -> None:
+        app = App.get_running_app()
+        try:
+            manifest = backup.check(path)
+        except CompanionError as exc:
+            app.show_error(exc.message)
+            return
+        dialog = Dialog(app.tr("night.ui.restore_confirm_title"), "restore",
+                        size_hint=(0.8, 0.7))
+        dialog.add(Text(app.tr("night.ui.restore_confirm", name=path.name,
+                               when=when(manifest.created), games=manifest.games,
+                               players=manifest.players), size=18, tid="restore.text"))
+
+        def restore() -> None:
+            dialog.dismiss()
+            self.restore(path)
+
+        dialog.buttons([(app.tr("core.ui.cancel"), "restore.cancel", dialog.dismiss),
+                        (app.tr("night.ui.restore"), "restore.ok", restore)])
+        dialog.default = dialog.dismiss
+        open_dialog(dialog)
+
+    def restore(self, path: Path) -> None:
+        app = App.get_running_app()
+        journal_path = app.journal.path
+        if journal_path is None:
+            return
+        if app.session is not None:  # a game playing on the old journal stops here
+            app.leave_game()
+            app.root.current = self.name
+        app.journal.close()
+        try:
+            kept = backup.restore(path, journal_path)
+        except CompanionError as exc:
+            app.journal = Journal(journal_path)
+            app.show_error(exc.message)
+            return
+        app.journal = Journal(journal_path)
+        self.status = app.tr("night.ui.restored", kept=str(kept or "-"))
+        self.refresh()
+        message(app.tr("night.ui.restore_done_title"), self.status, tid="restored")

@@ -1,0 +1,212 @@
+"""History: every game, newest first, a page at a time, filtered by kind of game.
+
+Tap a game to read its log; an unfinished game can be resumed or abandoned here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.messages import CompanionError
+from companion.night import history
+from companion.night.history import GameLine
+from ui import theme
+from ui.dialogs import Dialog, open_dialog
+from ui.screens.night_common import KINDS, go, minutes, scroll_list, short_game_name, top_bar, when
+from ui.widgets.basics import Tap, Text, paint_background
+
+PAGE = 30  # games drawn at once: years of history stay quick to open
+
+
+def outcome_text(line: GameLine) -> str:
+    """The second line of a game: who played, scores or outcome, winners."""
+    app = App.get_running_app()
+    parts: list[str] = []
+    if line.kind == "evil":
+        if line.outcome in ("won", "lost"):
+            parts.append(app.tr(f"night.outcome.{line.outcome}"))
+        if line.recovered is not None or line.lost is not None:
+            parts.append(app.tr("night.ui.treasures", recovered=line.recovered or 0,
+                                lost=line.lost or 0))
+        if line.difficulty:
+            parts.append(app.tr("night.ui.difficulty", difficulty=line.difficulty))
+        parts.append(", ".join(s.name for s in line.seats))
+    else:
+        seats = []
+        for seat in line.seats:
+            text = seat.name if seat.score is None else f"{seat.name} {seat.score}"
+            if seat.medals:
+                text += " " + app.tr("night.ui.medals_short", n=seat.medals)
+            seats.append(text)
+        parts.append(", ".join(seats))
+        if line.winners:
+            parts.append(app.tr("night.ui.winners", names=", ".join(line.winners)))
+    return " · ".join(parts)
+
+
+def title_text(line: GameLine) -> str:
+    app = App.get_running_app()
+    parts = [short_game_name(line.kind), when(line.started), minutes(line.duration)]
+    if line.status != "finished":
+        parts.append(app.tr(f"night.status.{line.status}"))
+    return " · ".join(parts)
+
+
+class NightHistoryScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.kind: str | None = None
+        self.shown = PAGE
+        self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
+        paint_background(self.box, theme.BACKGROUND)
+        self.add_widget(self.box)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.shown = PAGE
+        self.refresh()
+
+    def cycle_kind(self) -> None:
+        choices: list[str | None] = [None, *KINDS]
+        self.kind = choices[(choices.index(self.kind) + 1) % len(choices)]
+        self.shown = PAGE
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        self.box.clear_widgets()
+        label = app.tr("night.ui.all_games") if self.kind is None else short_game_name(self.kind)
+        kind = Tap(app.tr("night.ui.filter", what=label), tid="history.filter", size=16,
+                   size_hint_x=None, width=dp(260))
+        kind.bind(on_release=lambda _b: self.cycle_kind())
+        self.box.add_widget(top_bar(app.tr("night.ui.history_title"), "history", extra=[kind]))
+        # one more than the page tells whether a "more" button is needed
+        lines = history.games(app.journal, kind=self.kind, limit=self.shown + 1)
+        scroller, rows = scroll_list(6)
+        if not lines:
+            rows.add_widget(Text(app.tr("night.ui.no_games"), size=18, color=theme.MUTED,
+                                 tid="history.empty", size_hint_y=None, height=dp(60)))
+        for line in lines[:self.shown]:
+            rows.add_widget(self.row(line))
+        if len(lines) > self.shown:
+            more = Tap(app.tr("night.ui.more"), tid="history.more", size_hint_y=None,
+                       height=theme.touch())
+            more.bind(on_release=lambda _b: self.more())
+            rows.add_widget(more)
+        self.box.add_widget(scroller)
+
+    def row(self, line: GameLine) -> BoxLayout:
+        app = App.get_running_app()
+        row = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(68))
+        background = theme.BUTTON if line.status == "finished" else theme.PANEL
+        game = Tap(f"{title_text(line)}\n{outcome_text(line)}", tid=f"history.game.{line.id}",
+                   size=16, background=background, halign="left")
+        game.bind(on_release=lambda _b: self.open_log(line.id))
+        row.add_widget(game)
+        if line.status == "unfinished":
+            resume = Tap(app.tr("core.ui.resume_short"), tid=f"history.resume.{line.id}",
+                         size=16, background=theme.SUCCESS, size_hint_x=None, width=dp(110))
+            resume.bind(on_release=lambda _b: self.resume(line.id))
+            abandon = Tap(app.tr("core.ui.abandon"), tid=f"history.abandon.{line.id}",
+                          size=16, size_hint_x=None, width=dp(110))
+            abandon.bind(on_release=lambda _b: self.confirm_abandon(line.id))
+            row.add_widget(resume)
+            row.add_widget(abandon)
+        return row
+
+    def more(self) -> None:
+        self.shown += PAGE
+        self.refresh()
+
+    def open_log(self, game_id: int) -> None:
+        app = App.get_running_app()
+        app.root.get_screen("night_log").game_id = game_id
+        go("night_log")
+
+    def resume(self, game_id: int) -> None:
+        app = App.get_running_app()
+        if not app.playable(app.journal.game(game_id).kind):
+            return
+        app.resume(game_id)
+
+    def confirm_abandon(self, game_id: int) -> None:
+        app = App.get_running_app()
+        dialog = Dialog(app.tr("night.ui.abandon_title", game=game_id), "abandon",
+                        size_hint=(0.7, 0.5))
+        dialog.add(Text(app.tr("night.ui.abandon_text"), size=18, tid="abandon.text"))
+
+        def abandon() -> None:
+            dialog.dismiss()
+            try:
+                history.abandon(app.journal, game_id)
+            except CompanionError as exc:
+                app.show_error(exc.message)
+            self.refresh()
+
+        dialog.buttons([(app.tr("core.ui.cancel"), "abandon.cancel", dialog.dismiss),
+                        (app.tr("core.ui.abandon"), "abandon.ok", abandon)])
+        dialog.default = dialog.dismiss
+        open_dialog(dialog)
+
+
+class NightLogScreen(Screen):
+    """One game: what it was, then every action as the log tells it."""
+
+    LIMIT = 400  # lines drawn; a longer game shows its latest ones
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.game_id = 0
+        self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
+        paint_background(self.box, theme.BACKGROUND)
+        self.add_widget(self.box)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        self.box.clear_widgets()
+        try:
+            line = history.game(app.journal, self.game_id)
+            entries = history.log(app.journal, self.game_id)
+        except CompanionError as exc:
+            self.box.add_widget(top_bar(app.tr("night.ui.log_title", game=self.game_id), "log",
+                                        back=lambda: go("night_history")))
+            self.box.add_widget(Text(app.say(exc.message), size=18, tid="log.error"))
+            return
+        self.box.add_widget(top_bar(
+            app.tr("night.ui.log_title", game=self.game_id) + " · " + short_game_name(line.kind),
+            "log", back=lambda: go("night_history")))
+        self.box.add_widget(Text(title_text(line), size=16, color=theme.MUTED, tid="log.when",
+                                 size_hint_y=None, height=dp(24)))
+        self.box.add_widget(Text(self.details(line), size=17, tid="log.summary",
+                                 size_hint_y=None, height=dp(48)))
+        scroller, rows = scroll_list(2)
+        if len(entries) > self.LIMIT:
+            rows.add_widget(Text(app.tr("night.ui.log_cut", n=len(entries) - self.LIMIT),
+                                 size=15, color=theme.MUTED, size_hint_y=None, height=dp(26)))
+            entries = entries[-self.LIMIT:]
+        for k, entry in enumerate(entries):
+            details = [app.say(d) for d in entry.details]
+            text = f"{entry.seq + 1}. {app.say(entry.title)}"  # counted from 1
+            if details:
+                text += "\n    " + "\n    ".join(details)
+            lines = sum(1 + len(t) // 80 for t in [text.split("\n")[0], *details])
+            colour = theme.MUTED if entry.verb != "do" else theme.TEXT
+            rows.add_widget(Text(text, size=16, color=colour, tid=f"log.line.{k}",
+                                 valign="top", size_hint_y=None, height=dp(24) * lines + dp(4)))
+        self.box.add_widget(scroller)
+
+    @staticmethod
+    def details(line: GameLine) -> str:
+        app = App.get_running_app()
+        text = outcome_text(line)
+        kills = [f"{s.name} {s.best_kill}" for s in line.seats if s.best_kill]
+        if kills:
+            text += " · " + app.tr("night.ui.best_kills", kills=", ".join(kills))
+        return text

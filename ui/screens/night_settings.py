@@ -1,0 +1,196 @@
+"""Settings on screen, no keyboard: language, sound and volume, dimming, hardware parts,
+the dice faces in use, about. Each change is saved to the user's config file at once
+(checked first: a refused change shows why and keeps the file as it was).
+
+Sound and volume apply at once to the buzzer; the language and the hardware parts
+apply at the next start (the screens are built in one language; parts are wired at
+start), and the screen says so.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+import companion
+from companion import config
+from companion.config import ConfigError
+from companion.i18n import LANGUAGES
+from ui import theme
+from ui.dialogs import message
+from ui.screens import night_prefs
+from ui.screens.night_common import scroll_list, top_bar
+from ui.widgets.basics import Tap, Text, follow_height, paint_background
+
+PARTS = ("clock_leds", "treasure_leds", "buzzer", "buttons", "ring")
+DIM_CHOICES = (0, 60, 120, 300, 600)  # seconds without a touch
+
+
+class NightSettingsScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
+        paint_background(self.box, theme.BACKGROUND)
+        self.add_widget(self.box)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    # -- saving ------------------------------------------------------------------------
+    def change(self, dotted: str, value: Any) -> bool:
+        app = App.get_running_app()
+        changes = night_prefs.nested(dotted, value)
+        path = night_prefs.config_file(app.settings)
+        try:
+            night_prefs.save(path, changes)
+        except ConfigError as exc:
+            lines = [p.format(app.say) for p in exc.problems]
+            message(app.tr("night.ui.settings_refused"), "\n".join(lines), tid="error")
+            return False
+        except OSError as exc:
+            message(app.tr("night.ui.settings_refused"),
+                    app.tr("night.ui.settings_unwritable", path=str(path),
+                           reason=exc.strerror or str(exc)), tid="error")
+            return False
+        app.settings.data = config.merge(app.settings.data, changes)
+        if app.settings.user_file is None:
+            app.settings.user_file = path
+        return True
+
+    # -- the screen ------------------------------------------------------------------
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        s = app.settings
+        self.box.clear_widgets()
+        self.box.add_widget(top_bar(app.tr("night.ui.settings_title"), "settings"))
+        columns = BoxLayout(spacing=dp(10))
+        left_scroll, left = scroll_list(6)
+        right_scroll, right = scroll_list(6)
+
+        # language: the screens are built in one language, so it applies at next start
+        left.add_widget(self.heading(app.tr("night.ui.language")))
+        row = self.row()
+        chosen = s.get("language", "en")
+        for lang in LANGUAGES:
+            button = Tap(app.tr(f"night.ui.lang.{lang}"), tid=f"settings.lang.{lang}",
+                         background=theme.ACCENT if lang == chosen else theme.BUTTON,
+                         color=theme.BACKGROUND if lang == chosen else theme.TEXT)
+            button.bind(on_release=lambda _b, lg=lang: self.set_value("language", lg))
+            row.add_widget(button)
+        left.add_widget(row)
+        if chosen != app.translator.language:
+            left.add_widget(self.note(app.tr("night.ui.after_restart"), "settings.lang.note"))
+
+        # sound: straight to the buzzer
+        left.add_widget(self.heading(app.tr("night.ui.sound")))
+        buzzer = s.get("hardware.buzzer", {}) or {}
+        muted = bool(buzzer.get("mute", False))
+        volume = float(buzzer.get("volume", 1.0))
+        row = self.row()
+        sound = Tap(app.tr("night.ui.sound_off" if muted else "night.ui.sound_on"),
+                    tid="settings.sound", background=theme.BUTTON if muted else theme.SUCCESS)
+        sound.bind(on_release=lambda _b: self.set_mute(not muted))
+        row.add_widget(sound)
+        left.add_widget(row)
+        row = self.row()
+        minus = Tap("−", tid="settings.volume.minus", size=24, size_hint_x=0.25,
+                    disabled=volume <= 0)
+        minus.bind(on_release=lambda _b: self.set_volume(volume - 0.1))
+        shown = Text(app.tr("night.ui.volume", n=round(volume * 100)), size=18,
+                     halign="center", tid="settings.volume", size_hint_x=0.5)
+        plus = Tap("+", tid="settings.volume.plus", size=24, size_hint_x=0.25,
+                   disabled=volume >= 1)
+        plus.bind(on_release=lambda _b: self.set_volume(volume + 0.1))
+        for widget in (minus, shown, plus):
+            row.add_widget(widget)
+        left.add_widget(row)
+
+        # dimming: only where a backlight can be dimmed and the config can keep it
+        left.add_widget(self.heading(app.tr("night.ui.dimming")))
+        if night_prefs.dimming_available(s):
+            seconds = int(s.get(night_prefs.DIM_KEY, 0))
+            label = app.tr("night.ui.dim_never") if seconds <= 0 else \
+                app.tr("night.ui.dim_after", n=seconds // 60)
+            dim = Tap(label, tid="settings.dim", size_hint_y=None, height=theme.touch())
+            dim.bind(on_release=lambda _b: self.cycle_dim(seconds))
+            left.add_widget(dim)
+        else:
+            left.add_widget(self.note(app.tr("night.ui.dim_unavailable"), "settings.dim"))
+
+        # hardware parts: wired at start
+        right.add_widget(self.heading(app.tr("night.ui.parts")))
+        for part in PARTS:
+            on = bool(s.get(f"hardware.{part}.enabled", False))
+            text = app.tr("night.ui.part_state", part=app.tr(f"hardware.part.{part}"),
+                          state=app.tr("night.ui.on" if on else "night.ui.off"))
+            text = text[:1].upper() + text[1:]
+            button = Tap(text, tid=f"settings.part.{part}", size=16, size_hint_y=None,
+                         height=theme.touch(), background=theme.SUCCESS if on else theme.BUTTON)
+            button.bind(on_release=lambda _b, p=part, v=on: self.set_value(
+                f"hardware.{p}.enabled", not v))
+            right.add_widget(button)
+        right.add_widget(self.note(app.tr("night.ui.parts_note"), "settings.parts.note"))
+
+        # dice faces in use (read-only: they are checked against the physical dice)
+        right.add_widget(self.heading(app.tr("night.ui.dice_faces")))
+        for die, faces in (s.get("games.evil.dice", {}) or {}).items():
+            names = [app.tr(f"evil.face.{f}") if app.translator.has(f"evil.face.{f}") else str(f)
+                     for f in faces]
+            die_name = app.tr(f"evil.die.{die}") if app.translator.has(f"evil.die.{die}") \
+                else str(die)
+            text = f"{die_name}: {', '.join(names)}"
+            right.add_widget(self.note(text, f"settings.dice.{die}", lines=2, muted=False))
+
+        right.add_widget(self.heading(app.tr("night.ui.about")))
+        right.add_widget(self.note(app.tr("night.ui.version", version=companion.__version__,
+                                          path=str(night_prefs.config_file(s))),
+                                   "settings.about", lines=3))
+        columns.add_widget(left_scroll)
+        columns.add_widget(right_scroll)
+        self.box.add_widget(columns)
+
+    @staticmethod
+    def row() -> BoxLayout:
+        return BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch())
+
+    @staticmethod
+    def heading(text: str) -> Text:
+        return Text(text, size=17, bold=True, color=theme.ACCENT, size_hint_y=None,
+                    height=dp(30))
+
+    @staticmethod
+    def note(text: str, tid: str, lines: int = 2, muted: bool = True) -> Text:
+        label = Text(text, size=15, tid=tid, color=theme.MUTED if muted else theme.TEXT)
+        return follow_height(label, dp(22) * lines)
+
+    # -- changes -----------------------------------------------------------------------
+    def set_value(self, dotted: str, value: Any) -> None:
+        self.change(dotted, value)
+        self.refresh()
+
+    def set_mute(self, mute: bool) -> None:
+        app = App.get_running_app()
+        if self.change("hardware.buzzer.mute", mute) and app.hardware is not None:
+            app.hardware.set_mute(mute)
+        self.refresh()
+
+    def set_volume(self, volume: float) -> None:
+        app = App.get_running_app()
+        volume = round(min(max(volume, 0.0), 1.0), 1)
+        if self.change("hardware.buzzer.volume", volume) and app.hardware is not None:
+            app.hardware.set_volume(volume)
+        self.refresh()
+
+    def cycle_dim(self, seconds: int) -> None:
+        app = App.get_running_app()
+        later = [c for c in DIM_CHOICES if c > seconds]
+        value = later[0] if later else DIM_CHOICES[0]
+        if self.change(night_prefs.DIM_KEY, value):
+            dimmer = getattr(app, "night_dimmer", None)
+            if dimmer is not None:
+                dimmer.seconds = value
+        self.refresh()

@@ -1,0 +1,298 @@
+"""Statistics: per player, per game, and as pictures (wins per player, a game's scores).
+
+Everything comes from one `stats.statistics` call when the screen opens (the domain
+reads the cached facts of every game in one pass); the tabs and the kind filter only
+redraw from that result, so the screen stays quick with thousands of games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.messages import CompanionError
+from companion.night import history, stats
+from companion.night.stats import KindStats, Record, Statistics
+from ui import theme
+from ui.screens.night_common import (
+    KINDS,
+    minutes,
+    number,
+    percent,
+    player_rgba,
+    scroll_list,
+    short_game_name,
+    top_bar,
+)
+from ui.screens.night_history import title_text
+from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.charts import BarChart, LineChart
+
+TABS = ("players", "games", "charts")
+LINE_KINDS = ("castor", "bond")  # games with a score line over rounds
+LINE_GAMES = 12  # recent games offered for the line chart
+
+
+class NightStatsScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.kind: str | None = None
+        self.tab = "players"
+        self.data: Statistics | None = None
+        self.line_games: list[history.GameLine] | None = None
+        self.line_index = 0
+        self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
+        paint_background(self.box, theme.BACKGROUND)
+        self.add_widget(self.box)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.load()
+
+    def load(self) -> None:
+        app = App.get_running_app()
+        self.data = stats.statistics(app.journal)
+        self.line_games = None  # read again when the charts tab opens
+        self.line_index = 0
+        self.refresh()
+
+    # -- the frame -------------------------------------------------------------------
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        self.box.clear_widgets()
+        label = app.tr("night.ui.all_games") if self.kind is None else short_game_name(self.kind)
+        kind = Tap(app.tr("night.ui.filter", what=label), tid="stats.filter", size=16,
+                   size_hint_x=None, width=dp(260))
+        kind.bind(on_release=lambda _b: self.cycle_kind())
+        self.box.add_widget(top_bar(app.tr("night.ui.stats_title"), "stats", extra=[kind]))
+        tabs = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch())
+        for tab in TABS:
+            button = Tap(app.tr(f"night.ui.tab.{tab}"), tid=f"stats.tab.{tab}", size=17,
+                         background=theme.ACCENT if tab == self.tab else theme.BUTTON,
+                         color=theme.BACKGROUND if tab == self.tab else theme.TEXT)
+            button.bind(on_release=lambda _b, t=tab: self.show_tab(t))
+            tabs.add_widget(button)
+        self.box.add_widget(tabs)
+        body = {"players": self.players_tab, "games": self.games_tab,
+                "charts": self.charts_tab}[self.tab]()
+        self.box.add_widget(body)
+
+    def cycle_kind(self) -> None:
+        choices: list[str | None] = [None, *KINDS]
+        self.kind = choices[(choices.index(self.kind) + 1) % len(choices)]
+        self.line_games = None
+        self.line_index = 0
+        self.refresh()
+
+    def show_tab(self, tab: str) -> None:
+        self.tab = tab
+        self.refresh()
+
+    # -- players ---------------------------------------------------------------------
+    def columns(self) -> list[str]:
+        if self.kind is None:
+            return ["games", "wins", "rate", "streak"]
+        extra = {"castor": ["best", "average", "medals"], "bond": ["best", "average", "kill"],
+                 "evil": ["coop"]}[self.kind]
+        return ["games", "wins", "rate", *extra]
+
+    def cell(self, record: Record | None, column: str) -> str:
+        app = App.get_running_app()
+        if record is None:
+            return "–" if column not in ("games", "wins") else "0"
+        if column == "games":
+            return str(record.games)
+        if column == "wins":
+            return str(record.wins)
+        if column == "rate":
+            return percent(record.win_rate)
+        if column == "streak":
+            return app.tr("night.ui.streak_value", now=record.current_streak,
+                          best=record.longest_streak)
+        if column == "best":
+            return number(record.best_score)
+        if column == "average":
+            return number(record.average_score, 1)
+        if column == "medals":
+            return str(record.medals)
+        if column == "kill":
+            return number(record.best_kill)
+        return self.coop_text(record.coop)
+
+    def coop_text(self, coop: dict[str, tuple[int, int]]) -> str:
+        app = App.get_running_app()
+        if not coop:
+            return "–"
+        parts = []
+        for difficulty in sorted(coop):
+            won, lost = coop[difficulty]
+            name = difficulty or app.tr("night.difficulty.none")
+            parts.append(app.tr("night.ui.coop", difficulty=name, won=won, lost=lost))
+        return "; ".join(parts)
+
+    def players_tab(self) -> BoxLayout:
+        app = App.get_running_app()
+        assert self.data is not None
+        outer = BoxLayout(orientation="vertical", spacing=dp(4))
+        columns = self.columns()
+        wide = {"coop": 3.0, "streak": 1.3}
+        header = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(28))
+        header.add_widget(Text(app.tr("night.ui.col.player"), size=15, color=theme.MUTED,
+                               size_hint_x=2.2))
+        for column in columns:
+            header.add_widget(Text(app.tr(f"night.ui.col.{column}"), size=15, color=theme.MUTED,
+                                   halign="center", size_hint_x=wide.get(column, 1.0)))
+        outer.add_widget(header)
+        scroller, rows = scroll_list(4)
+        listed = [p for p in self.data.players
+                  if (p.overall if self.kind is None else p.by_kind.get(self.kind)) is not None]
+        # players who played first, most wins first
+        def order(p: stats.PlayerStats) -> tuple[int, int, str]:
+            record = p.overall if self.kind is None else p.by_kind.get(self.kind)
+            return (-(record.wins if record else 0), -(record.games if record else 0),
+                    p.player.name.casefold())
+
+        for i, p in enumerate(sorted(listed, key=order)):
+            record = p.overall if self.kind is None else p.by_kind.get(self.kind)
+            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(40))
+            paint_background(row, theme.PANEL)
+            name = p.player.name + (" " + app.tr("night.ui.retired_mark")
+                                    if p.player.retired else "")
+            row.add_widget(Text(name, size=18, bold=True, tid=f"stats.player.{i}.name",
+                                color=player_rgba(p.player.id, p.player.colour),
+                                size_hint_x=2.2, shorten=True))
+            for column in columns:
+                row.add_widget(Text(self.cell(record, column), size=18, halign="center",
+                                    tid=f"stats.player.{i}.{column}",
+                                    size_hint_x=wide.get(column, 1.0)))
+            rows.add_widget(row)
+        if not listed:
+            rows.add_widget(Text(app.tr("night.ui.no_players"), size=18, color=theme.MUTED,
+                                 size_hint_y=None, height=dp(60), tid="stats.empty"))
+        outer.add_widget(scroller)
+        return outer
+
+    # -- games -------------------------------------------------------------------------
+    def games_tab(self) -> Any:
+        app = App.get_running_app()
+        assert self.data is not None
+        scroller, rows = scroll_list(6)
+        kinds = [self.kind] if self.kind else list(KINDS)
+        shown = 0
+        for kind in kinds:
+            ks = self.data.kinds.get(kind)
+            if ks is None:
+                continue
+            shown += 1
+            lines = self.kind_lines(ks)
+            block = Text("\n".join(lines), size=17, tid=f"stats.kind.{kind}", valign="top",
+                         markup=True, size_hint_y=None, height=dp(26) * len(lines) + dp(8))
+            paint_background(block, theme.PANEL)
+            rows.add_widget(block)
+        if not shown:
+            rows.add_widget(Text(app.tr("night.ui.no_games"), size=18, color=theme.MUTED,
+                                 size_hint_y=None, height=dp(60), tid="stats.empty"))
+        return scroller
+
+    def holders(self, ids: tuple[int, ...]) -> str:
+        assert self.data is not None
+        names = {p.player.id: p.player.name for p in self.data.players}
+        return ", ".join(names.get(i, "?") for i in ids)
+
+    def kind_lines(self, ks: KindStats) -> list[str]:
+        app = App.get_running_app()
+        lines = [f"[b]{short_game_name(ks.kind)}[/b]",
+                 app.tr("night.ui.kind_games", n=ks.games, abandoned=ks.abandoned,
+                        unfinished=ks.unfinished)]
+        if ks.average_minutes is not None:
+            lines.append(app.tr("night.ui.kind_minutes", time=minutes(ks.average_minutes * 60)))
+        if ks.best_score is not None and ks.kind != "evil":
+            lines.append(app.tr("night.ui.kind_best", score=ks.best_score[0],
+                                who=self.holders(ks.best_score[1])))
+        if ks.kind == "castor":
+            lines.append(app.tr("night.ui.kind_medals", n=ks.medals))
+        if ks.kind == "bond" and ks.best_kill is not None:
+            lines.append(app.tr("night.ui.kind_kill", points=ks.best_kill[0],
+                                who=self.holders(ks.best_kill[1])))
+        if ks.kind == "evil":
+            lines.append(app.tr("night.ui.kind_coop", record=self.coop_text(ks.coop)))
+        elif ks.shared_victories:
+            lines.append(app.tr("night.ui.kind_shared", n=ks.shared_victories))
+        if ks.wins:
+            best = sorted(ks.wins.items(), key=lambda kv: -kv[1])[:3]
+            lines.append(app.tr("night.ui.kind_wins", who=", ".join(
+                f"{self.holders((pid,))} {n}" for pid, n in best)))
+        return lines
+
+    # -- charts ------------------------------------------------------------------------
+    def charts_tab(self) -> BoxLayout:
+        app = App.get_running_app()
+        assert self.data is not None
+        body = BoxLayout(spacing=dp(10))
+        left = BoxLayout(orientation="vertical", spacing=dp(4))
+        left.add_widget(Text(app.tr("night.ui.wins_chart"), size=16, color=theme.MUTED,
+                             size_hint_y=None, height=dp(26), tid="stats.bars.title"))
+        bars = sorted((b for b in stats.bars(self.data, self.kind) if b.games),
+                      key=lambda b: (-b.wins, -b.games, b.name.casefold()))[:8]
+        chart = BarChart(tid="stats.bars")
+        chart.show([(b.name, b.wins, player_rgba(b.player_id, b.colour)) for b in bars],
+                   app.tr("night.ui.no_games"))
+        left.add_widget(chart)
+        body.add_widget(left)
+
+        right = BoxLayout(orientation="vertical", spacing=dp(4))
+        games = self.recent_line_games()
+        chooser = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
+        prev = Tap("‹", tid="stats.line.prev", size=22, size_hint_x=None, width=dp(56),
+                   disabled=self.line_index + 1 >= len(games))
+        prev.bind(on_release=lambda _b: self.step_line(1))
+        following = Tap("›", tid="stats.line.next", size=22, size_hint_x=None, width=dp(56),
+                        disabled=self.line_index == 0)
+        following.bind(on_release=lambda _b: self.step_line(-1))
+        shown = title_text(games[self.line_index]) if games else app.tr("night.ui.no_line")
+        chooser.add_widget(prev)
+        chooser.add_widget(Text(shown, size=14, halign="center", tid="stats.line.game"))
+        chooser.add_widget(following)
+        right.add_widget(chooser)
+        lines = LineChart(tid="stats.lines")
+        series = []
+        if games:
+            try:
+                data = stats.score_lines(app.journal, games[self.line_index].id)
+            except CompanionError as exc:
+                app.show_error(exc.message)
+            else:
+                series = [(name, points, player_rgba(pid, self.colour_of(pid)))
+                          for name, pid, points in zip(data.names, data.player_ids,
+                                                       data.points, strict=True)]
+        lines.show(series, app.tr("night.ui.no_line"))
+        right.add_widget(lines)
+        body.add_widget(right)
+        return body
+
+    def colour_of(self, player_id: int | None) -> str:
+        assert self.data is not None
+        for p in self.data.players:
+            if p.player.id == player_id:
+                return p.player.colour
+        return ""
+
+    def recent_line_games(self) -> list[history.GameLine]:
+        if self.line_games is None:
+            app = App.get_running_app()
+            found: list[history.GameLine] = []
+            for kind in LINE_KINDS:
+                if self.kind in (None, kind):
+                    found += history.games(app.journal, kind=kind, status="finished",
+                                           limit=LINE_GAMES)
+            found.sort(key=lambda g: -g.started)
+            self.line_games = found[:LINE_GAMES]
+        return self.line_games
+
+    def step_line(self, step: int) -> None:
+        games = self.recent_line_games()
+        self.line_index = min(max(self.line_index + step, 0), max(len(games) - 1, 0))
+        self.refresh()

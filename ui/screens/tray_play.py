@@ -1,0 +1,185 @@
+"""The dice tray: the dice showing (tap one to lock or unlock it), roll the unlocked
+ones, add or take out dice, the last rolls and each die's distribution.
+
+Every action goes through `app.send`, so it is journaled and undoable like a game's.
+"""
+
+from __future__ import annotations
+
+from math import ceil
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.games.tray import commands as c
+from companion.games.tray.view import Distribution, TrayView, tray_view
+from companion.session import Session, Update
+from ui import theme
+from ui.screens.night_common import scroll_list
+from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.charts import BarChart
+
+BUCKETS = 10  # a die with more faces (d100) is shown in this many groups
+
+
+def grouped(dist: Distribution) -> list[tuple[str, int]]:
+    """A distribution as bars: one per face, or per group of faces for big dice."""
+    faces, counts = dist.faces, dist.counts
+    if len(faces) <= 20:
+        # faces repeated on a die (Fudge: +, +, ○...) make one bar each
+        merged: dict[str, int] = {}
+        for face, count in zip(faces, counts, strict=True):
+            merged[face] = merged.get(face, 0) + count
+        return list(merged.items())
+    size = ceil(len(faces) / BUCKETS)
+    return [(f"{faces[i]}–{faces[min(i + size, len(faces)) - 1]}", sum(counts[i:i + size]))
+            for i in range(0, len(faces), size)]
+
+
+class TrayPlayScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session: Session | None = None
+        self.dist_kind: str | None = None
+        self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
+        paint_background(self.box, theme.BACKGROUND)
+        self.add_widget(self.box)
+
+    def open_session(self, session: Session) -> None:
+        self.session = session
+        self.dist_kind = None
+
+    def after_update(self, update: Update | None) -> None:
+        app = App.get_running_app()
+        if self.session is None:
+            return
+        if self.session.state.closed:
+            app.leave_game()
+            return
+        if app.root.current != self.name:
+            app.root.current = self.name
+        self.refresh(tray_view(self.session.state))
+
+    # -- drawing -----------------------------------------------------------------------
+    def refresh(self, view: TrayView) -> None:
+        app = App.get_running_app()
+        assert self.session is not None
+        box = self.box
+        box.clear_widgets()
+        top = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(52))
+        close = Tap(app.tr("night.ui.tray_close"), tid="play.close", size=16,
+                    size_hint_x=None, width=dp(130))
+        close.bind(on_release=lambda _b: app.send(c.Close()))
+        top.add_widget(close)
+        total = "" if view.total is None else app.tr("night.ui.tray_total", total=view.total)
+        top.add_widget(Text(total, size=26, bold=True, color=theme.ACCENT, halign="center",
+                            tid="play.total"))
+        undo = Tap(app.tr("core.ui.undo"), tid="play.undo", size=16, size_hint_x=None,
+                   width=dp(100), disabled=not self.session.can_undo())
+        undo.bind(on_release=lambda _b: app.undo())
+        redo = Tap(app.tr("core.ui.redo"), tid="play.redo", size=16, size_hint_x=None,
+                   width=dp(100), disabled=not self.session.can_redo())
+        redo.bind(on_release=lambda _b: app.redo())
+        top.add_widget(undo)
+        top.add_widget(redo)
+        box.add_widget(top)
+
+        columns = BoxLayout(spacing=dp(10))
+        left = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.6)
+        left.add_widget(self.dice_grid(view))
+        left.add_widget(self.add_row(view))
+        unlocked = sum(1 for d in view.dice if not d.locked)
+        rolled = any(d.face is not None for d in view.dice)
+        key = "night.ui.tray_reroll" if rolled and unlocked < len(view.dice) else \
+            "night.ui.tray_roll"
+        roll = Tap(app.tr(key, n=unlocked), tid="play.roll", size=24, size_hint_y=None,
+                   height=theme.touch(64), background=theme.SUCCESS, disabled=not view.can_roll)
+        roll.bind(on_release=lambda _b: app.send(c.Roll()))
+        left.add_widget(roll)
+        columns.add_widget(left)
+        columns.add_widget(self.side(view))
+        box.add_widget(columns)
+
+    def dice_grid(self, view: TrayView) -> GridLayout:
+        app = App.get_running_app()
+        grid = GridLayout(cols=5, spacing=dp(6))
+        if not view.dice:
+            grid.add_widget(Text(app.tr("night.ui.tray_empty"), size=18, color=theme.MUTED,
+                                 tid="play.empty"))
+        for die in view.dice:
+            face = "–" if die.face is None else die.face
+            under = app.tr("night.ui.tray_locked", die=die.label) if die.locked else die.label
+            button = Tap(f"[size={int(dp(34) * app.scale)}][b]{face}[/b][/size]\n{under}",
+                         tid=f"play.die.{die.index}", size=14, markup=True,
+                         background=theme.ACCENT if die.locked else theme.PANEL,
+                         color=theme.BACKGROUND if die.locked else theme.TEXT)
+            button.face = face  # what a test reads, without the markup
+            button.bind(on_release=lambda _b, d=die: self.toggle(d.index, d.locked))
+            grid.add_widget(button)
+        return grid
+
+    def add_row(self, view: TrayView) -> BoxLayout:
+        app = App.get_running_app()
+        assert self.session is not None
+        params = self.session.state.params
+        full = len(view.dice) >= params.max_dice
+        row = GridLayout(cols=5, spacing=dp(4), size_hint_y=None,
+                         height=theme.touch() * 2 + dp(4))
+        for kind in view.offered:
+            add = Tap(f"+{params.label(kind)}", tid=f"play.add.{kind}", size=15, disabled=full)
+            add.bind(on_release=lambda _b, k=kind: app.send(c.AddDie(k)))
+            row.add_widget(add)
+        remove = Tap(app.tr("night.ui.tray_remove"), tid="play.remove", size=15,
+                     disabled=not view.dice)
+        remove.bind(on_release=lambda _b: app.send(c.RemoveDie(len(view.dice) - 1)))
+        row.add_widget(remove)
+        clear = Tap(app.tr("core.ui.clear"), tid="play.clear", size=15, disabled=not view.dice)
+        clear.bind(on_release=lambda _b: app.send(c.ClearDice()))
+        row.add_widget(clear)
+        return row
+
+    def side(self, view: TrayView) -> BoxLayout:
+        app = App.get_running_app()
+        side = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.4)
+        side.add_widget(Text(app.tr("night.ui.tray_history"), size=15, color=theme.MUTED,
+                             size_hint_y=None, height=dp(22)))
+        scroller, rows = scroll_list(2)
+        for k, roll in enumerate(view.history[:30]):
+            faces = " ".join(f if rolled else f"({f})"
+                             for f, rolled in zip(roll.faces, roll.rolled, strict=True))
+            text = f"{roll.number}. {faces}"
+            if roll.total is not None:
+                text += f" = {roll.total}"
+            rows.add_widget(Text(text, size=16, tid=f"play.history.{k}", size_hint_y=None,
+                                 height=dp(24), shorten=True,
+                                 color=theme.TEXT if k == 0 else theme.MUTED))
+        side.add_widget(scroller)
+        kinds = [d.kind for d in view.distribution]
+        if kinds:
+            if self.dist_kind not in kinds:
+                self.dist_kind = kinds[0]
+            dist = next(d for d in view.distribution if d.kind == self.dist_kind)
+            pick = Tap(app.tr("night.ui.tray_distribution", die=dist.label, n=dist.rolls),
+                       tid="play.dist.kind", size=14, size_hint_y=None, height=theme.touch(),
+                       disabled=len(kinds) < 2)
+            pick.bind(on_release=lambda _b: self.next_distribution(kinds))
+            side.add_widget(pick)
+            chart = BarChart(tid="play.dist", size_hint_y=1.1)
+            chart.show([(face, count, theme.ACCENT) for face, count in grouped(dist)])
+            side.add_widget(chart)
+        return side
+
+    # -- actions -----------------------------------------------------------------------
+    def toggle(self, index: int, locked: bool) -> None:
+        app = App.get_running_app()
+        app.send(c.Unlock(index) if locked else c.Lock(index))
+
+    def next_distribution(self, kinds: list[str]) -> None:
+        assert self.session is not None
+        index = kinds.index(self.dist_kind) if self.dist_kind in kinds else -1
+        self.dist_kind = kinds[(index + 1) % len(kinds)]
+        self.refresh(tray_view(self.session.state))

@@ -1,0 +1,174 @@
+"""Bar and line charts drawn with Kivy canvas instructions (no plotting library).
+
+Both redraw themselves when resized; their numbers are labels tagged with `tid`s
+(`<tid>.value.<i>`, `<tid>.label.<i>`, `<tid>.legend.<i>`) so a test reads what a
+person reads. Data is plain: the screens compute it once, the charts only draw.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from kivy.graphics import Color, Line, Rectangle
+from kivy.metrics import dp
+from kivy.uix.widget import Widget
+
+from ui import theme
+from ui.widgets.basics import Text
+
+RGBA = tuple[float, float, float, float]
+AXIS = (0.45, 0.47, 0.52, 1)
+
+#: the roster's palette: distinct on a cheap panel, readable with white text on top
+PALETTE = ("#d9453d", "#e58a2e", "#d9b92b", "#3fa34d", "#2e9c9c", "#3b73d9",
+           "#7a4fc9", "#c94f9a", "#8a6a4a", "#6b7280")
+
+
+def hex_rgba(code: str, alpha: float = 1.0) -> RGBA:
+    code = code.lstrip("#")
+    try:
+        r, g, b = (int(code[i:i + 2], 16) / 255 for i in (0, 2, 4))
+    except (ValueError, IndexError):
+        return theme.FALLBACK_COLOUR
+    return (r, g, b, alpha)
+
+
+def player_rgba(player_id: int | None, colour: str) -> RGBA:
+    """The player's colour, or one from the palette by id when none was chosen."""
+    if colour:
+        return hex_rgba(colour)
+    if player_id is None:
+        return theme.FALLBACK_COLOUR
+    return hex_rgba(PALETTE[(player_id - 1) % len(PALETTE)])
+
+
+class _Chart(Widget):
+    def __init__(self, tid: str = "chart", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.tid = tid
+        self.bind(pos=self._schedule, size=self._schedule)
+
+    def _schedule(self, *_: Any) -> None:
+        self.redraw()
+
+    def redraw(self) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _label(self, text: str, tid: str, x: float, y: float, w: float, h: float,
+               size: float = 14, color: RGBA = theme.TEXT, halign: str = "center",
+               bold: bool = False) -> Text:
+        label = Text(text, size=size, tid=tid, color=color, halign=halign, bold=bold,
+                     size_hint=(None, None), shorten=True, shorten_from="right")
+        label.pos = (x, y)
+        label.size = (w, h)
+        label.text_size = (w, h)
+        self.add_widget(label)
+        return label
+
+
+class BarChart(_Chart):
+    """Vertical bars, one per item: (label, value, colour); the value above each bar."""
+
+    def __init__(self, tid: str = "bars", **kwargs: Any) -> None:
+        self.items: list[tuple[str, float, RGBA]] = []
+        self.empty_text = ""
+        super().__init__(tid, **kwargs)
+
+    def show(self, items: Sequence[tuple[str, float, RGBA]], empty_text: str = "") -> None:
+        self.items = list(items)
+        self.empty_text = empty_text
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.canvas.clear()
+        self.clear_widgets()
+        x0, y0 = self.pos
+        w, h = self.size
+        if w < 10 or h < 10:
+            return
+        if not self.items:
+            self._label(self.empty_text, f"{self.tid}.empty", x0, y0, w, h, size=16,
+                        color=theme.MUTED)
+            return
+        label_h, value_h = dp(22), dp(22)
+        top = max((v for _, v, _ in self.items), default=0) or 1
+        n = len(self.items)
+        slot = w / n
+        bar_w = min(slot * 0.7, dp(90))
+        usable = h - label_h - value_h
+        with self.canvas:
+            Color(*AXIS)
+            Line(points=[x0, y0 + label_h, x0 + w, y0 + label_h], width=1)
+        for i, (name, value, rgba) in enumerate(self.items):
+            bar_h = max(usable * value / top, dp(2) if value else 0)
+            bx = x0 + slot * i + (slot - bar_w) / 2
+            with self.canvas:
+                Color(*rgba)
+                Rectangle(pos=(bx, y0 + label_h), size=(bar_w, bar_h))
+            shown = f"{value:g}" if isinstance(value, float) else str(value)
+            self._label(shown, f"{self.tid}.value.{i}", x0 + slot * i, y0 + label_h + bar_h,
+                        slot, value_h, size=15, bold=True)
+            self._label(name, f"{self.tid}.label.{i}", x0 + slot * i, y0, slot, label_h,
+                        size=15, color=theme.MUTED)
+
+
+class LineChart(_Chart):
+    """Lines over x = 0, 1, 2...: one per series (name, y values, colour), a legend."""
+
+    def __init__(self, tid: str = "lines", **kwargs: Any) -> None:
+        self.series: list[tuple[str, Sequence[float], RGBA]] = []
+        self.empty_text = ""
+        super().__init__(tid, **kwargs)
+
+    def show(self, series: Sequence[tuple[str, Sequence[float], RGBA]],
+             empty_text: str = "") -> None:
+        self.series = list(series)
+        self.empty_text = empty_text
+        self.redraw()
+
+    def redraw(self) -> None:
+        self.canvas.clear()
+        self.clear_widgets()
+        x0, y0 = self.pos
+        w, h = self.size
+        if w < 10 or h < 10:
+            return
+        longest = max((len(p) for _, p, _ in self.series), default=0)
+        if longest < 2:
+            self._label(self.empty_text, f"{self.tid}.empty", x0, y0, w, h, size=16,
+                        color=theme.MUTED)
+            return
+        legend_h, axis_w = dp(22), dp(34)
+        values = [v for _, points, _ in self.series for v in points]
+        low, high = min(0.0, min(values)), max(values)
+        span = (high - low) or 1
+        left, bottom = x0 + axis_w, y0 + legend_h + dp(4)
+        pw, ph = w - axis_w - dp(6), h - legend_h - dp(14)
+        step = pw / (longest - 1)
+
+        def at(i: int, v: float) -> tuple[float, float]:
+            return left + i * step, bottom + (v - low) / span * ph
+
+        with self.canvas:
+            Color(*AXIS)
+            Line(points=[left, bottom, left + pw, bottom], width=1)
+            Line(points=[left, bottom, left, bottom + ph], width=1)
+        self._label(f"{high:g}", f"{self.tid}.high", x0, bottom + ph - dp(10), axis_w - dp(4),
+                    dp(20), size=12, color=theme.MUTED, halign="right")
+        self._label(f"{low:g}", f"{self.tid}.low", x0, bottom - dp(10), axis_w - dp(4),
+                    dp(20), size=12, color=theme.MUTED, halign="right")
+        per = w / max(len(self.series), 1)
+        for k, (name, points, rgba) in enumerate(self.series):
+            flat: list[float] = []
+            for i, v in enumerate(points):
+                flat.extend(at(i, v))
+            with self.canvas:
+                Color(*rgba)
+                Line(points=flat, width=dp(2))
+                for i in range(len(points)):
+                    px, py = flat[2 * i], flat[2 * i + 1]
+                    Rectangle(pos=(px - dp(3), py - dp(3)), size=(dp(6), dp(6)))
+            last = points[-1] if points else 0
+            self._label(f"{name} {last:g}", f"{self.tid}.legend.{k}", x0 + per * k, y0,
+                        per, legend_h, size=15, color=rgba)
