@@ -181,6 +181,17 @@ def test_history_resumes_and_abandons_unfinished_games(launch: Any) -> None:
     second = ui.app.session.game_id
     ui.app.leave_game()
     ui.pump(5)
+    ui.tap("home.tray")
+    ui.tap("traysetup.add.d6")
+    ui.tap("traysetup.roll")
+    ui.app.leave_game()
+    ui.pump(5)
+    # three games to resume, the games and the game-night bar all fit 800x480
+    for tid in ("home.game.bond", "home.history", "home.settings"):
+        widget = ui.find(tid)
+        assert widget.height >= 48 and widget.y >= 0, tid
+    assert ui.text(f"home.resume.{second + 1}").startswith("Resume: Dice tray, 1 rolls")
+    ui.screenshot("night-home-resume-800x480")
     ui.tap("home.history")
     assert "unfinished" in ui.text(f"history.game.{first}")
     ui.tap(f"history.abandon.{first}")

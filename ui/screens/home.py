@@ -88,6 +88,8 @@ class HomeScreen(Screen):
         app = App.get_running_app()
         if kind == "castor":
             return app.tr("core.ui.progress_round", n=summary.get("turn", 1))
+        if kind == "tray":
+            return app.tr("night.ui.tray_rolls", n=summary.get("rolls", 0))
         if "scores" in summary:
             return app.tr("core.ui.progress_scores",
                           scores="–".join(str(s) for s in summary["scores"]))
