@@ -33,7 +33,7 @@ def templates(scratch: Path) -> list[tuple[str, dict, dict, list[tuple]]]:
                         sheet([6, 4, 3, 2], [1, 2, 2, 3], [0, 1, 2, 3])])
     bond(j, ids[:3], [(0, 3), (1, 4), (2, 2), (0, 4), (1, 1), (2, 3)], undo_last=True)
     bond(j, ids[:2], [(0, 2), (1, 4), (0, 3)])
-    evil(j, ids[:3], won=True, difficulty="hard")
+    evil(j, ids[:3], won=True, difficulty="expert")
     evil(j, ids[:2], won=False)
     out = []
     for record in j.games():

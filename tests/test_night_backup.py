@@ -26,7 +26,7 @@ def source(tmp_path: Path) -> Journal:
     j = open_journal(tmp_path / "here")
     a, b, c = (roster.add(j, n, "#abcdef").id for n in ("Ann", "Bob", "Zoë"))
     castor(j, [a, b], [sheet([10, 5], [1, 2], [0, 3])] * 2, day=0)
-    evil(j, [a, c], won=False, difficulty="hard", day=1)
+    evil(j, [a, c], won=False, difficulty="expert", day=1)
     bond(j, [b, c], [(0, 3), (1, 2)], undo_last=True, day=2)
     bond(j, [a, c], [(1, 4)], end=False, day=3)
     roster.retire(j, b)

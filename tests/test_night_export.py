@@ -25,7 +25,7 @@ def played(tmp_path: Path) -> Journal:
     j = open_journal(tmp_path)
     a, b, c = (roster.add(j, n).id for n in ("Ann", "Bob", "Cy"))
     castor(j, [a, b, c], [sheet([5, 5, 0], [1, 1, 2], [0, 0, 3])] * 2, day=0)
-    evil(j, [a, c], won=True, difficulty="hard", day=1)
+    evil(j, [a, c], won=True, difficulty="expert", day=1)
     bond(j, [b, c], [(0, 3), (1, 2)], day=2)
     history.abandon(j, bond(j, [a, b], [], end=False, day=3))
     roster.rename(j, c, "Cyril")  # exports show the current name; the CSV also the old one

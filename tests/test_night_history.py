@@ -16,13 +16,13 @@ from tests.test_night_support import EPOCH, bond, castor, evil, open_journal, sh
 def test_lines_carry_what_the_history_screen_shows(tmp_path: Path) -> None:
     j = open_journal(tmp_path)
     a, b = roster.add(j, "Ann", "#112233").id, roster.add(j, "Bob").id
-    e = evil(j, [a, b], won=False, difficulty="no 55", day=0)
+    e = evil(j, [a, b], won=False, difficulty="first_games", day=0)
     c = castor(j, [a, b], [sheet([10, 5], [1, 2], [0, 3])] * 2, day=1)
     lines = history.games(j)
     assert [line.id for line in lines] == [c, e]  # newest first
     ev = history.game(j, e)
     assert (ev.kind, ev.status, ev.outcome, ev.difficulty, ev.recovered, ev.lost) == (
-        "evil", "finished", "lost", "no 55", 0, 1)
+        "evil", "finished", "lost", "first_games", 0, 1)
     assert ev.started == EPOCH and ev.duration == 30 * 60
     assert ev.winners == ()
     ca = history.game(j, c)

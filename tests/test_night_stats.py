@@ -24,7 +24,7 @@ def night(tmp_path: Path) -> tuple[Journal, dict[str, int]]:
     a, b, c, d = ids["Ann"], ids["Bob"], ids["Cy"], ids["Dee"]
     castor(j, [a, b], [WIN2, WIN2], day=0)
     castor(j, [a, b, c], [TIE3, TIE3], day=1)
-    evil(j, [a, b, c], won=True, difficulty="hard", day=2)
+    evil(j, [a, b, c], won=True, difficulty="expert", day=2)
     evil(j, [a, d], won=False, day=3)
     bond(j, [b, c, d], [(0, 3), (1, 4), (0, 1)], day=4)
     bond(j, [a, b], [(0, 2), (1, 4)], undo_last=True, day=5)
@@ -46,7 +46,7 @@ def test_players_hand_computed(night: tuple[Journal, dict[str, int]]) -> None:
     c = ann.by_kind["castor"]
     assert (c.games, c.wins, c.best_score, c.average_score, c.medals) == (2, 2, 36, 31.0, 4)
     e = ann.by_kind["evil"]
-    assert (e.games, e.wins, e.coop) == (2, 1, {"hard": (1, 0), "": (0, 1)})
+    assert (e.games, e.wins, e.coop) == (2, 1, {"expert": (1, 0), "": (0, 1)})
     b = ann.by_kind["bond"]
     assert (b.games, b.wins, b.best_score, b.best_kill) == (1, 1, 2, 2)
     # Bob: L W W W L; the kill of 4 he made was undone
@@ -76,7 +76,7 @@ def test_kinds_hand_computed(night: tuple[Journal, dict[str, int]]) -> None:
     assert castor_.best_score == (36, (ids["Ann"],))
     assert castor_.wins == {ids["Ann"]: 2, ids["Bob"]: 1}
     assert castor_.average_minutes == pytest.approx(45)
-    assert (evil_.games, evil_.coop) == (2, {"hard": (1, 0), "": (0, 1)})
+    assert (evil_.games, evil_.coop) == (2, {"expert": (1, 0), "": (0, 1)})
     assert (bond_.games, bond_.unfinished, bond_.shared_victories) == (2, 1, 1)
     assert bond_.best_kill == (4, (ids["Cy"],))
     assert bond_.best_score == (4, (ids["Bob"], ids["Cy"]))
