@@ -96,6 +96,11 @@ def markdown(results: dict[str, Any]) -> str:
                   f"{r['dialogs']}; rolls whose turn label was wrong: {r['labels_wrong']}; "
                   f"actions observed {r['updates']}, journaled {r['journaled']}; hardware "
                   f"layer on mock pins: {'yes' if r['hardware'] else 'no'}.", ""]
+        split = r.get("commit_by_outcome", {})
+        if split:
+            lines += ["Touch → committed, labels set, by what the roll opened: " + "; ".join(
+                f"{what} ({v['n']} rolls): median {_ms(v['median'])}, p99 {_ms(v['p99'])}"
+                for what, v in split.items()) + ".", ""]
     p = results.get("replay")
     if p:
         mix = ", ".join(f"{k} {v}" for k, v in p["mix"].items())

@@ -176,6 +176,7 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
     shown: list[float] = []
     committing: list[float] = []
     cpu: dict[str, list[float]] = {"commit_cpu_s": [], "shown_cpu_s": []}
+    after: list[str] = []
     bad_labels = 0
     for n in range(rolls + WARMUP_ROLLS):
         while ui.dialog in ("power", "place"):  # the table answers; not timed
@@ -194,12 +195,14 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
             cpu["commit_cpu_s"].append(marks.update_cpu)
             cpu["shown_cpu_s"].append(marks.shown_cpu)
             bad_labels += not marks.labels_ok
+            # what the roll opened: the tail of the samples is explained by this
+            after.append("end" if ui.screen == "evil_end" else ui.dialog or "none")
     journaled = sum(len(journal.entries(g.id)) for g in journal.games())
     app.close_dialog()
     journal.close()
     return {"commit_s": commit, "shown_s": shown, "journal_s": committing, "games": games,
             "dialogs": dialogs, "labels_wrong": bad_labels, "updates": updates["n"],
-            "journaled": journaled, "hardware": hardware is not None, **cpu}
+            "journaled": journaled, "hardware": hardware is not None, "after": after, **cpu}
 
 
 def run_bare(rolls: int) -> dict[str, Any]:
@@ -297,6 +300,11 @@ def measure(workdir: Path, rolls: int = 1000, parts: int = 2) -> dict[str, Any]:
     for key in ("games", "dialogs", "labels_wrong", "updates", "journaled"):
         result[key] = sum(r[key] for r in raw["ours"])
     result["hardware"] = all(r["hardware"] for r in raw["ours"])
+    by_outcome: dict[str, list[float]] = {}
+    for r in raw["ours"]:
+        for what, value in zip(r["after"], r["commit_s"], strict=True):
+            by_outcome.setdefault(what, []).append(value)
+    result["commit_by_outcome"] = {k: summary(v) for k, v in sorted(by_outcome.items())}
     return result
 
 
