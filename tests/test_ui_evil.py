@@ -15,12 +15,17 @@ pytestmark = pytest.mark.ui
 def new_game(ui: Driver, minutes: int = 30) -> None:
     ui.tap("home.game.evil")
     assert ui.screen == "evil_setup"
+    while "Standard" not in ui.text("setup.difficulty"):  # every tile in play
+        ui.tap("setup.difficulty")
     for colour in ("red", "green", "blue"):
         label = ui.text(f"setup.minutes.{colour}")
-        while f" {minutes} min" not in label:
+        for _ in range(12):
+            if f" {minutes} min" in label:
+                break
             step = "minus" if int(label.split()[-2]) > minutes else "plus"
             ui.tap(f"setup.minutes.{colour}.{step}")
             label = ui.text(f"setup.minutes.{colour}")
+        assert f" {minutes} min" in label, label
     ui.tap("setup.start")
     assert ui.screen == "evil_play"
 
@@ -224,3 +229,24 @@ def test_an_unreadable_journal_is_kept_aside_and_said(launch: Any, tmp_path: Pat
     new_game(ui, minutes=30)  # and a new journal works
     ui.tap("play.roll")
     assert ui.app.journal.unfinished()
+
+
+def test_the_difficulty_leaves_tiles_out_of_the_keypads(launch: Any) -> None:
+    ui = launch(seed=9)
+    ui.tap("home.game.evil")
+    assert ui.text("setup.difficulty") == "Difficulty: First games (without the 55s)"
+    for _ in range(5):
+        ui.tap("setup.minutes.red.plus")
+    assert ui.text("setup.minutes.red").endswith(" 50 min")  # no 55 in first games
+    ui.tap("setup.difficulty")
+    ui.tap("setup.difficulty")
+    assert ui.text("setup.difficulty") == "Difficulty: Expert (without the 30s)"
+    ui.tap("setup.start")
+    assert ui.app.session.state.difficulty == "expert"
+    ui.tap("play.treasure.red")
+    ui.tap("treasure.recovered")
+    assert ui.dialog == "place"
+    assert ui.find("place.30") is None and ui.find("place.55") is not None
+    ui.tap("place.later")
+    ui.tap("play.home")
+    assert ui.app.journal.unfinished()[0].summary["difficulty"] == "expert"

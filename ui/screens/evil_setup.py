@@ -40,6 +40,7 @@ class EvilSetupScreen(Screen):
         default = p.min_minutes + (p.max_minutes - p.min_minutes) // 2 // p.step_minutes \
             * p.step_minutes
         self.minutes = dict.fromkeys(p.colours, default)
+        self.difficulty = p.default_difficulty
         self.refresh()
 
     def refresh(self) -> None:
@@ -94,6 +95,13 @@ class EvilSetupScreen(Screen):
             for widget in (minus, value, plus):
                 row.add_widget(widget)
             right.add_widget(row)
+        if p.difficulties:
+            difficulty = Tap(app.tr("evil.ui.difficulty",
+                                    name=app.tr(f"evil.difficulty.{self.difficulty}")),
+                             tid="setup.difficulty", size=14, size_hint_y=None,
+                             height=theme.touch(56))
+            difficulty.bind(on_release=lambda _b: self.next_difficulty())
+            right.add_widget(difficulty)
         right.add_widget(BoxLayout())
         columns.add_widget(right)
 
@@ -148,10 +156,29 @@ class EvilSetupScreen(Screen):
             del self.players[index]
             self.refresh()
 
-    def step_minutes(self, colour: str, direction: int) -> None:
+    def allowed_minutes(self) -> list[int]:
+        """The tile minutes in play at the chosen difficulty."""
         p = self.params
-        value = self.minutes[colour] + direction * p.step_minutes
-        self.minutes[colour] = min(p.max_minutes, max(p.min_minutes, value))
+        left_out = p.left_out(self.difficulty)
+        return [m for m in range(p.min_minutes, p.max_minutes + 1, p.step_minutes)
+                if m not in left_out]
+
+    def step_minutes(self, colour: str, direction: int) -> None:
+        allowed = self.allowed_minutes()
+        current = self.minutes[colour]
+        further = [m for m in allowed if (m - current) * direction > 0]
+        if further:
+            self.minutes[colour] = min(further) if direction > 0 else max(further)
+        self.refresh()
+
+    def next_difficulty(self) -> None:
+        names = [name for name, _ in self.params.difficulties]
+        self.difficulty = names[(names.index(self.difficulty) + 1) % len(names)] \
+            if self.difficulty in names else names[0]
+        allowed = self.allowed_minutes()
+        for colour, minutes in self.minutes.items():  # a tile left out: the nearest in play
+            if minutes not in allowed:
+                self.minutes[colour] = min(allowed, key=lambda m, ref=minutes: abs(m - ref))
         self.refresh()
 
     def picked(self, players: list[dict[str, Any]]) -> None:
@@ -171,6 +198,7 @@ class EvilSetupScreen(Screen):
     def start(self) -> None:
         app = App.get_running_app()
         session = app.start_game("evil", {"players": [dict(p) for p in self.players],
-                                          "treasures": dict(self.minutes)})
+                                          "treasures": dict(self.minutes),
+                                          "difficulty": self.difficulty})
         if session is not None:  # the seats count for their roster players' statistics
             roster.link_game(app.journal, session.game_id)
