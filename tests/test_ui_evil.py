@@ -250,3 +250,24 @@ def test_the_difficulty_leaves_tiles_out_of_the_keypads(launch: Any) -> None:
     ui.tap("place.later")
     ui.tap("play.home")
     assert ui.app.journal.unfinished()[0].summary["difficulty"] == "expert"
+
+
+def test_closed_dialogs_do_not_stay_alive(launch: Any) -> None:
+    """Each dialog's buttons must die with it (a leak grew GC pauses into long rolls)."""
+    import gc
+
+    from ui.widgets.basics import Tap
+
+    def live_taps() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if type(o) is Tap)
+
+    ui = launch()
+    new_game(ui, minutes=30)
+    ui.tap("play.adjust")
+    ui.tap("adjust.close")
+    before = live_taps()
+    for _ in range(10):
+        ui.tap("play.adjust")
+        ui.tap("adjust.close")
+    assert live_taps() == before

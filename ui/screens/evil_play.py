@@ -104,12 +104,6 @@ class EvilPlayScreen(Screen):
             return
         app = App.get_running_app()
         panel = PinPanel(app.hardware, size_hint=(None, None))
-
-        def follow_size(*_: Any) -> None:
-            panel.size = (dp(260) * app.scale, dp(300) * app.scale)
-
-        app.bind(scale=follow_size)
-        follow_size()
         panel.pos_hint = {"x": 0.01, "top": 0.99}
         self.pin_panel = panel
         self.add_widget(panel)

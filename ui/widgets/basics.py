@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from kivy.app import App
@@ -14,32 +15,44 @@ from kivy.uix.widget import Widget
 from ui import theme
 
 
-def _follow_scale(widget: Widget, size: float) -> None:
+class _ScaleFollower:
+    """Keeps a widget's text size or height in step with `app.scale`.
+
+    The app holds only a weak reference to the bound `update` (Kivy keeps bound methods
+    weakly) and the follower holds the widget weakly: a dialog's buttons must die with
+    the dialog, not live as long as the app."""
+
+    def __init__(self, widget: Widget, attribute: str, base: float) -> None:
+        self.widget = weakref.ref(widget)
+        self.attribute = attribute
+        self.base = base
+
+    def update(self, app: Any, scale: float) -> None:
+        widget = self.widget()
+        if widget is not None:
+            setattr(widget, self.attribute, self.base * scale)
+
+
+def _follow(widget: Widget, attribute: str, base: float) -> None:
     app = App.get_running_app()
     if app is None or not hasattr(app, "scale"):
-        widget.font_size = sp(size)
+        setattr(widget, attribute, base)
         return
+    follower = _ScaleFollower(widget, attribute, base)
+    followers = widget.__dict__.setdefault("_scale_followers", [])
+    followers.append(follower)  # the widget owns its follower
+    app.bind(scale=follower.update)
+    follower.update(app, app.scale)
 
-    def update(*_: Any) -> None:
-        widget.font_size = sp(size) * app.scale
 
-    app.bind(scale=update)
-    update()
+def _follow_scale(widget: Widget, size: float) -> None:
+    _follow(widget, "font_size", sp(size))
 
 
 def follow_height(widget: Widget, base: float) -> Widget:
     """A fixed-height row that grows with the window like the text in it."""
-    app = App.get_running_app()
     widget.size_hint_y = None
-    if app is None or not hasattr(app, "scale"):
-        widget.height = base
-        return widget
-
-    def update(*_: Any) -> None:
-        widget.height = base * app.scale
-
-    app.bind(scale=update)
-    update()
+    _follow(widget, "height", base)
     return widget
 
 

@@ -88,8 +88,13 @@ class PinPanel(BoxLayout):
         self.add_widget(row)
         self._blink: Any = None
         self._phase = 0.0
+        app.bind(scale=self._rescale)  # a bound method: the app holds it weakly
+        self._rescale(app, app.scale)
         station.add_listener(self.refresh)
         self.refresh()
+
+    def _rescale(self, _app: Any, scale: float) -> None:
+        self.size = (dp(260) * scale, dp(300) * scale)
 
     def refresh(self) -> None:
         app = App.get_running_app()
