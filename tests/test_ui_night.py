@@ -380,3 +380,23 @@ def test_statistics_open_quickly_with_5000_games(launch: Any, tmp_path: Path,
     ui.tap("home.history")
     assert ui.visible("history.more") is not None
     shutil.rmtree(path.parent, ignore_errors=True)
+
+
+def test_a_castor_game_from_the_roster_is_linked_to_its_players(launch: Any) -> None:
+    ui = launch()
+    journal = ui.app.journal
+    for name in ("Maëlys", "Nathaniel"):
+        roster.add(journal, name)
+    ui.tap("home.game.castor")
+    ui.tap("setup.roster")
+    assert ui.dialog == "roster"
+    ui.tap("roster.pick.1")
+    ui.tap("roster.pick.0")
+    ui.tap("roster.ok")
+    assert [ui.text("setup.name.0"), ui.text("setup.name.1")] == ["Nathaniel", "Maëlys"]
+    ui.tap("setup.start")
+    assert ui.screen == "castor_play"
+    game_id = ui.app.session.game_id
+    ids = {p.name: p.id for p in roster.players(journal)}
+    assert [s.player_id for s in history.game(journal, game_id).seats] == [
+        ids["Nathaniel"], ids["Maëlys"]]

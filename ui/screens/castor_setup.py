@@ -10,9 +10,11 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.games.castor.params import CastorParams
+from companion.night import roster
 from ui import theme
 from ui.dialogs import NameKeyboard, open_dialog
 from ui.widgets.basics import Tap, Text, follow_height, paint_background
+from ui.widgets.roster_picker import pick_players
 
 
 class CastorSetupScreen(Screen):
@@ -58,15 +60,18 @@ class CastorSetupScreen(Screen):
         box.add_widget(BoxLayout())
         # five player rows must leave room: adding a player sits beside Start
         bottom = follow_height(BoxLayout(spacing=dp(8)), theme.touch(60))
-        back = Tap(app.tr("core.ui.back"), tid="setup.back", size_hint_x=0.22)
+        back = Tap(app.tr("core.ui.back"), tid="setup.back", size_hint_x=0.18)
         back.bind(on_release=lambda _b: setattr(app.root, "current", "home"))
-        add = Tap(app.tr("castor.ui.add_player"), tid="setup.add", size_hint_x=0.3,
+        add = Tap(app.tr("castor.ui.add_player"), tid="setup.add", size_hint_x=0.24,
                   disabled=len(self.players) >= p.players_max)
         add.bind(on_release=lambda _b: self.add_player())
+        from_roster = Tap(app.tr("night.ui.from_roster"), tid="setup.roster", size_hint_x=0.22)
+        from_roster.bind(on_release=lambda _b: pick_players(self.picked, p.players_min,
+                                                            p.players_max))
         start = Tap(app.tr("core.ui.start"), tid="setup.start", size=24,
-                    background=theme.SUCCESS, size_hint_x=0.48)
+                    background=theme.SUCCESS, size_hint_x=0.36)
         start.bind(on_release=lambda _b: self.start())
-        for widget in (back, add, start):
+        for widget in (back, add, from_roster, start):
             bottom.add_widget(widget)
         box.add_widget(bottom)
 
@@ -82,8 +87,9 @@ class CastorSetupScreen(Screen):
         app = App.get_running_app()
 
         def done(name: str) -> None:
-            if name:
+            if name and name != self.players[index]["name"]:
                 self.players[index]["name"] = name
+                self.players[index].pop("roster_id", None)  # no longer that roster player
             self.refresh()
 
         open_dialog(NameKeyboard(app.tr("core.ui.keyboard_title", n=index + 1),
@@ -113,7 +119,18 @@ class CastorSetupScreen(Screen):
             del self.players[index]
             self.refresh()
 
+    def picked(self, players: list[dict[str, Any]]) -> None:
+        """Roster players take the seats; agents stay with the seats they were on."""
+        agents = [p["agent"] for p in self.players]
+        self.players = [{**player, "agent": agents[i] if i < len(agents) else None}
+                        for i, player in enumerate(players)]
+        self.refresh()
+
     def start(self) -> None:
-        players = [{"name": p["name"], **({"agent": p["agent"]} if p["agent"] else {})}
+        app = App.get_running_app()
+        players = [{"name": p["name"], **({"agent": p["agent"]} if p["agent"] else {}),
+                    **({"roster_id": p["roster_id"]} if p.get("roster_id") else {})}
                    for p in self.players]
-        App.get_running_app().start_game("castor", {"players": players})
+        session = app.start_game("castor", {"players": players})
+        if session is not None:  # the seats count for their roster players' statistics
+            roster.link_game(app.journal, session.game_id)

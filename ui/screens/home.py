@@ -37,9 +37,11 @@ class HomeScreen(Screen):
             if not app.playable(record.kind):
                 continue
             row = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(56))
-            label = app.tr("core.ui.resume", game=app.tr(f"core.games.{record.kind}"),
+            players = ", ".join(record.summary.get("players", []))
+            label = app.tr("core.ui.resume" if players else "core.ui.resume_alone",
+                           game=app.tr(f"core.games.{record.kind}"),
                            progress=self.progress(record.kind, record.summary),
-                           players=", ".join(record.summary.get("players", [])))
+                           players=players)
             resume = Tap(label, tid=f"home.resume.{record.id}", background=theme.SUCCESS,
                          size_hint_x=0.78)
             resume.bind(on_release=lambda _b, gid=record.id: app.resume(gid))
