@@ -9,7 +9,6 @@ from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.screenmanager import Screen
 
 from companion.games.bond import events as e
 from companion.games.bond import view
@@ -21,15 +20,14 @@ from ui.screens.bond_attack import attack_dialog
 from ui.screens.bond_capture import capture_dialog
 from ui.screens.bond_cards import PlayerCard, grid_columns
 from ui.screens.bond_dialogs import correct_dialog, end_dialog, escaped_dialog, lair_dialog
+from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height, paint_background
 
 
-class BondPlayScreen(Screen):
+class BondPlayScreen(PlayScreen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.session: Session | None = None
         self.cards: list[PlayerCard] = []
-        self._built = False
 
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
@@ -41,31 +39,22 @@ class BondPlayScreen(Screen):
         self.grid = GridLayout(spacing=dp(6))
         self.say_label = Text(size=16, tid="play.say", size_hint_y=None, height=dp(44))
         bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(52))
-        self.undo_button = Tap(app.tr("core.ui.undo"), tid="play.undo")
-        self.undo_button.bind(on_release=lambda _b: app.undo())
-        self.redo_button = Tap(app.tr("core.ui.redo"), tid="play.redo")
-        self.redo_button.bind(on_release=lambda _b: app.redo())
+        undo, redo, home = self.history_buttons()
         self.end_button = Tap(app.tr("bond.ui.end_game"), tid="play.end")
         self.end_button.bind(on_release=lambda _b: end_dialog())
-        home = Tap(app.tr("core.ui.home"), tid="play.home")
-        home.bind(on_release=lambda _b: app.leave_game())
-        for widget in (self.undo_button, self.redo_button, self.end_button, home):
+        for widget in (undo, redo, self.end_button, home):
             bar.add_widget(widget)
         for widget in (self.info_label, self.grid, self.say_label, bar):
             root.add_widget(widget)
         self.add_widget(root)
-        self._built = True
 
     # -- session ----------------------------------------------------------------------
     @property
     def state(self) -> BondState:
-        assert self.session is not None
-        return self.session.state
+        return super().state  # type: ignore[no-any-return]
 
     def open_session(self, session: Session) -> None:
-        if not self._built:
-            self._build()
-        self.session = session
+        super().open_session(session)
         count = len(session.state.players)
         self.grid.clear_widgets()
         self.grid.cols = grid_columns(count)
@@ -111,8 +100,7 @@ class BondPlayScreen(Screen):
             app.tr("bond.ui.spies_left", n=view.spies_left(state)),
             app.tr("bond.ui.lair_cards_left", n=view.lair_cards_left(state)),
         ))
-        self.undo_button.disabled = not self.session.can_undo()
-        self.redo_button.disabled = not self.session.can_redo()
+        self.refresh_history_buttons()
         self.end_button.disabled = not moves.end_game
         self.say_label.text = self._saying(state, update)
 

@@ -7,21 +7,19 @@ trick tracker, and moves between the scoreboard, the tracker and the victory scr
 
 from __future__ import annotations
 
-from typing import Any
-
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 
 from companion.games.castor import events as e
 from companion.games.castor import scoreboard
 from companion.games.castor.instructions import instructions
 from companion.games.castor.state import CastorState
 from companion.games.castor.view import RoundColumn, Scoreboard
-from companion.session import Session, Update
+from companion.session import Update
 from ui import theme
 from ui.screens.castor_common import DARK_INK, MEDAL, SYMBOL_FONT
+from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height, paint_background
 
 NAME_WIDTH = 0.2
@@ -46,15 +44,9 @@ def said(update: Update | None) -> str:
     return " ".join(app.say(m) for m in instructions(update.events))
 
 
-class CastorPlayScreen(Screen):
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.session: Session | None = None
-        self._built = False
-
+class CastorPlayScreen(PlayScreen):
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
-        app = App.get_running_app()
         root = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(4))
         paint_background(root, theme.BACKGROUND)
         top = follow_height(BoxLayout(spacing=dp(6)), dp(34))
@@ -73,30 +65,17 @@ class CastorPlayScreen(Screen):
         self.tricks_button = Tap(tid="play.tricks", size=16, background=theme.SUCCESS,
                                  size_hint_x=1.3)
         self.tricks_button.bind(on_release=lambda _b: self.open_tricks())
-        self.undo_button = Tap(app.tr("core.ui.undo"), tid="play.undo")
-        self.undo_button.bind(on_release=lambda _b: app.undo())
-        self.redo_button = Tap(app.tr("core.ui.redo"), tid="play.redo")
-        self.redo_button.bind(on_release=lambda _b: app.redo())
-        home = Tap(app.tr("core.ui.home"), tid="play.home")
-        home.bind(on_release=lambda _b: app.leave_game())
-        for widget in (self.sheet_button, self.tricks_button, self.undo_button,
-                       self.redo_button, home):
+        undo, redo, home = self.history_buttons()
+        for widget in (self.sheet_button, self.tricks_button, undo, redo, home):
             bar.add_widget(widget)
         for widget in (top, self.board, self.say_label, bar):
             root.add_widget(widget)
         self.add_widget(root)
-        self._built = True
 
     # -- session ----------------------------------------------------------------------
     @property
     def state(self) -> CastorState:
-        assert self.session is not None
-        return self.session.state
-
-    def open_session(self, session: Session) -> None:
-        if not self._built:
-            self._build()
-        self.session = session
+        return super().state  # type: ignore[no-any-return]
 
     def after_update(self, update: Update | None) -> None:
         """Redraw from the committed state, then show the screen the game calls for."""
@@ -156,8 +135,7 @@ class CastorPlayScreen(Screen):
         self.tricks_button.text = app.tr("castor.ui.continue_tricks") if tracking \
             else app.tr("castor.ui.track_tricks")
         self.tricks_button.disabled = board.finished
-        self.undo_button.disabled = not self.session.can_undo()
-        self.redo_button.disabled = not self.session.can_redo()
+        self.refresh_history_buttons()
 
     def _draw_board(self, board: Scoreboard) -> None:
         app = App.get_running_app()

@@ -9,7 +9,6 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 
 from companion.games.evil import commands as c
 from companion.games.evil import events as e
@@ -24,6 +23,7 @@ from ui.screens.evil_dialogs import (
     power_dialog,
     treasure_dialog,
 )
+from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height, paint_background
 from ui.widgets.dial import Dial, DialView
 from ui.widgets.dice import DieFace
@@ -32,13 +32,11 @@ from ui.widgets.pin_panel import PinPanel
 ANIMATION_FPS = 12
 
 
-class EvilPlayScreen(Screen):
+class EvilPlayScreen(PlayScreen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.session: Session | None = None
         self.placement_snoozed = False
         self._animation: Any = None
-        self._built = False
 
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
@@ -73,15 +71,10 @@ class EvilPlayScreen(Screen):
                                size_hint_y=None, height=theme.touch(76))
         self.roll_button.bind(on_release=lambda _b: app.send(c.Roll()))
         bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(52))
-        self.undo_button = Tap(app.tr("core.ui.undo"), tid="play.undo")
-        self.undo_button.bind(on_release=lambda _b: app.undo())
-        self.redo_button = Tap(app.tr("core.ui.redo"), tid="play.redo")
-        self.redo_button.bind(on_release=lambda _b: app.redo())
+        undo, redo, home = self.history_buttons()
         adjust = Tap(app.tr("evil.ui.adjust"), tid="play.adjust")
         adjust.bind(on_release=lambda _b: adjust_dialog(self.state))
-        home = Tap(app.tr("core.ui.home"), tid="play.home")
-        home.bind(on_release=lambda _b: app.leave_game())
-        for widget in (self.undo_button, self.redo_button, adjust, home):
+        for widget in (undo, redo, adjust, home):
             bar.add_widget(widget)
         if app.hardware is not None and app.hardware.mocked:
             pins = Tap(app.tr("core.ui.pins"), tid="play.pins")
@@ -93,7 +86,6 @@ class EvilPlayScreen(Screen):
             right.add_widget(widget)
         root.add_widget(right)
         self.add_widget(root)
-        self._built = True
 
     def toggle_pins(self) -> None:
         """Show or hide the simulated LEDs, buzzer and ring over the dial."""
@@ -111,13 +103,10 @@ class EvilPlayScreen(Screen):
     # -- session ----------------------------------------------------------------------
     @property
     def state(self) -> EvilState:
-        assert self.session is not None
-        return self.session.state
+        return super().state  # type: ignore[no-any-return]
 
     def open_session(self, session: Session) -> None:
-        if not self._built:
-            self._build()
-        self.session = session
+        super().open_session(session)
         self.placement_snoozed = False
         colours = session.state.params.colours
         self.treasure_row.clear_widgets()
@@ -190,8 +179,7 @@ class EvilPlayScreen(Screen):
                 markers.append((colour, letter, state.marker_position(colour) or 0,
                                 treasure.steps))
         self.dial.show(DialView(p.dial_steps, state.time, p.power_spaces, tuple(markers)))
-        self.undo_button.disabled = not self.session.can_undo()
-        self.redo_button.disabled = not self.session.can_redo()
+        self.refresh_history_buttons()
         self.roll_button.disabled = state.outcome is not None
         if update is not None and update.verb == "undo":
             self.say_label.text = app.tr("core.ui.undo_what",

@@ -1,0 +1,50 @@
+"""What every game's play screen shares: the session it shows (its layout built once,
+on the first game) and the Undo, Redo and Home buttons, kept in step with the session."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.uix.screenmanager import Screen
+
+from companion.session import Session
+from ui.widgets.basics import Tap
+
+
+class PlayScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.session: Session | None = None
+        self._built = False
+
+    def _build(self) -> None:
+        """Lay out the screen's widgets (once)."""
+        raise NotImplementedError
+
+    @property
+    def state(self) -> Any:
+        assert self.session is not None
+        return self.session.state
+
+    def open_session(self, session: Session) -> None:
+        if not self._built:
+            self._build()
+            self._built = True
+        self.session = session
+
+    def history_buttons(self) -> tuple[Tap, Tap, Tap]:
+        """Undo, Redo and Home, the same on every game's screen."""
+        app = App.get_running_app()
+        self.undo_button = Tap(app.tr("core.ui.undo"), tid="play.undo")
+        self.undo_button.bind(on_release=lambda _b: app.undo())
+        self.redo_button = Tap(app.tr("core.ui.redo"), tid="play.redo")
+        self.redo_button.bind(on_release=lambda _b: app.redo())
+        home = Tap(app.tr("core.ui.home"), tid="play.home")
+        home.bind(on_release=lambda _b: app.leave_game())
+        return self.undo_button, self.redo_button, home
+
+    def refresh_history_buttons(self) -> None:
+        assert self.session is not None
+        self.undo_button.disabled = not self.session.can_undo()
+        self.redo_button.disabled = not self.session.can_redo()
