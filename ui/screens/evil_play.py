@@ -37,6 +37,7 @@ class EvilPlayScreen(PlayScreen):
         super().__init__(**kwargs)
         self.placement_snoozed = False
         self._animation: Any = None
+        self._prompt_event: Any = None
 
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
@@ -133,13 +134,25 @@ class EvilPlayScreen(PlayScreen):
             return
         if app.root.current != self.name:
             app.root.current = self.name
+        # the new state is on screen now; the question it raises opens on the next frame
+        if self._prompt_event is not None:
+            self._prompt_event.cancel()
+        self._prompt_event = Clock.schedule_once(self._prompt)
+
+    def _prompt(self, _dt: float = 0) -> None:
+        """Open what the rules ask for: the power choice, then a new treasure."""
+        self._prompt_event = None
+        app = App.get_running_app()
+        if self.session is None or app.session is not self.session:
+            return
+        state = self.state
+        if state.outcome is not None or app.root.current != self.name:
+            return
         if state.pending_powers:
             power_dialog(state)
         elif state.empty_colours and not self.placement_snoozed:
             placement_dialog(state, state.empty_colours[0], self._last_sayings(),
                              on_later=self.snooze_placement)
-        elif app.dialog is not None and getattr(app.dialog, "closes_on_update", False):
-            app.close_dialog()
 
     def snooze_placement(self) -> None:
         self.placement_snoozed = True
