@@ -285,10 +285,12 @@ def test_settings_are_saved_checked_and_applied(launch: Any, tmp_path: Path,
     ui.tap("settings.volume.minus")
     assert ui.text("settings.volume") == "Volume 80 %"
     assert ui.app.hardware.buzzer.volume == pytest.approx(0.8)
-    ui.tap("settings.lang.fr")
-    assert ui.text("settings.lang.note").startswith("The language changes at the next start")
+    ui.tap("settings.lang.fr")  # at once: every screen in French, still on settings
+    assert ui.screen == "night_settings"
+    assert ui.text("settings.volume") == "Volume 80 %"
+    assert ui.app.translator.language == "fr"
     ui.tap("settings.part.ring")
-    assert ui.text("settings.part.ring") == "The LED ring: off"
+    assert ui.text("settings.part.ring") == "L'anneau de LED : désactivé"
     saved = yaml.safe_load(target.read_text())
     assert saved == {"hardware": {"buzzer": {"mute": True, "volume": 0.8},
                                   "ring": {"enabled": False}}, "language": "fr"}

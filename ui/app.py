@@ -91,6 +91,23 @@ class CompanionApp(App):
         home.refresh()
         return manager
 
+    def set_language(self, language: str) -> None:
+        """Switch the language now: every screen is built again in it, and the game
+        being played (and the screen being looked at) stays as it was."""
+        if language == self.translator.language:
+            return
+        self.translator = Translator(language)
+        shown = self.root.current
+        session = self.session
+        self.close_dialog()
+        Window.remove_widget(self.root)
+        self.root = self.build()
+        Window.add_widget(self.root)
+        if session is not None:
+            self._open(session)
+        if self.root.has_screen(shown):
+            self.root.current = shown
+
     def _rescale(self, _window: Any, size: tuple[int, int]) -> None:
         self.scale = theme.scale_for(*size)
 

@@ -2,8 +2,8 @@
 the dice faces in use, about. Each change is saved to the user's config file at once
 (checked first: a refused change shows why and keeps the file as it was).
 
-Sound and volume apply at once to the buzzer; the language and the hardware parts
-apply at the next start (the screens are built in one language; parts are wired at
+Sound and volume apply at once to the buzzer, the language at once (every screen is
+built again); the hardware parts apply at the next start (parts are wired at
 start), and the screen says so.
 """
 
@@ -74,7 +74,7 @@ class NightSettingsScreen(Screen):
         left_scroll, left = scroll_list(6)
         right_scroll, right = scroll_list(6)
 
-        # language: the screens are built in one language, so it applies at next start
+        # language: saved, then every screen is built again in it
         left.add_widget(self.heading(app.tr("night.ui.language")))
         row = self.row()
         chosen = s.get("language", "en")
@@ -82,11 +82,9 @@ class NightSettingsScreen(Screen):
             button = Tap(app.tr(f"night.ui.lang.{lang}"), tid=f"settings.lang.{lang}",
                          background=theme.ACCENT if lang == chosen else theme.BUTTON,
                          color=theme.BACKGROUND if lang == chosen else theme.TEXT)
-            button.bind(on_release=lambda _b, lg=lang: self.set_value("language", lg))
+            button.bind(on_release=lambda _b, lg=lang: self.set_language(lg))
             row.add_widget(button)
         left.add_widget(row)
-        if chosen != app.translator.language:
-            left.add_widget(self.note(app.tr("night.ui.after_restart"), "settings.lang.note"))
 
         # sound: straight to the buzzer
         left.add_widget(self.heading(app.tr("night.ui.sound")))
@@ -174,6 +172,13 @@ class NightSettingsScreen(Screen):
     def set_value(self, dotted: str, value: Any) -> None:
         self.change(dotted, value)
         self.refresh()
+
+    def set_language(self, language: str) -> None:
+        app = App.get_running_app()
+        if self.change("language", language):
+            app.set_language(language)  # rebuilds every screen, this one included
+        else:
+            self.refresh()
 
     def set_mute(self, mute: bool) -> None:
         app = App.get_running_app()
