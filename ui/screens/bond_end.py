@@ -13,7 +13,8 @@ from kivy.uix.screenmanager import Screen
 from companion.games.bond.instructions import outcome
 from companion.games.bond.state import BondState
 from ui import theme
-from ui.widgets.basics import Tap, Text, paint_background
+from ui.screens.game_parts import end_bar
+from ui.widgets.basics import Text, paint_background
 
 
 class BondEndScreen(Screen):
@@ -48,18 +49,5 @@ class BondEndScreen(Screen):
                                    color=theme.ACCENT if i in winners else theme.TEXT,
                                    tid=f"end.score.{i}"))
         self.box.add_widget(scores)
-        row = BoxLayout(spacing=dp(10), size_hint_y=None, height=theme.touch(64))
-        undo = Tap(app.tr("core.ui.undo"), tid="end.undo")
-        undo.bind(on_release=lambda _b: app.undo())
-        home = Tap(app.tr("core.ui.home"), tid="end.home")
-        home.bind(on_release=lambda _b: app.leave_game())
-        again = Tap(app.tr("core.ui.new_game"), tid="end.new", background=theme.SUCCESS)
-        again.bind(on_release=lambda _b: self.new_game())
-        for widget in (undo, home, again):
-            row.add_widget(widget)
-        self.box.add_widget(row)
+        self.box.add_widget(end_bar("bond"))
 
-    def new_game(self) -> None:
-        app = App.get_running_app()
-        app.leave_game()
-        app.root.current = "bond_setup"

@@ -11,7 +11,8 @@ from kivy.uix.screenmanager import Screen
 
 from companion.games.evil.state import EvilState
 from ui import theme
-from ui.widgets.basics import Tap, Text, paint_background
+from ui.screens.game_parts import end_bar
+from ui.widgets.basics import Text, paint_background
 
 
 class EvilEndScreen(Screen):
@@ -31,18 +32,5 @@ class EvilEndScreen(Screen):
         text = app.tr("evil.ui.won_text", n=len(state.recovered), turns=state.turn) if won \
             else app.tr("evil.ui.lost_text", n=len(state.lost), turns=state.turn)
         self.box.add_widget(Text(text, size=20, halign="center", tid="end.text"))
-        row = BoxLayout(spacing=dp(10), size_hint_y=None, height=theme.touch(64))
-        undo = Tap(app.tr("core.ui.undo"), tid="end.undo")
-        undo.bind(on_release=lambda _b: app.undo())
-        home = Tap(app.tr("core.ui.home"), tid="end.home")
-        home.bind(on_release=lambda _b: app.leave_game())
-        again = Tap(app.tr("core.ui.new_game"), tid="end.new", background=theme.SUCCESS)
-        again.bind(on_release=lambda _b: self.new_game())
-        for widget in (undo, home, again):
-            row.add_widget(widget)
-        self.box.add_widget(row)
+        self.box.add_widget(end_bar("evil"))
 
-    def new_game(self) -> None:
-        app = App.get_running_app()
-        app.leave_game()
-        app.root.current = "evil_setup"

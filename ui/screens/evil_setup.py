@@ -13,6 +13,7 @@ from companion.games.evil.params import EvilParams
 from companion.night import roster
 from ui import theme
 from ui.dialogs import NameKeyboard, open_dialog
+from ui.screens.game_parts import setup_bar
 from ui.widgets.basics import Tap, Text, paint_background
 from ui.widgets.roster_picker import pick_players
 
@@ -105,15 +106,7 @@ class EvilSetupScreen(Screen):
         right.add_widget(BoxLayout())
         columns.add_widget(right)
 
-        bottom = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(60))
-        back = Tap(app.tr("core.ui.back"), tid="setup.back", size_hint_x=0.3)
-        back.bind(on_release=lambda _b: setattr(app.root, "current", "home"))
-        start = Tap(app.tr("core.ui.start"), tid="setup.start", size=24,
-                    background=theme.SUCCESS, size_hint_x=0.7)
-        start.bind(on_release=lambda _b: self.start())
-        bottom.add_widget(back)
-        bottom.add_widget(start)
-        box.add_widget(bottom)
+        box.add_widget(setup_bar(self.start))
 
     # -- edits ------------------------------------------------------------------------
     def edit_name(self, index: int) -> None:
