@@ -187,7 +187,7 @@ def test_a_new_tune_interrupts_and_nothing_blocks(factory):
     station.buzzer.play(["defeat"])
     assert time.monotonic() - start < 0.5  # the tunes last seconds: playing never waits
     deadline = time.monotonic() + 1.0  # the tune thread starts the new tune (a loaded CI)
-    while station.panel_state()["buzzer"]["note"] != "C6" and time.monotonic() < deadline:
+    while station.panel_state()["buzzer"]["tune"] != "defeat" and time.monotonic() < deadline:
         time.sleep(0.01)
     assert station.panel_state()["buzzer"]["tune"] == "defeat"
     assert station.panel_state()["buzzer"]["note"] == "C6"
