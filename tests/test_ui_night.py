@@ -190,7 +190,7 @@ def test_history_resumes_and_abandons_unfinished_games(launch: Any) -> None:
     for tid in ("home.game.bond", "home.history", "home.settings"):
         widget = ui.find(tid)
         assert widget.height >= 48 and widget.y >= 0, tid
-    assert ui.text(f"home.resume.{second + 1}").startswith("Resume: Dice tray, 1 rolls")
+    assert ui.text(f"home.resume.{second + 1}") == "Resume: Dice tray, rolls: 1"
     ui.screenshot("night-home-resume-800x480")
     ui.tap("home.history")
     assert "unfinished" in ui.text(f"history.game.{first}")
