@@ -509,8 +509,12 @@ def test_instructions_say_what_the_professor_does():
     assert keys == ["evil.say.moves", "evil.say.time", "evil.say.lost", "evil.say.power",
                     "evil.say.turn"]
     said = instructions(events, state.params)
-    assert said[0].params["rooms"] == 2 and said[0].params["colour"].key == "evil.colour.blue"
+    assert said[0].params["rooms"] == 2
+    assert said[0].params["colour"].key == "evil.colour_upper.blue"
     assert said[1].params["position"] == "III"
+    assert Translator("en").message(said[0]) == (
+        "The professor moves 2 room(s) through BLUE doors: he locks open doors, re-arms "
+        "traps, chases players out.")
 
 
 def test_evolve_is_replace_and_refuses_unknown_fields():

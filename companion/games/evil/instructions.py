@@ -14,6 +14,10 @@ from companion.games.evil.params import EvilParams
 from companion.messages import Message, msg
 
 
+def colour_upper(name: str) -> Message:
+    return msg(f"evil.colour_upper.{name}")
+
+
 def colour(name: str) -> Message:
     return msg(f"evil.colour.{name}")
 
@@ -31,9 +35,10 @@ def instructions(events: Iterable[Any], params: EvilParams) -> list[Message]:
     for event in events:
         match event:
             case e.ProfessorMoves(rooms=rooms, colour=c):
-                out.append(msg("evil.say.moves", rooms=rooms, colour=colour(c)))
+                # the door mats' colour, in capitals as the table looks for it on the board
+                out.append(msg("evil.say.moves", rooms=rooms, colour=colour_upper(c)))
             case e.SecretPassage(colour=c):
-                out.append(msg("evil.say.passage", colour=colour(c)))
+                out.append(msg("evil.say.passage", colour=colour_upper(c)))
             case e.NoEffect(colour=c):
                 out.append(msg("evil.say.no_effect", colour=colour(c)))
             case e.TreasureMoved(colour=c, steps=steps) if steps < 0:
