@@ -20,8 +20,6 @@ from companion.config import Config, ConfigError
 from companion.i18n import Translator
 from companion.journal import Journal, JournalError, default_path
 
-log = logging.getLogger("companion")
-
 
 def configure_kivy(cfg: Config | None) -> None:
     """Kivy settings that must be in place before the window exists."""
@@ -50,10 +48,8 @@ def load_hardware(cfg: Config) -> Any:
     import hardware
 
     # gpiozero calls back on its own threads: hand every press to the Kivy main loop
-    station = hardware.setup(cfg, lambda fn: Clock.schedule_once(lambda _dt: fn()))
-    if station.mocked:
-        log.info("no GPIO found: using gpiozero's mock pins (see the Pins panel)")
-    return station
+    # (without GPIO the hardware layer says once in the log that it uses mock pins)
+    return hardware.setup(cfg, lambda fn: Clock.schedule_once(lambda _dt: fn()))
 
 
 def show_problem(title: str, lines: Sequence[str]) -> int:
@@ -90,6 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--config", help="a config file to use instead of the user's file")
     parser.add_argument("--data-dir", help="where the journal lives (overrides data_dir)")
     args = parser.parse_args(list(argv or []))
+    # one stream of log lines (journald on the Pi): Kivy logs through Python's logging
+    # instead of adding a console handler of its own beside ours
+    os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
     with contextlib.suppress(ImportError):
