@@ -17,8 +17,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from companion import config
+
+# CI shares two cores with nothing else promised: time per example is not what the
+# property tests check, so no per-example deadline there
+settings.register_profile("ci", deadline=None)
+if os.environ.get("CI") == "true":
+    settings.load_profile("ci")
 
 
 @pytest.fixture(scope="session")
