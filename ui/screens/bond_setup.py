@@ -7,30 +7,25 @@ from typing import Any
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 
 from companion.games.bond.params import BondParams
 from companion.games.bond.view import deal_size
 from companion.night import roster
 from ui import theme
 from ui.dialogs import NameKeyboard, open_dialog
-from ui.screens.game_parts import setup_bar
-from ui.widgets.basics import Tap, Text, paint_background
+from ui.screens.game_parts import SetupScreen, setup_bar
+from ui.widgets.basics import Tap, Text
 from ui.widgets.roster_picker import pick_players
 
 
-class BondSetupScreen(Screen):
+class BondSetupScreen(SetupScreen):
+    kind = "bond"
+    params_type = BondParams
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.names: list[str] = []
         self.roster_ids: list[int | None] = []  # the roster player of each seat, if picked
-        self.root_box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        paint_background(self.root_box, theme.BACKGROUND)
-        self.add_widget(self.root_box)
-
-    @property
-    def params(self) -> BondParams:
-        return BondParams.from_config(App.get_running_app().settings.get("games.bond"))
 
     def on_pre_enter(self, *_: Any) -> None:
         app = App.get_running_app()
@@ -42,10 +37,7 @@ class BondSetupScreen(Screen):
     def refresh(self) -> None:
         app = App.get_running_app()
         p = self.params
-        box = self.root_box
-        box.clear_widgets()
-        box.add_widget(Text(app.tr("bond.ui.setup_title"), size=22, bold=True,
-                            size_hint_y=None, height=dp(40), tid="setup.title"))
+        box = self.new_page(app.tr("bond.ui.setup_title"))
         columns = BoxLayout(spacing=dp(10))
         box.add_widget(columns)
 

@@ -7,27 +7,23 @@ from typing import Any
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 
 from companion.games.castor.params import CastorParams
 from companion.night import roster
 from ui import theme
 from ui.dialogs import NameKeyboard, open_dialog
-from ui.widgets.basics import Tap, Text, follow_height, paint_background
+from ui.screens.game_parts import SetupScreen
+from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.roster_picker import pick_players
 
 
-class CastorSetupScreen(Screen):
+class CastorSetupScreen(SetupScreen):
+    kind = "castor"
+    params_type = CastorParams
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.players: list[dict[str, Any]] = []
-        self.root_box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        paint_background(self.root_box, theme.BACKGROUND)
-        self.add_widget(self.root_box)
-
-    @property
-    def params(self) -> CastorParams:
-        return CastorParams.from_config(App.get_running_app().settings.get("games.castor"))
 
     def on_pre_enter(self, *_: Any) -> None:
         app = App.get_running_app()
@@ -38,10 +34,7 @@ class CastorSetupScreen(Screen):
     def refresh(self) -> None:
         app = App.get_running_app()
         p = self.params
-        box = self.root_box
-        box.clear_widgets()
-        box.add_widget(Text(app.tr("castor.ui.setup_title"), size=22, bold=True,
-                            size_hint_y=None, height=dp(40), tid="setup.title"))
+        box = self.new_page(app.tr("castor.ui.setup_title"))
         box.add_widget(Text(app.tr("castor.ui.setup_hint"), size=14, color=theme.MUTED,
                             size_hint_y=None, height=dp(24)))
         for i, player in enumerate(self.players):

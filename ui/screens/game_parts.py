@@ -1,16 +1,51 @@
-"""Rows that several games' screens share: Back/Start under a setup, and Undo/Home/New
-game under a game's end."""
+"""What several games' screens share: the setup screen's frame (its page, its title, its
+rule parameters), Back/Start under a setup, and Undo/Home/New game under a game's end."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
 
 from ui import theme
-from ui.widgets.basics import Tap
+from ui.widgets.basics import Tap, Text, paint_background
+
+
+class SetupScreen(Screen):
+    """A game's setup page. Subclasses set `kind` and `params_type` (the game's params
+    class with `from_config`) and rebuild their page in `refresh`."""
+
+    kind = ""
+    params_type: Any = None
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.root_box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
+        paint_background(self.root_box, theme.BACKGROUND)
+        self.add_widget(self.root_box)
+        self._section: Any = None
+        self._params: Any = None
+
+    @property
+    def params(self) -> Any:
+        """The game's rule parameters, read again only when the config changed (settings
+        replace the config's data rather than edit it)."""
+        section = App.get_running_app().settings.get(f"games.{self.kind}")
+        if section is not self._section:
+            self._params = self.params_type.from_config(section)
+            self._section = section
+        return self._params
+
+    def new_page(self, title: str) -> BoxLayout:
+        """Clear the page and put the title on it; returns the page."""
+        self.root_box.clear_widgets()
+        self.root_box.add_widget(Text(title, size=22, bold=True, size_hint_y=None,
+                                      height=dp(40), tid="setup.title"))
+        return self.root_box
 
 
 def setup_bar(on_start: Callable[[], None]) -> BoxLayout:
