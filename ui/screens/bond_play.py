@@ -73,14 +73,8 @@ class BondPlayScreen(PlayScreen):
         app = App.get_running_app()
         state = self.state
         self.refresh(state, update)
-        if state.outcome is not None:
-            app.close_dialog()
-            end = app.root.get_screen("bond_end")
-            end.show(state)
-            app.root.current = "bond_end"
+        if self.show_end_or_stay(state.outcome is not None):
             return
-        if app.root.current != self.name:
-            app.root.current = self.name
         if state.capture is not None:
             capture_dialog(state)
         elif update is not None and update.verb != "undo" and any(

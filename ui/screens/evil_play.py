@@ -120,20 +120,13 @@ class EvilPlayScreen(PlayScreen):
 
     def after_update(self, update: Update | None) -> None:
         """Redraw from the committed state, then open what the rules ask for."""
-        app = App.get_running_app()
         state = self.state
         if update is not None and any(isinstance(ev, (e.TreasureLost, e.TreasureRecovered))
                                       for ev in update.events):
             self.placement_snoozed = False
         self.refresh(state, update)
-        if state.outcome is not None:
-            app.close_dialog()
-            end = app.root.get_screen("evil_end")
-            end.show(state)
-            app.root.current = "evil_end"
+        if self.show_end_or_stay(state.outcome is not None):
             return
-        if app.root.current != self.name:
-            app.root.current = self.name
         # the new state is on screen now; the question it raises opens on the next frame
         if self._prompt_event is not None:
             self._prompt_event.cancel()

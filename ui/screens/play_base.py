@@ -44,6 +44,20 @@ class PlayScreen(Screen):
         home.bind(on_release=lambda _b: app.leave_game())
         return self.undo_button, self.redo_button, home
 
+    def show_end_or_stay(self, finished: bool) -> bool:
+        """A finished game goes to the game's end screen (True); otherwise this screen
+        is the one shown."""
+        app = App.get_running_app()
+        if finished:
+            app.close_dialog()
+            end = app.root.get_screen(self.name.replace("_play", "_end"))
+            end.show(self.state)
+            app.root.current = end.name
+            return True
+        if app.root.current != self.name:
+            app.root.current = self.name
+        return False
+
     def refresh_history_buttons(self) -> None:
         assert self.session is not None
         self.undo_button.disabled = not self.session.can_undo()
