@@ -33,7 +33,11 @@ apt-run:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
+# byte-code written ahead, as `companion install` does: a start then compiles nothing
+COMPILE := $(BIN)/python -m compileall -q companion hardware ui
+
 run: apt-run $(VENV)/.installed
+	$(COMPILE)
 	$(BIN)/companion
 
 lint: $(VENV)/.installed

@@ -4,7 +4,7 @@ Each repetition starts one fresh process of each app, interleaved (ours, bare, o
 bare, ...) so both share whatever else the machine is doing. Per process:
 
 - cold start: from just before the process is spawned to the end of the first buffer
-  swap (CLOCK_MONOTONIC on both sides);
+  swap (CLOCK_MONOTONIC on both sides), both apps from byte-code as installed;
 - memory: VmRSS once the first frame is drawn and the app has settled for 1 s;
 - idle CPU (the first `idle_reps` repetitions): utime + stime of the process, all
   threads, over `idle_seconds` with nothing touched, read from /proc/<pid>/stat. Ours
@@ -93,8 +93,18 @@ def _wait_for(path: Path, event: str, child: subprocess.Popen[bytes]) -> dict[st
     raise TimeoutError(f"no {event} within {TIMEOUT:.0f} s; see {path.parent / 'log.txt'}")
 
 
+def compile_app() -> None:
+    """Write the app's byte-code as `companion install` does on the Pi (Kivy's came with
+    its wheel): with PYTHONDONTWRITEBYTECODE set, no warm-up run would write it."""
+    from ui.deploy import PACKAGES, REPO
+
+    subprocess.run([sys.executable, "-m", "compileall", "-q",
+                    *(str(REPO / p) for p in PACKAGES)], check=True, stdout=subprocess.DEVNULL)
+
+
 def measure(workdir: Path, reps: int = 5, idle_seconds: float = 30.0,
             idle_reps: int = 2) -> dict[str, Any]:
+    compile_app()
     runner = Runner(workdir)
     for app in APPS:  # warm-up, not counted: bytecode caches, page cache, KIVY_HOME
         runner.once(app)

@@ -78,7 +78,7 @@ def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[An
             Window.size = (800, 480)
         data = config.merge(defaults.data, {"language": language, **overrides})
         data["display"] = dict(data["display"], roll_animation=0.3)
-        station = None
+        start_hardware = None
         if hardware:  # gpiozero's mock pins, the LED ring on a loopback port
             from gpiozero.pins.mock import MockFactory, MockPWMPin
             from kivy.clock import Clock
@@ -86,12 +86,15 @@ def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[An
             import hardware as hardware_layer
 
             data["hardware"]["ring"]["port"] = "loop://"
-            station = hardware_layer.setup(
-                config.Config(data), lambda fn: Clock.schedule_once(lambda _dt: fn()),
-                pin_factory=MockFactory(pin_class=MockPWMPin))
+
+            def start_hardware() -> Any:  # as `companion` does: after the first frame
+                return hardware_layer.setup(
+                    config.Config(data), lambda fn: Clock.schedule_once(lambda _dt: fn()),
+                    pin_factory=MockFactory(pin_class=MockPWMPin))
+
         app = CompanionApp(config.Config(data),
                            Journal(journal_file or tmp_path / "journal.sqlite3"),
-                           hardware=station, new_seed=lambda: seed)
+                           start_hardware=start_hardware, new_seed=lambda: seed)
         app._run_prepare()
         started.append(app)
         driver = Driver(app)

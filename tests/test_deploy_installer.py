@@ -74,6 +74,8 @@ def test_console_install_writes_exactly_the_expected_files(tmp_path: Path, capsy
     assert dict(ini.items("input")) == {"mouse": "mouse,disable_on_activity",
                                         "%(name)s": "probesysfs,provider=mtdev"}
     # Under --root no command runs: each one is shown instead.
+    assert (f"would run: /opt/table-companion/venv/bin/python -m compileall -q "
+            f"{deploy.REPO}/companion {deploy.REPO}/hardware {deploy.REPO}/ui") in out
     assert "would run: useradd --system" in out
     assert "would run: systemctl daemon-reload" in out
     assert "would run: systemctl disable getty@tty1.service" in out
@@ -228,3 +230,9 @@ def test_pinned_versions_cover_the_runtime_dependencies() -> None:
             (deploy.UNITS / "constraints.txt").read_text().splitlines()
             if "==" in line and not line.startswith("#")}
     assert {"kivy", "gpiozero", "lgpio", "pyserial", "pyyaml"} <= pins
+
+
+def test_the_byte_compiled_packages_are_the_apps_code() -> None:
+    # a package missing from the list would be compiled again at every start
+    top = {p.parent.name for p in deploy.REPO.glob("*/__init__.py")}
+    assert set(deploy.PACKAGES) == top - {"tests", "bench"}

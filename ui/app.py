@@ -4,7 +4,6 @@ a GPIO button and a test all take exactly the same path."""
 
 from __future__ import annotations
 
-import importlib
 import logging
 import secrets
 from collections.abc import Callable
@@ -17,55 +16,41 @@ from kivy.properties import NumericProperty
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.config import Config
-from companion.games import available, rules_for
+from companion.games import rules_for
 from companion.i18n import Translator
 from companion.journal import Journal
 from companion.messages import CompanionError, Message, msg
 from companion.session import Session, Update
 from ui import theme
 from ui.dialogs import Dialog, message
+from ui.screen_registry import LazyScreenManager
 from ui.watchdog import Watchdog
 
 log = logging.getLogger(__name__)
-
-#: each game's screens: a module with `screens()` returning `<kind>_setup` and
-#: `<kind>_play` (with `open_session(session)` and `after_update(update)`), and more
-GAME_SCREENS = {kind: f"ui.screens.{kind}_screens"
-                for kind in ("evil", "castor", "bond", "tray")}
-
-
-def game_screens(kind: str) -> list[Any]:
-    """The game's screens, or none while its UI is not built."""
-    name = GAME_SCREENS.get(kind)
-    if name is None:
-        return []
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return []
-        raise
-    return list(module.screens())
-
 
 class CompanionApp(App):
     scale = NumericProperty(1.0)
     use_kivy_settings = False  # no settings panel (F1) on a kiosk
 
     def __init__(self, config: Config, journal: Journal, *, hardware: Any = None,
+                 start_hardware: Callable[[], Any] | None = None,
                  auto_resume: bool = True,
                  new_seed: Callable[[], int] = lambda: secrets.randbits(63),
                  **kwargs: Any) -> None:
+        """`hardware`: a ready Station (tests); `start_hardware`: builds one once the
+        first frame is on screen, so the table sees the game before the pins are set up."""
         super().__init__(**kwargs)
         self.settings = config
         self.journal = journal
         self.hardware = hardware
+        self.start_hardware = start_hardware
         self.auto_resume = auto_resume
         self.new_seed = new_seed
         self.translator = Translator(config.get("language", "en"))
         self.session: Session | None = None
         self.dialog: Dialog | None = None
         self.watchdog = Watchdog.from_environment()
+        self.night_dimmer: Any = None
 
     # -- translation -----------------------------------------------------------------
     def tr(self, key: str, **params: Any) -> str:
@@ -76,20 +61,15 @@ class CompanionApp(App):
 
     # -- building ---------------------------------------------------------------------
     def build(self) -> ScreenManager:
-        from ui.screens.home import HomeScreen
-
-        self.title = self.tr("core.app_name")
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._rescale, on_keyboard=self._on_key)
         self._rescale(Window, Window.size)
-        manager = ScreenManager(transition=NoTransition())
-        home = HomeScreen(name="home")
-        manager.add_widget(home)
-        for kind in available():
-            for screen in game_screens(kind):
-                manager.add_widget(screen)
-        home.refresh()
-        return manager
+        return self._screens()
+
+    def _screens(self) -> ScreenManager:
+        # each screen is built when first shown: on_start shows the resumed game or home
+        self.title = self.tr("core.app_name")
+        return LazyScreenManager(transition=NoTransition())
 
     def set_language(self, language: str) -> None:
         """Switch the language now: every screen is built again in it, and the game
@@ -101,12 +81,11 @@ class CompanionApp(App):
         session = self.session
         self.close_dialog()
         Window.remove_widget(self.root)
-        self.root = self.build()
+        self.root = self._screens()
         Window.add_widget(self.root)
         if session is not None:
             self._open(session)
-        if self.root.has_screen(shown):
-            self.root.current = shown
+        self.root.current = shown if self.root.has_screen(shown) else "home"
 
     def _rescale(self, _window: Any, size: tuple[int, int]) -> None:
         self.scale = theme.scale_for(*size)
@@ -127,8 +106,7 @@ class CompanionApp(App):
         self.watchdog.ready()
         self.watchdog.start(Clock.schedule_interval)
         if self.hardware is not None:
-            self.hardware.bind("ok", self.confirm)
-            self.hardware.on_error(self.show_error)
+            self._wire_hardware()
         if self.journal.moved_aside is not None:
             message(self.tr("core.ui.saved_elsewhere"),
                     self.tr("core.error.journal_moved", path=str(self.journal.moved_aside)))
@@ -136,6 +114,42 @@ class CompanionApp(App):
             for record in self.journal.unfinished():
                 if self.playable(record.kind) and self.resume(record.id):
                     break
+        if self.session is None:
+            self.root.current = "home"
+        self.after_first_frame(self._after_start)
+
+    def after_first_frame(self, work: Callable[[], None]) -> None:
+        """Run `work` in the clock tick after the first frame is swapped to the screen."""
+        def flipping(*_: Any) -> None:  # runs just before the swap
+            Window.unbind(on_flip=flipping)
+            Clock.schedule_once(lambda _dt: work())
+
+        Window.bind(on_flip=flipping)
+
+    def _after_start(self) -> None:
+        self._start_dimmer()
+        if self.hardware is None and self.start_hardware is not None:
+            self.hardware = self.start_hardware()
+            self._wire_hardware()
+
+    def _start_dimmer(self) -> None:
+        """Lower the backlight after a while without a touch, where there is one."""
+        from ui.screens import night_prefs
+
+        if self.night_dimmer is not None or not night_prefs.dimming_available(self.settings):
+            return
+        self.night_dimmer = night_prefs.Dimmer(int(self.settings.get(night_prefs.DIM_KEY, 0)))
+        Window.bind(on_touch_down=self.night_dimmer.touched)
+        Clock.schedule_interval(self.night_dimmer.tick, 5)
+
+    def _wire_hardware(self) -> None:
+        self.hardware.bind("ok", self.confirm)
+        self.hardware.on_error(self.show_error)
+        if self.session is not None and self.session.rules.kind == "evil":
+            self.hardware.attach(self.session)  # the clock hardware is Pr. Evil's
+        play = self.root.built("evil_play")
+        if play is not None:
+            play.offer_pins()
 
     def on_stop(self) -> None:
         self.watchdog.stopping()

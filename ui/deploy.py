@@ -45,6 +45,7 @@ DEFAULT_VENV = "/opt/table-companion/venv"
 DEFAULT_SRC = "/opt/table-companion/src"
 STATE_DIR = Path("/var/lib/table-companion")
 ETC_CONFIG = Path("/etc") / config.APP_DIR / config.USER_FILE
+PACKAGES = ("companion", "hardware", "ui")  # the app's code, byte-compiled at install
 PRIVATE_TREES = (Path("/home"), Path("/root"), Path("/run/user"))
 
 USER_CONFIG = """\
@@ -202,7 +203,7 @@ def kivy_ini(existing: str | None, entries: dict[str, str]) -> str | None:
 
 # -- plans ------------------------------------------------------------------------------
 def plan_install(target: Target, probe: Probe) -> list[Step]:
-    steps: list[Step] = []
+    steps: list[Step] = [compile_step(target)]
     unit_text = render_unit(target)
     unit_dir = target.unit_path.parent
     wants = unit_dir / f"{wanted_by(unit_text)}.wants" / UNIT
@@ -228,6 +229,15 @@ def plan_install(target: Target, probe: Probe) -> list[Step]:
         steps.append(Run(("systemctl", "disable", "getty@tty1.service"), may_fail=True))
     steps.append(Run((*_systemctl(target), "try-restart", UNIT), may_fail=True))
     return steps
+
+
+def compile_step(target: Target) -> Run:
+    """Byte-code for the app's packages, written now: the service may not write into the
+    source tree (ProtectSystem=strict), and without it every start would compile the
+    whole app again before its first frame."""
+    python = str(target.venv / "bin" / "python")
+    return Run((python, "-m", "compileall", "-q",
+                *(str(target.repo / p) for p in PACKAGES)))
 
 
 def plan_uninstall(target: Target, purge: bool) -> list[Step]:

@@ -112,7 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     from ui.app import CompanionApp
 
-    app = CompanionApp(cfg, journal, hardware=load_hardware(cfg))
+    app = CompanionApp(cfg, journal, start_hardware=lambda: load_hardware(cfg))
     try:
         app.run()
     finally:

@@ -1,42 +1,42 @@
 """The games the companion knows, by kind. Each game package offers:
 
 - `RULES`: an object following `companion.rules.Rules`;
-- `validate_config(section)`: problems in its `games.<kind>` config section.
+- `params.validate_config(section)`: problems in its `games.<kind>` config section.
+
+Nothing here imports a game's rules until that game is played: start-up (and a config
+check) then pays only for the game on screen.
 """
 
 from __future__ import annotations
 
 import importlib
-from types import ModuleType
+from collections.abc import Mapping
+from typing import Any
 
-from companion.config import register_validator
+from companion.config import Validator, register_validator
+from companion.messages import Message
 from companion.rules import Rules
 
 KINDS = ("evil", "castor", "bond", "tray")
 
 
-def _module(kind: str) -> ModuleType | None:
-    name = f"companion.games.{kind}"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return None  # not built yet
-        raise
-
-
 def available() -> list[str]:
-    return [kind for kind in KINDS if _module(kind) is not None]
+    return list(KINDS)
 
 
 def rules_for(kind: str) -> Rules:
-    module = _module(kind)
-    if module is None:
+    if kind not in KINDS:
         raise KeyError(kind)
-    return module.RULES
+    return importlib.import_module(f"companion.games.{kind}.rules").RULES  # type: ignore[no-any-return]
+
+
+def _validator(kind: str) -> Validator:
+    def validate(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
+        params = importlib.import_module(f"companion.games.{kind}.params")
+        return params.validate_config(section)  # type: ignore[no-any-return]
+
+    return validate
 
 
 for _kind in KINDS:
-    _mod = _module(_kind)
-    if _mod is not None and hasattr(_mod, "validate_config"):
-        register_validator(f"games.{_kind}", _mod.validate_config)
+    register_validator(f"games.{_kind}", _validator(_kind))

@@ -3,7 +3,7 @@ it is, recovered and lost, undo/redo, and the dialogs the rules call for."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -27,7 +27,9 @@ from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height, paint_background
 from ui.widgets.dial import Dial, DialView
 from ui.widgets.dice import DieFace
-from ui.widgets.pin_panel import PinPanel
+
+if TYPE_CHECKING:
+    from ui.widgets.pin_panel import PinPanel
 
 ANIMATION_FPS = 12
 
@@ -77,16 +79,25 @@ class EvilPlayScreen(PlayScreen):
         adjust.bind(on_release=lambda _b: adjust_dialog(self.state))
         for widget in (undo, redo, adjust, home):
             bar.add_widget(widget)
-        if app.hardware is not None and app.hardware.mocked:
-            pins = Tap(app.tr("core.ui.pins"), tid="play.pins")
-            pins.bind(on_release=lambda _b: self.toggle_pins())
-            bar.add_widget(pins)
+        self.bar = bar
+        self.pins_button: Tap | None = None
         self.pin_panel: PinPanel | None = None
+        self.offer_pins()
         for widget in (self.turn_label, self.character_label, counts, dice_row,
                        self.say_label, self.roll_button, bar):
             right.add_widget(widget)
         root.add_widget(right)
         self.add_widget(root)
+
+    def offer_pins(self) -> None:
+        """A Pins button when the hardware runs on mock pins (a desktop): the app sets
+        up the hardware after the first frame, so this may come after the screen."""
+        app = App.get_running_app()
+        if self.pins_button is not None or app.hardware is None or not app.hardware.mocked:
+            return
+        self.pins_button = Tap(app.tr("core.ui.pins"), tid="play.pins")
+        self.pins_button.bind(on_release=lambda _b: self.toggle_pins())
+        self.bar.add_widget(self.pins_button)
 
     def toggle_pins(self) -> None:
         """Show or hide the simulated LEDs, buzzer and ring over the dial."""
@@ -95,6 +106,8 @@ class EvilPlayScreen(PlayScreen):
             self.remove_widget(self.pin_panel)
             self.pin_panel = None
             return
+        from ui.widgets.pin_panel import PinPanel
+
         app = App.get_running_app()
         panel = PinPanel(app.hardware, size_hint=(None, None))
         panel.pos_hint = {"x": 0.01, "top": 0.99}

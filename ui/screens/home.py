@@ -69,10 +69,7 @@ class HomeScreen(Screen):
 
     def night_bar(self) -> BoxLayout:
         """Game night: the dice tray, players, history, statistics, export, settings."""
-        from ui.screens.night_screens import install
-
         app = App.get_running_app()
-        install(self.manager)
         bar = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(52))
         for name, screen in (("tray", "tray_setup"), ("players", "night_roster"),
                              ("history", "night_history"), ("stats", "night_stats"),

@@ -198,7 +198,7 @@ class NightSettingsScreen(Screen):
         later = [c for c in DIM_CHOICES if c > seconds]
         value = later[0] if later else DIM_CHOICES[0]
         if self.change(night_prefs.DIM_KEY, value):
-            dimmer = getattr(app, "night_dimmer", None)
+            dimmer = app.night_dimmer
             if dimmer is not None:
                 dimmer.seconds = value
         self.refresh()

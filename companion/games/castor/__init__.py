@@ -28,9 +28,8 @@ is won no round can start, but any round can be edited (which may move or take b
 the victory; rounds after the deciding one stay on the scoreboard uncounted).
 """
 
-from companion.games.castor.params import CastorParams, validate_config
-from companion.games.castor.rules import RULES, CastorRules
-from companion.games.castor.view import playable_values, scoreboard, trick_view
+import importlib
+from typing import Any
 
 KIND = "castor"
 
@@ -44,3 +43,21 @@ __all__ = [
     "trick_view",
     "validate_config",
 ]
+
+_LAZY = {
+    "CastorParams": "companion.games.castor.params",
+    "validate_config": "companion.games.castor.params",
+    "RULES": "companion.games.castor.rules",
+    "CastorRules": "companion.games.castor.rules",
+    "playable_values": "companion.games.castor.view",
+    "scoreboard": "companion.games.castor.view",
+    "trick_view": "companion.games.castor.view",
+}
+
+
+def __getattr__(name: str) -> Any:
+    # the rules load on first use, so the config check and the home screen never pay
+    # for a game nobody is playing
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,0 +1,79 @@
+"""Start-up: the first frame shows only what it needs; the rest comes when asked for
+(other screens when first opened, the hardware once that frame is on screen)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.test_ui_evil import answer_dialogs, new_game
+
+pytestmark = pytest.mark.ui
+
+
+def test_a_fresh_start_builds_the_home_screen_only(launch: Any) -> None:
+    ui = launch()
+    assert ui.screen == "home"
+    assert ui.app.root.screen_names == ["home"]
+    assert ui.text("home.game.castor") == "Le Castor en cavale"  # offered, not built
+    ui.tap("home.stats")
+    assert ui.screen == "night_stats"
+    assert set(ui.app.root.screen_names) == {"home", "night_stats"}
+
+
+def test_a_resumed_game_starts_on_its_play_screen_alone(launch: Any) -> None:
+    ui = launch(seed=3)
+    new_game(ui)
+    ui.tap("play.roll")
+    answer_dialogs(ui, 30)
+    turn = ui.text("play.turn")
+
+    ui = launch()  # the plug pulled and put back
+    assert ui.screen == "evil_play"
+    assert ui.app.root.screen_names == ["evil_play"]
+    assert ui.text("play.turn") == turn
+    ui.tap("play.home")
+    assert ui.screen == "home"
+    assert ui.find("home.resume.1") is not None
+
+
+def test_the_hardware_starts_after_the_first_frame_and_shows_the_resumed_game(
+        launch: Any) -> None:
+    from kivy.core.window import Window
+
+    ui = launch(hardware=True, seed=5)
+    new_game(ui, minutes=20)
+    ui.tap("play.roll")
+    answer_dialogs(ui, 20)
+    time_marker = ui.app.session.state.time
+
+    frames: list[int] = []
+    count = {"flips": 0}
+
+    def flipped(*_: Any) -> None:
+        count["flips"] += 1
+
+    Window.bind(on_flip=flipped)
+    try:
+        seen: dict[str, Any] = {}
+        original = type(ui.app)._after_start
+
+        def after_start(app: Any) -> None:
+            frames.append(count["flips"])
+            seen["pins_button"] = app.root.get_screen("evil_play").pins_button
+            original(app)
+
+        type(ui.app)._after_start = after_start  # type: ignore[method-assign]
+        try:
+            ui = launch(hardware=True)
+        finally:
+            type(ui.app)._after_start = original  # type: ignore[method-assign]
+    finally:
+        Window.unbind(on_flip=flipped)
+    assert frames and frames[0] >= 1  # the game was on screen before the pins were set up
+    assert seen["pins_button"] is None
+    assert ui.text("play.pins") == "Pins"  # offered once the mock pins exist
+    ui.tap("play.pins")
+    lit = ui.app.hardware.panel_state()["clock"]["lit"]
+    assert lit == time_marker
