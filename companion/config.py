@@ -243,8 +243,12 @@ def _sections(data: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
 
 
 def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
-         *, use_default_user_file: bool = True) -> Config:
-    """Defaults merged with the user's file; raises ConfigError listing every problem."""
+         *, use_default_user_file: bool = True, check_defaults: bool = False) -> Config:
+    """Defaults merged with the user's file; raises ConfigError listing every problem.
+
+    A section's validator runs when the user's file sets something in it: the shipped
+    defaults are checked by the tests and by `companion check-config`
+    (`check_defaults=True`), so a start does not import every game to check them."""
     import companion.games  # noqa: F401  (registers each game's validator)
 
     defaults, where = load_defaults(config_dir)
@@ -271,6 +275,8 @@ def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
 
     for section, node in _sections(data):
         prefix = tuple(filter(None, section.split(".")))
+        if prefix and not check_defaults and not _sets(user_lines, prefix):
+            continue
         for key, message in _VALIDATORS[section](node):
             path = (*prefix, *[p for p in key.split(".") if p])
             user_line = _line_of(user_lines, path, stop=len(prefix))
@@ -282,6 +288,11 @@ def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
     if problems:
         raise ConfigError(problems)
     return Config(data, Path(user_file) if user_file else None)
+
+
+def _sets(lines: Mapping[Path_, int], prefix: Path_) -> bool:
+    """Whether the user's file sets a key in the section at `prefix`."""
+    return any(path[:len(prefix)] == prefix for path in lines if len(path) >= len(prefix))
 
 
 def _line_of(lines: Mapping[Path_, int], path: Path_, stop: int = 1) -> int | None:

@@ -35,36 +35,54 @@ def _flatten(prefix: str, data: Mapping[str, Any], out: dict[str, str]) -> None:
 YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
-@functools.lru_cache(maxsize=8)
-def _load_catalog(language: str, locales_dir: Path) -> dict[str, str]:
+@functools.lru_cache(maxsize=128)
+def _load_domain(language: str, domain: str, locales_dir: Path) -> dict[str, str]:
+    path = locales_dir / language / f"{domain}.yaml"
     catalog: dict[str, str] = {}
-    for path in sorted((locales_dir / language).glob("*.yaml")):
+    try:
         with path.open(encoding="utf-8") as handle:
             data = yaml.load(handle, Loader=YAML_LOADER) or {}  # a safe loader
-        _flatten(path.stem, data, catalog)
+    except FileNotFoundError:
+        return catalog
+    _flatten(domain, data, catalog)
     return catalog
 
 
+def load_domain(language: str, domain: str, locales_dir: Path = LOCALES_DIR) -> dict[str, str]:
+    """One domain's keys in a language (read once per process; the copy is the caller's)."""
+    return dict(_load_domain(language, domain, locales_dir))
+
+
 def load_catalog(language: str, locales_dir: Path = LOCALES_DIR) -> dict[str, str]:
-    """A language's catalog (read once per process; the copy is the caller's)."""
-    return dict(_load_catalog(language, locales_dir))
+    """A language's whole catalog, every domain (the copy is the caller's)."""
+    catalog: dict[str, str] = {}
+    for path in sorted((locales_dir / language).glob("*.yaml")):
+        catalog.update(_load_domain(language, path.stem, locales_dir))
+    return catalog
 
 
 class Translator:
+    """Reads a domain's catalog the first time one of its keys is asked for: a start
+    reads the app's and the game's, not every game's."""
+
     def __init__(self, language: str = FALLBACK, locales_dir: Path = LOCALES_DIR) -> None:
         if language not in LANGUAGES:
             language = FALLBACK
         self.language = language
-        self._catalog = load_catalog(language, locales_dir)
-        self._fallback = (
-            self._catalog if language == FALLBACK else load_catalog(FALLBACK, locales_dir)
-        )
+        self.locales_dir = locales_dir
+
+    def _template(self, key: str) -> str | None:
+        domain = key.partition(".")[0]
+        found = _load_domain(self.language, domain, self.locales_dir).get(key)
+        if found or self.language == FALLBACK:
+            return found
+        return _load_domain(FALLBACK, domain, self.locales_dir).get(key)
 
     def has(self, key: str) -> bool:
-        return key in self._catalog or key in self._fallback
+        return self._template(key) is not None
 
     def __call__(self, key: str, /, **params: Any) -> str:
-        template = self._catalog.get(key) or self._fallback.get(key)
+        template = self._template(key)
         if template is None:
             return key  # visible, and caught by the catalog tests
         resolved = {k: self.resolve(v) for k, v in params.items()}

@@ -30,7 +30,7 @@ if os.environ.get("CI") == "true":
 
 @pytest.fixture(scope="session")
 def defaults() -> config.Config:
-    return config.load(use_default_user_file=False)
+    return config.load(use_default_user_file=False, check_defaults=True)
 
 
 # -- the real app, for UI tests (run under xvfb-run) ------------------------------------

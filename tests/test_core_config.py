@@ -265,12 +265,27 @@ def test_a_broken_default_file_names_itself(tmp_path):
     (copy / "games" / "evil.yaml").write_text(
         (copy / "games" / "evil.yaml").read_text().replace("dial_steps: 12", "dial_steps: 2"))
     with pytest.raises(config.ConfigError) as caught:
-        config.load(None, copy, use_default_user_file=False)
+        config.load(None, copy, use_default_user_file=False, check_defaults=True)
     found = caught.value.problems
     assert {problem.file for problem in found} == {str(copy / "games" / "evil.yaml")}
     assert (found[0].key, found[0].line) == ("games.evil.dial_steps", 12)
     # what the smaller dial breaks is reported too
     assert "games.evil.power_spaces.1" in {problem.key for problem in found}
+
+
+def test_a_start_checks_the_sections_the_user_sets(tmp_path):
+    # the shipped defaults are checked by `companion check-config` and the tests; a start
+    # checks the sections the user's file changes, so it imports only what it plays
+    copy = tmp_path / "config"
+    shutil.copytree(config.CONFIG_DIR, copy)
+    (copy / "games" / "evil.yaml").write_text(
+        (copy / "games" / "evil.yaml").read_text().replace("dial_steps: 12", "dial_steps: 2"))
+    assert config.load(None, copy, use_default_user_file=False).get("games.evil.dial_steps") == 2
+    user = write(tmp_path, "games:\n  evil:\n    recovered_to_win: 3\n")
+    found = problems(user, copy)
+    assert "games.evil.dial_steps" in {problem.key for problem in found}
+    # a section the user sets is checked whole, defaults included
+    assert config.load(write(tmp_path, "games:\n  castor: {}\n"), copy).get("language")
 
 
 def test_the_user_file_comes_from_the_environment(tmp_path, monkeypatch):

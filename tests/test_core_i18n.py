@@ -133,3 +133,18 @@ def test_messages_translate_with_nested_messages(language):
 def test_an_unknown_language_falls_back_to_english():
     assert Translator("xx").language == "en"
     assert Translator("fr")("core.ui.undo") == CATALOGS["fr"]["core.ui.undo"]
+
+
+def test_a_translator_reads_only_the_domains_it_is_asked_for(tmp_path: Path) -> None:
+    core = {"en": "hello: Hello {name}\nbye: Bye\n", "fr": "hello: Salut {name}\n"}
+    for language, text in core.items():
+        (tmp_path / language).mkdir()
+        (tmp_path / language / "core.yaml").write_text(text)
+        (tmp_path / language / "game.yaml").write_text("{ not: yaml: at all")  # never read
+    french = Translator("fr", tmp_path)
+    assert french("core.hello", name="Ana") == "Salut Ana"
+    assert french("core.bye") == "Bye"  # English fills a key French lacks
+    assert french.has("core.bye") and not french.has("core.nothing")
+    assert french("nodomain") == "nodomain"
+    with pytest.raises(yaml.YAMLError):
+        french("game.title")  # read the first time one of its keys is asked for

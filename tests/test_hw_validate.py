@@ -138,3 +138,15 @@ def test_import_hardware_is_light():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=Path(__file__).resolve().parents[1], check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_app_start_refuses_a_bad_pin_in_the_users_file(tmp_path: Path):
+    from ui.main import load_config
+
+    user = tmp_path / "config.yaml"
+    user.write_text("hardware:\n  buttons:\n    pins: {roll: 2}\n")
+    with pytest.raises(config.ConfigError) as err:
+        load_config(user)
+    assert [(p.key, p.line) for p in err.value.problems] == [("hardware.buttons.pins.roll", 3)]
+    user.write_text("language: fr\n")  # no hardware section: nothing of it is imported
+    assert load_config(user).get("language") == "fr"

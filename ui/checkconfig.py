@@ -65,7 +65,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if skipped:
         print(one_line(tr("deploy.check.hardware_skipped", reason=skipped)), file=sys.stderr)
     try:
-        config.load(path, use_default_user_file=False)
+        config.load(path, use_default_user_file=False, check_defaults=True)
     except config.ConfigError as exc:
         for problem in exc.problems:
             print(one_line(problem.format(tr.message)))

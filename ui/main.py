@@ -7,7 +7,6 @@ A bad config or an unreadable data folder does not crash-loop: the problem is pr
 from __future__ import annotations
 
 import argparse
-import contextlib
 import logging
 import os
 import sys
@@ -39,6 +38,19 @@ def configure_kivy(cfg: Config | None) -> None:
 def journal_path(cfg: Config, override: str | None = None) -> Path:
     folder = override or cfg.get("data_dir") or ""
     return Path(folder) / "journal.sqlite3" if folder else default_path()
+
+
+def check_hardware(section: Any) -> Any:
+    """The hardware section's checks, imported only when the user's file sets it."""
+    from hardware.validate import validate
+
+    return validate(section)
+
+
+def load_config(user_file: Path | None) -> Config:
+    """The config the app starts with (ConfigError lists every problem)."""
+    config_module.register_validator("hardware", check_hardware)
+    return config_module.load(user_file)
 
 
 def load_hardware(cfg: Config) -> Any:
@@ -91,10 +103,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
-    with contextlib.suppress(ImportError):
-        import hardware  # noqa: F401  (registers the hardware config validator)
     try:
-        cfg = config_module.load(Path(args.config) if args.config else None)
+        cfg = load_config(Path(args.config) if args.config else None)
     except ConfigError as exc:
         tr = Translator("en")
         lines = [p.format(tr.message) for p in exc.problems]

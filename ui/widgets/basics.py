@@ -84,7 +84,9 @@ class Tap(Button):
         kwargs.setdefault("color", theme.TEXT)
         kwargs.setdefault("halign", "center")
         kwargs.setdefault("valign", "middle")
+        # no theme images at all (a disabled button would load Kivy's atlas for nothing)
         super().__init__(text=text, background_normal="", background_down="",
+                         background_disabled_normal="", background_disabled_down="",
                          background_color=(0, 0, 0, 0), **kwargs)
         self.tid = tid
         self._fill = background

@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle
 from kivy.metrics import sp
@@ -36,12 +37,15 @@ class Dial(Widget):
         self.view: DialView | None = None
         self.redraws = 0
         self._textures: dict[tuple[str, int], Any] = {}
-        self.bind(pos=self._draw, size=self._draw)
+        # one drawing per frame however many size, position and state changes came
+        # (a layout pass moves the dial several times before the first frame)
+        self._draw_soon = Clock.create_trigger(self._draw, -1)
+        self.bind(pos=self._draw_soon, size=self._draw_soon)
 
     def show(self, view: DialView) -> None:
         if view != self.view:
             self.view = view
-            self._draw()
+            self._draw_soon()
 
     def _angle(self, position: float) -> float:
         """Radians, counter-clockwise from 3 o'clock, for a dial position (0 = XII at top)."""

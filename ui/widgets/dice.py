@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
 from kivy.uix.widget import Widget
@@ -24,12 +25,13 @@ class DieFace(Widget):
         self.white = white
         self.face: str | None = None
         self.letter = ""
-        self.bind(pos=self._draw, size=self._draw)
+        self._draw_soon = Clock.create_trigger(self._draw, -1)  # once per frame at most
+        self.bind(pos=self._draw_soon, size=self._draw_soon)
 
     def show(self, face: str | None, letter: str = "") -> None:
         if (face, letter) != (self.face, self.letter):
             self.face, self.letter = face, letter
-            self._draw()
+            self._draw_soon()
 
     def _draw(self, *_: Any) -> None:
         self.canvas.clear()

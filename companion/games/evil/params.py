@@ -88,10 +88,10 @@ class EvilParams:
 
 def known_colours() -> tuple[str, ...]:
     """The treasure colours the app has names for (in the English catalog, the fallback)."""
-    from companion.i18n import load_catalog
+    from companion.i18n import load_domain
 
     prefix = "evil.colour."
-    return tuple(key[len(prefix):] for key in load_catalog("en") if key.startswith(prefix))
+    return tuple(key[len(prefix):] for key in load_domain("en", "evil") if key.startswith(prefix))
 
 
 def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
