@@ -14,14 +14,13 @@ from companion.games.bond.instructions import outcome
 from companion.games.bond.state import BondState
 from ui import theme
 from ui.screens.game_parts import end_bar
-from ui.widgets.basics import Text, paint_background
+from ui.widgets.basics import Text
 
 
 class BondEndScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(8))
-        paint_background(self.box, theme.BACKGROUND)
         self.add_widget(self.box)
 
     def show(self, state: BondState) -> None:

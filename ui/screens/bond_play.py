@@ -21,7 +21,7 @@ from ui.screens.bond_capture import capture_dialog
 from ui.screens.bond_cards import PlayerCard, grid_columns
 from ui.screens.bond_dialogs import correct_dialog, end_dialog, escaped_dialog, lair_dialog
 from ui.screens.play_base import PlayScreen
-from ui.widgets.basics import Tap, Text, follow_height, paint_background
+from ui.widgets.basics import Tap, Text, follow_height
 
 
 class BondPlayScreen(PlayScreen):
@@ -33,7 +33,6 @@ class BondPlayScreen(PlayScreen):
     def _build(self) -> None:
         app = App.get_running_app()
         root = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(5))
-        paint_background(root, theme.BACKGROUND)
         self.info_label = Text(size=15, color=theme.MUTED, tid="play.info",
                                size_hint_y=None, height=dp(22))
         self.grid = GridLayout(spacing=dp(6))

@@ -14,14 +14,13 @@ from companion.games.castor.state import CastorState
 from ui import theme
 from ui.screens.castor_common import SYMBOL_FONT
 from ui.screens.castor_play import medals_text
-from ui.widgets.basics import Tap, Text, follow_height, paint_background
+from ui.widgets.basics import Tap, Text, follow_height
 
 
 class CastorEndScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.box = BoxLayout(orientation="vertical", padding=dp(20), spacing=dp(10))
-        paint_background(self.box, theme.BACKGROUND)
         self.add_widget(self.box)
 
     def show(self, state: CastorState) -> None:

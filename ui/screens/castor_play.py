@@ -20,7 +20,7 @@ from companion.session import Update
 from ui import theme
 from ui.screens.castor_common import DARK_INK, MEDAL, SYMBOL_FONT
 from ui.screens.play_base import PlayScreen
-from ui.widgets.basics import Tap, Text, follow_height, paint_background
+from ui.widgets.basics import Tap, Text, follow_height
 
 NAME_WIDTH = 0.2
 TOTAL_WIDTH = 0.1
@@ -48,7 +48,6 @@ class CastorPlayScreen(PlayScreen):
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
         root = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(4))
-        paint_background(root, theme.BACKGROUND)
         top = follow_height(BoxLayout(spacing=dp(6)), dp(34))
         self.status = Text(size=19, bold=True, tid="play.status", size_hint_x=0.72)
         self.goal = Text(size=14, color=theme.MUTED, tid="play.goal", halign="right",

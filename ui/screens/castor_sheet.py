@@ -19,7 +19,7 @@ from companion.games.castor.state import Sheet
 from ui import theme
 from ui.screens.castor_common import MEDAL, SYMBOL_FONT, current_state
 from ui.screens.castor_dialogs import keypad_dialog
-from ui.widgets.basics import Tap, Text, follow_height, paint_background
+from ui.widgets.basics import Tap, Text, follow_height
 
 FIELDS = ("plan", "green", "yellow")
 NAME_WIDTH = 0.15
@@ -38,7 +38,6 @@ class CastorSheetScreen(Screen):
         self.value_taps: dict[tuple[str, int], Tap] = {}
         self.results: list[Text] = []
         self.box = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(4))
-        paint_background(self.box, theme.BACKGROUND)
         self.add_widget(self.box)
 
     def open(self, round_number: int) -> None:

@@ -31,7 +31,7 @@ from ui.screens.castor_dialogs import (
     trumps_dialog,
 )
 from ui.screens.castor_play import said
-from ui.widgets.basics import Tap, Text, follow_height, paint_background
+from ui.widgets.basics import Tap, Text, follow_height
 
 VALUE_COLUMNS = 9
 
@@ -54,7 +54,6 @@ class CastorTricksScreen(Screen):
     def _build(self) -> None:
         app = App.get_running_app()
         root = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(5))
-        paint_background(root, theme.BACKGROUND)
         top = follow_height(BoxLayout(spacing=dp(6)), dp(32))
         self.title = Text(size=19, bold=True, tid="tricks.title", size_hint_x=0.55)
         self.trumps_label = Text(size=15, tid="tricks.trumps", halign="right",

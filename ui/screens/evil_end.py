@@ -12,14 +12,13 @@ from kivy.uix.screenmanager import Screen
 from companion.games.evil.state import EvilState
 from ui import theme
 from ui.screens.game_parts import end_bar
-from ui.widgets.basics import Text, paint_background
+from ui.widgets.basics import Text
 
 
 class EvilEndScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.box = BoxLayout(orientation="vertical", padding=dp(24), spacing=dp(12))
-        paint_background(self.box, theme.BACKGROUND)
         self.add_widget(self.box)
 
     def show(self, state: EvilState) -> None:

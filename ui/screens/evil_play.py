@@ -24,7 +24,7 @@ from ui.screens.evil_dialogs import (
     treasure_dialog,
 )
 from ui.screens.play_base import PlayScreen
-from ui.widgets.basics import Tap, Text, follow_height, paint_background
+from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.dial import Dial, DialView
 from ui.widgets.dice import DieFace
 
@@ -45,7 +45,6 @@ class EvilPlayScreen(PlayScreen):
     def _build(self) -> None:
         app = App.get_running_app()
         root = BoxLayout(padding=dp(6), spacing=dp(8))
-        paint_background(root, theme.BACKGROUND)
 
         left = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.47)
         self.dial = Dial()

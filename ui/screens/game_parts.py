@@ -12,7 +12,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from ui import theme
-from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.basics import Tap, Text
 
 
 class SetupScreen(Screen):
@@ -25,7 +25,6 @@ class SetupScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.root_box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        paint_background(self.root_box, theme.BACKGROUND)
         self.add_widget(self.root_box)
         self._section: Any = None
         self._params: Any = None

@@ -24,7 +24,7 @@ from companion.night import backup, export
 from ui import theme
 from ui.dialogs import Dialog, message, open_dialog
 from ui.screens.night_common import scroll_list, top_bar, when
-from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.basics import Tap, Text
 
 MEDIA = Path("/media")
 PREFIX = "table-companion"
@@ -61,7 +61,6 @@ class NightExportScreen(Screen):
         self.target: Path | None = None  # None: the data folder
         self.status = ""
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        paint_background(self.box, theme.BACKGROUND)
         self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:

@@ -18,7 +18,7 @@ from companion.night.history import GameLine
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
 from ui.screens.night_common import KINDS, go, minutes, scroll_list, short_game_name, top_bar, when
-from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.basics import Tap, Text
 
 PAGE = 30  # games drawn at once: years of history stay quick to open
 
@@ -63,7 +63,6 @@ class NightHistoryScreen(Screen):
         self.kind: str | None = None
         self.shown = PAGE
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        paint_background(self.box, theme.BACKGROUND)
         self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:
@@ -162,7 +161,6 @@ class NightLogScreen(Screen):
         super().__init__(**kwargs)
         self.game_id = 0
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        paint_background(self.box, theme.BACKGROUND)
         self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:

@@ -20,7 +20,7 @@ from companion.night import roster
 from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, open_dialog
 from ui.screens.night_common import PALETTE, hex_rgba, player_rgba, scroll_list, top_bar
-from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.basics import Tap, Text
 
 
 def attempt(action: Callable[[], Any]) -> bool:
@@ -38,7 +38,6 @@ class NightRosterScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        paint_background(self.box, theme.BACKGROUND)
         self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:

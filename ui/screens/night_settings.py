@@ -24,7 +24,7 @@ from ui import theme
 from ui.dialogs import message
 from ui.screens import night_prefs
 from ui.screens.night_common import scroll_list, top_bar
-from ui.widgets.basics import Tap, Text, follow_height, paint_background
+from ui.widgets.basics import Tap, Text, follow_height
 
 PARTS = ("clock_leds", "treasure_leds", "buzzer", "buttons", "ring")
 DIM_CHOICES = (0, 60, 120, 300, 600)  # seconds without a touch
@@ -37,7 +37,6 @@ class NightSettingsScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        paint_background(self.box, theme.BACKGROUND)
         self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:

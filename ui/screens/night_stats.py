@@ -46,7 +46,6 @@ class NightStatsScreen(Screen):
         self.line_games: list[history.GameLine] | None = None
         self.line_index = 0
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        paint_background(self.box, theme.BACKGROUND)
         self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:

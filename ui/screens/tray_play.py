@@ -20,7 +20,7 @@ from companion.games.tray.view import Distribution, TrayView, tray_view
 from companion.session import Session, Update
 from ui import theme
 from ui.screens.night_common import scroll_list
-from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.basics import Tap, Text
 from ui.widgets.charts import BarChart
 
 BUCKETS = 10  # a die with more faces (d100) is shown in this many groups
@@ -46,7 +46,6 @@ class TrayPlayScreen(Screen):
         self.session: Session | None = None
         self.dist_kind: str | None = None
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        paint_background(self.box, theme.BACKGROUND)
         self.add_widget(self.box)
 
     def open_session(self, session: Session) -> None:

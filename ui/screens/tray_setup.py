@@ -17,7 +17,7 @@ from kivy.uix.screenmanager import Screen
 from companion.games.tray.commands import Roll
 from companion.games.tray.params import TrayParams
 from ui import theme
-from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.basics import Tap, Text
 
 
 def die_name(params: TrayParams, kind: str) -> str:
@@ -29,7 +29,6 @@ class TraySetupScreen(Screen):
         super().__init__(**kwargs)
         self.dice: list[str] = []
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(8))
-        paint_background(self.box, theme.BACKGROUND)
         self.add_widget(self.box)
 
     @property

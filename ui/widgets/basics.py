@@ -8,7 +8,7 @@ from typing import Any
 from kivy.app import App
 from kivy.graphics import Color, Rectangle, RoundedRectangle
 from kivy.metrics import sp
-from kivy.uix.button import Button
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
@@ -75,8 +75,9 @@ class Text(Label):
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
 
 
-class Tap(Button):
-    """A touch button: at least 48 dp high, flat colour, large text."""
+class Tap(ButtonBehavior, Label):
+    """A touch button: at least 48 dp high, flat colour, large text. A label that takes
+    touches rather than Kivy's Button: no theme images, one quad less to draw each."""
 
     def __init__(self, text: str = "", size: float = 18, tid: str = "",
                  background: tuple[float, float, float, float] = theme.BUTTON,
@@ -84,10 +85,7 @@ class Tap(Button):
         kwargs.setdefault("color", theme.TEXT)
         kwargs.setdefault("halign", "center")
         kwargs.setdefault("valign", "middle")
-        # no theme images at all (a disabled button would load Kivy's atlas for nothing)
-        super().__init__(text=text, background_normal="", background_down="",
-                         background_disabled_normal="", background_disabled_down="",
-                         background_color=(0, 0, 0, 0), **kwargs)
+        super().__init__(text=text, **kwargs)
         self.tid = tid
         self._fill = background
         _follow_scale(self, size)
