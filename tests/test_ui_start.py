@@ -77,3 +77,18 @@ def test_the_hardware_starts_after_the_first_frame_and_shows_the_resumed_game(
     ui.tap("play.pins")
     lit = ui.app.hardware.panel_state()["clock"]["lit"]
     assert lit == time_marker
+
+
+def test_the_collector_is_back_and_start_up_is_frozen_after_the_first_frame() -> None:
+    import gc
+
+    from ui.main import settle_memory
+
+    gc.disable()
+    try:
+        settle_memory()
+        assert gc.isenabled()
+        assert gc.get_freeze_count() > 0  # what start-up built is out of the collector's way
+    finally:
+        gc.unfreeze()
+        gc.enable()

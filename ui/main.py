@@ -7,6 +7,7 @@ A bad config or an unreadable data folder does not crash-loop: the problem is pr
 from __future__ import annotations
 
 import argparse
+import gc
 import logging
 import os
 import sys
@@ -93,11 +94,23 @@ def show_problem(title: str, lines: Sequence[str]) -> int:
     return 2
 
 
+def settle_memory() -> None:
+    """Once the first frame is up: collect start-up's garbage once, then freeze what
+    lives on (Kivy, the screens, the rules) so that collections during play only walk
+    what the game creates, and turn the collector back on."""
+    gc.collect()
+    gc.freeze()
+    gc.enable()
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion run")
     parser.add_argument("--config", help="a config file to use instead of the user's file")
     parser.add_argument("--data-dir", help="where the journal lives (overrides data_dir)")
     args = parser.parse_args(list(argv or []))
+    # start-up allocates much and frees little: no cyclic collection before the first
+    # frame (settle_memory turns it back on)
+    gc.disable()
     # one stream of log lines (journald on the Pi): Kivy logs through Python's logging
     # instead of adding a console handler of its own beside ours
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
@@ -110,6 +123,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         lines = [p.format(tr.message) for p in exc.problems]
         print(tr("core.config.refused"), *lines, sep="\n", file=sys.stderr)
         configure_kivy(None)
+        gc.enable()
         return show_problem(tr("core.config.refused"), lines)
 
     configure_kivy(cfg)
@@ -118,11 +132,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         journal = Journal(journal_path(cfg, args.data_dir))
     except JournalError as exc:
         print(tr.message(exc.message), file=sys.stderr)
+        gc.enable()
         return show_problem(tr("core.ui.saved_elsewhere"), [tr.message(exc.message)])
 
     from ui.app import CompanionApp
 
     app = CompanionApp(cfg, journal, start_hardware=lambda: load_hardware(cfg))
+    app.after_first_frame(settle_memory)
     try:
         app.run()
     finally:
