@@ -305,6 +305,9 @@ def _line_of(lines: Mapping[Path_, int], path: Path_, stop: int = 1) -> int | No
     return None
 
 
+MULTISAMPLES = (0, 2, 4, 8)  # what OpenGL ES drivers offer
+
+
 def _validate_app(data: Mapping[str, Any]) -> list[tuple[str, Message]]:
     from companion.i18n import LANGUAGES
 
@@ -318,6 +321,9 @@ def _validate_app(data: Mapping[str, Any]) -> list[tuple[str, Message]]:
     for key in ("width", "height"):
         if display.get(key, 1) < 100:
             problems.append((f"display.{key}", msg("core.config.at_least", minimum=100)))
+    if display.get("multisamples", 0) not in MULTISAMPLES:
+        problems.append(("display.multisamples", msg(
+            "core.config.bad_value", reason=", ".join(str(n) for n in MULTISAMPLES))))
     return problems
 
 

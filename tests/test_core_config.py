@@ -204,6 +204,7 @@ def test_power_spaces_follow_a_changed_dial(tmp_path):
      "core.config.at_least"),
     ("language: de\n", "language", "core.config.language"),
     ("display:\n  roll_animation: 0.9\n", "display.roll_animation", "core.config.bad_value"),
+    ("display:\n  multisamples: 3\n", "display.multisamples", "core.config.bad_value"),
 ])
 def test_meaning_problems(tmp_path, text, key, message):
     found = problems(write(tmp_path, text))

@@ -32,6 +32,7 @@ def configure_kivy(cfg: Config | None) -> None:
     KivyConfig.set("graphics", "height", str(display.get("height", 480)))
     KivyConfig.set("graphics", "fullscreen", "auto" if display.get("fullscreen") else "0")
     KivyConfig.set("graphics", "show_cursor", "1" if display.get("show_cursor", True) else "0")
+    KivyConfig.set("graphics", "multisamples", str(display.get("multisamples", 0)))
     KivyConfig.set("kivy", "exit_on_escape", "0")  # Escape closes dialogs, never the kiosk
     KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")  # no red touch dots
 

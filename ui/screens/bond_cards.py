@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
-from kivy.graphics import Color, RoundedRectangle
+from kivy.graphics import Color, SmoothRoundedRectangle
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
@@ -45,7 +45,7 @@ class PlayerCard(BoxLayout):
         self.index = index
         with self.canvas.before:
             self._colour = Color(*theme.PANEL)
-            self._rect = RoundedRectangle(radius=[10])
+            self._rect = SmoothRoundedRectangle(radius=[10])
         self.bind(pos=self._redraw, size=self._redraw)
         tid = f"play.player.{index}"
 

@@ -6,7 +6,7 @@ import weakref
 from typing import Any
 
 from kivy.app import App
-from kivy.graphics import Color, Rectangle, RoundedRectangle
+from kivy.graphics import Color, Rectangle, SmoothRoundedRectangle
 from kivy.metrics import sp
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.label import Label
@@ -92,7 +92,7 @@ class Tap(ButtonBehavior, Label):
         _fixed_height(self, kwargs)
         with self.canvas.before:
             self._color = Color(*background)
-            self._rect = RoundedRectangle(radius=[8])
+            self._rect = SmoothRoundedRectangle(radius=[8])
         self.bind(pos=self._redraw, size=self._redraw, state=self._redraw,
                   disabled=self._redraw)
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 8, None)))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics import Color, Line, Rectangle, SmoothLine
 from kivy.metrics import dp
 from kivy.uix.widget import Widget
 
@@ -165,7 +165,7 @@ class LineChart(_Chart):
                 flat.extend(at(i, v))
             with self.canvas:
                 Color(*rgba)
-                Line(points=flat, width=dp(2))
+                SmoothLine(points=flat, width=dp(2))
                 for i in range(len(points)):
                     px, py = flat[2 * i], flat[2 * i + 1]
                     Rectangle(pos=(px - dp(3), py - dp(3)), size=(dp(6), dp(6)))

@@ -1,7 +1,8 @@
 """The central clock: I..XII, the time marker, the treasure markers and the power spaces.
 
 Drawn with canvas instructions only when the state or the size changes: nothing is
-redrawn while nothing changes. Each treasure marker carries a letter as well as its
+redrawn while nothing changes. Round shapes use Kivy's antialiased instructions, so
+the window needs no multisampling. Each treasure marker carries a letter as well as its
 colour, and a coloured arc shows the time left before the time marker reaches it.
 """
 
@@ -13,7 +14,7 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line, Rectangle
+from kivy.graphics import Color, Rectangle, SmoothEllipse, SmoothLine
 from kivy.metrics import sp
 from kivy.uix.widget import Widget
 
@@ -80,9 +81,9 @@ class Dial(Widget):
         numeral_size = max(sp(11), r * 0.13)
         with self.canvas:
             Color(*theme.PANEL)
-            Ellipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+            SmoothEllipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
             Color(0.45, 0.47, 0.52, 1)
-            Line(circle=(cx, cy, r), width=2)
+            SmoothLine(circle=(cx, cy, r), width=2)
             # time-left arcs, one ring per treasure, from the time marker to its marker
             for i, (colour, _, position, _) in enumerate(view.markers):
                 ring = r * (0.97 - 0.045 * i)
@@ -90,14 +91,14 @@ class Dial(Widget):
                 end = 360 * (position if position > view.time else position + view.steps) \
                     / view.steps
                 Color(*theme.colour(colour))
-                Line(circle=(cx, cy, ring, start, end), width=max(1.5, r * 0.018))
+                SmoothLine(circle=(cx, cy, ring, start, end), width=max(1.5, r * 0.018))
             # numerals, power spaces highlighted in gold
             for p in range(view.steps):
                 x, y = self._point(p, r * 0.78)
                 if p in view.power_spaces:
                     Color(*theme.ACCENT)
                     d = numeral_size * 2.1
-                    Ellipse(pos=(x - d / 2, y - d / 2), size=(d, d))
+                    SmoothEllipse(pos=(x - d / 2, y - d / 2), size=(d, d))
                     Color(0.1, 0.1, 0.1, 1)
                 else:
                     Color(*theme.TEXT)
@@ -105,9 +106,11 @@ class Dial(Widget):
             # the time marker: a hand from the centre
             tx, ty = self._point(view.time, r * 0.62)
             Color(*theme.TEXT)
-            Line(points=[cx, cy, tx, ty], width=max(2, r * 0.03), cap="round")
+            hand = max(2, r * 0.03)
+            SmoothLine(points=[cx, cy, tx, ty], width=hand)
+            SmoothEllipse(pos=(tx - hand, ty - hand), size=(2 * hand, 2 * hand))  # round tip
             d = r * 0.12
-            Ellipse(pos=(cx - d / 2, cy - d / 2), size=(d, d))
+            SmoothEllipse(pos=(cx - d / 2, cy - d / 2), size=(d, d))
             # treasure markers with their letter; markers on one position are stacked
             stacked: dict[int, int] = {}
             for colour, letter, position, _ in view.markers:
@@ -116,8 +119,8 @@ class Dial(Widget):
                 mx, my = self._point(position, r * (0.56 - 0.17 * level))
                 d = r * 0.19
                 Color(0, 0, 0, 1)
-                Ellipse(pos=(mx - d / 2 - 2, my - d / 2 - 2), size=(d + 4, d + 4))
+                SmoothEllipse(pos=(mx - d / 2 - 2, my - d / 2 - 2), size=(d + 4, d + 4))
                 Color(*theme.colour(colour))
-                Ellipse(pos=(mx - d / 2, my - d / 2), size=(d, d))
+                SmoothEllipse(pos=(mx - d / 2, my - d / 2), size=(d, d))
                 Color(1, 1, 1, 1)
                 self._blit(letter, d * 0.6, mx, my)

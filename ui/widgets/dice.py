@@ -8,7 +8,14 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Ellipse, Line, Rectangle, RoundedRectangle
+from kivy.graphics import (
+    Color,
+    Line,
+    Rectangle,
+    SmoothEllipse,
+    SmoothLine,
+    SmoothRoundedRectangle,
+)
 from kivy.uix.widget import Widget
 
 from ui import theme
@@ -43,9 +50,9 @@ class DieFace(Widget):
         ink = (0.08, 0.08, 0.08, 1) if self.white else (0.95, 0.95, 0.95, 1)
         with self.canvas:
             Color(*((0.95, 0.95, 0.93, 1) if self.white else (0.08, 0.08, 0.09, 1)))
-            RoundedRectangle(pos=(x0, y0), size=(side, side), radius=[side * 0.14])
+            SmoothRoundedRectangle(pos=(x0, y0), size=(side, side), radius=[side * 0.14])
             Color(0.5, 0.5, 0.5, 1)
-            Line(rounded_rectangle=(x0, y0, side, side, side * 0.14), width=1.2)
+            SmoothLine(rounded_rectangle=(x0, y0, side, side, side * 0.14), width=1.2)
             if self.face is None:
                 return
             Color(*ink)
@@ -66,7 +73,7 @@ class DieFace(Widget):
             else:  # a colour face
                 Color(*theme.colour(face))
                 inset = side * 0.16
-                RoundedRectangle(pos=(x0 + inset, y0 + inset),
+                SmoothRoundedRectangle(pos=(x0 + inset, y0 + inset),
                                  size=(side - 2 * inset, side - 2 * inset), radius=[side * 0.08])
                 self._text(self.letter, side * 0.4, x0 + side / 2, y0 + side / 2,
                            (1, 1, 1, 1))
@@ -86,10 +93,11 @@ class DieFace(Widget):
              joint="round")
 
     def _clock(self, cx: float, cy: float, radius: float) -> None:
-        Line(circle=(cx, cy, radius), width=max(1.5, radius * 0.14))
+        SmoothLine(circle=(cx, cy, radius), width=max(1.5, radius * 0.14))
         Line(points=[cx, cy, cx, cy + radius * 0.7], width=max(1.2, radius * 0.1), cap="round")
         Line(points=[cx, cy, cx + radius * 0.5, cy], width=max(1.2, radius * 0.1), cap="round")
-        Ellipse(pos=(cx - radius * 0.12, cy - radius * 0.12), size=(radius * 0.24, radius * 0.24))
+        SmoothEllipse(pos=(cx - radius * 0.12, cy - radius * 0.12),
+                      size=(radius * 0.24, radius * 0.24))
 
     def _text(self, text: str, size: float, x: float, y: float,
               rgba: tuple[float, float, float, float]) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.graphics import Color, Ellipse, Line
+from kivy.graphics import Color, SmoothEllipse, SmoothLine
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
@@ -49,16 +49,16 @@ class LedRing(Widget):
         dot = max(dp(6), r * 0.22)
         with self.canvas:
             Color(0.4, 0.4, 0.45, 1)
-            Line(circle=(cx, cy, r), width=1)
+            SmoothLine(circle=(cx, cy, r), width=1)
             for i in range(self.count):
                 angle = math.pi / 2 - 2 * math.pi * i / self.count
                 x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
                 Color(*(LIT if i == self.lit else OFF))
-                Ellipse(pos=(x - dot / 2, y - dot / 2), size=(dot, dot))
+                SmoothEllipse(pos=(x - dot / 2, y - dot / 2), size=(dot, dot))
             for k, (colour, on) in enumerate(self.treasures.items()):
                 x = cx + (k - (len(self.treasures) - 1) / 2) * dot * 1.6
                 Color(*(theme.colour(colour) if on else OFF))
-                Ellipse(pos=(x - dot / 2, cy - dot / 2), size=(dot, dot))
+                SmoothEllipse(pos=(x - dot / 2, cy - dot / 2), size=(dot, dot))
 
 
 class PinPanel(BoxLayout):
