@@ -22,11 +22,15 @@ def quiet_kivy() -> None:
     os.environ.setdefault("KIVY_NO_FILELOG", "1")
 
 
-def configure_bare() -> None:
+def configure_bare(same_window: bool = False) -> None:
+    """Kivy's defaults at our window size; `same_window`: also our window settings
+    (no multisampling, config/app.yaml's display.multisamples)."""
     from kivy.config import Config
 
     Config.set("graphics", "width", str(WIDTH))
     Config.set("graphics", "height", str(HEIGHT))
+    if same_window:
+        Config.set("graphics", "multisamples", "0")
 
 
 def bare_app(on_build: Callable[[Any], None] | None = None) -> Any:

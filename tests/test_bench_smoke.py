@@ -27,9 +27,9 @@ def test_the_benchmarks_run_end_to_end_and_report(tmp_path: Path) -> None:
 
     start = results["startup"]
     for key in ("start_s", "rss_mib", "idle_cpu_s", "idle_frames"):
-        for app in ("ours", "bare"):
+        for app in ("ours", "bare", "bare_same"):
             assert start[key][app]["n"] == 1
-    for app in ("ours", "bare"):
+    for app in ("ours", "bare", "bare_same"):
         run = start["runs"][app][0]
         assert 0 < run["start_s"] < 120 and run["rss_mib"] > 10
         assert run["idle_wall_s"] >= 1 and run["idle_cpu_s"] >= 0
