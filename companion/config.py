@@ -10,7 +10,6 @@ screen can say exactly what to fix. Only `yaml.safe_load`-level constructs are r
 from __future__ import annotations
 
 import copy
-import difflib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -39,6 +38,8 @@ def register_validator(section: str, validator: Validator) -> None:
 
 @dataclass(frozen=True)
 class Problem:
+    """One problem in the configuration: file, line, dotted key, and what is wrong."""
+
     file: str
     line: int | None
     key: str
@@ -59,6 +60,8 @@ class ConfigError(Exception):
 
 @dataclass
 class Config:
+    """The configuration in use: the defaults merged with the user's file."""
+
     data: dict[str, Any]
     user_file: Path | None = None
     files: list[str] = field(default_factory=list)
@@ -206,6 +209,8 @@ def check_against(
             return  # an empty mapping in the defaults accepts any keys
         for key, sub in value.items():
             if key not in default:
+                import difflib  # only to suggest a key for a typo
+
                 close = difflib.get_close_matches(key, list(default), n=1)
                 hint = msg("core.config.did_you_mean", key=close[0]) if close else ""
                 report((*path, key), msg("core.config.unknown_key", hint=hint))

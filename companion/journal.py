@@ -74,6 +74,8 @@ class JournalError(CompanionError):
 
 @dataclass(frozen=True)
 class Entry:
+    """One action in a game's journal: do, undo or redo, with its command and events."""
+
     seq: int
     verb: str
     command: dict[str, Any] | None
@@ -83,6 +85,8 @@ class Entry:
 
 @dataclass(frozen=True)
 class GameRecord:
+    """One game in the journal: kind, setup, times, finished or abandoned, summary."""
+
     id: int
     kind: str
     setup: dict[str, Any]

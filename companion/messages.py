@@ -12,6 +12,8 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Message:
+    """A translatable text: its catalog key and the values to fill in."""
+
     key: str
     params: dict[str, Any] = field(default_factory=dict, compare=True, hash=False)
 

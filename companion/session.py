@@ -21,6 +21,8 @@ from companion.rules import Rules
 
 @dataclass(frozen=True)
 class Step:
+    """One action on the undo stack: the command, its events, the state before and after."""
+
     command: Any
     events: tuple[Any, ...]
     before: Any

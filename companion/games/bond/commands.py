@@ -13,6 +13,8 @@ from companion.records import registry
 
 @dataclass(frozen=True)
 class AddLairCard:
+    """A player adds a lair card of this value to their lair."""
+
     player: int
     value: int
 

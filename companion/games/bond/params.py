@@ -18,6 +18,8 @@ DOUBLERS_PER_LETTER = 2
 
 @dataclass(frozen=True)
 class BondParams:
+    """The rules a Mr. Bond game was set up with: deal, deck, card values, target."""
+
     players_min: int
     players_max: int
     hand_cards: int

@@ -9,6 +9,8 @@ from companion.games.bond.params import DOUBLERS_PER_LETTER, BondParams
 
 @dataclass(frozen=True)
 class Player:
+    """A player: the lair cards in front of them and their score."""
+
     name: str
     lair: tuple[int, ...] = ()  # values of the lair cards in front of the player
     score: int = 0
@@ -51,12 +53,16 @@ class Capture:
 
 @dataclass(frozen=True)
 class Outcome:
+    """How the game ended and who won."""
+
     reason: str  # "target", "agreed" or "last_spy"
     winners: tuple[int, ...]  # player indices; several when tied
 
 
 @dataclass(frozen=True)
 class BondState:
+    """A game of Mr. Bond at one moment: players, captured spy, cards played, outcome."""
+
     params: BondParams
     players: tuple[Player, ...]
     capture: Capture | None = None

@@ -15,6 +15,8 @@ from companion.games.bond.state import BondState
 
 @dataclass(frozen=True)
 class PlayerView:
+    """One player as the screen shows them: lair, score, points to the target."""
+
     index: int
     name: str
     lair: tuple[int, ...]
@@ -28,6 +30,8 @@ class PlayerView:
 
 @dataclass(frozen=True)
 class CaptureView:
+    """The captured spy as the capture flow shows it: power, value, letters left."""
+
     owner: int
     owner_name: str
     spies: tuple[int, ...]

@@ -58,6 +58,8 @@ class SetTrumps:
 
 @dataclass(frozen=True)
 class PlayCard:
+    """This player puts down this card in the trick being followed."""
+
     player: str
     colour: str
     value: int

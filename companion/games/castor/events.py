@@ -7,12 +7,16 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class RoundStarted:
+    """The table began following a round trick by trick; this player leads first."""
+
     round: int
     leader: str
 
 
 @dataclass(frozen=True)
 class PowerDrawn:
+    """An agent's power card came off the plan pile; its player applies the power."""
+
     agent: str
     player: str
     effect: str
@@ -21,17 +25,23 @@ class PowerDrawn:
 
 @dataclass(frozen=True)
 class LeaderChosen:
+    """This player leads the trick, chosen by an agent's power or as a correction."""
+
     player: str
     by_agent: str | None  # the agent whose power chose; None: a correction
 
 
 @dataclass(frozen=True)
 class TrumpsSet:
+    """The trumps for this trick changed, or went back to the usual ones."""
+
     trumps: tuple[str, ...] | None  # None: back to the usual trumps
 
 
 @dataclass(frozen=True)
 class CardPlayed:
+    """A player put a card down in the trick being followed."""
+
     player: str
     colour: str
     value: int
@@ -39,6 +49,8 @@ class CardPlayed:
 
 @dataclass(frozen=True)
 class TrickWon:
+    """A trick was taken: who won it, the plan cards and the cards they took."""
+
     round: int
     trick: int  # 1-based
     winner: str
@@ -50,12 +62,16 @@ class TrickWon:
 
 @dataclass(frozen=True)
 class TrackingCancelled:
+    """The round is no longer followed trick by trick; its tricks were dropped."""
+
     round: int
     tricks: int
 
 
 @dataclass(frozen=True)
 class SheetEntered:
+    """A round's score sheet was filled in, by hand or from its tricks."""
+
     round: int
     source: str  # "sheet" or "tricks"
     replaced: bool  # an earlier sheet of this round was replaced
@@ -63,6 +79,8 @@ class SheetEntered:
 
 @dataclass(frozen=True)
 class RoundScored:
+    """A round's totals per player, and who takes a medal for it."""
+
     round: int
     totals: tuple[int, ...]  # per player, seating order
     winners: tuple[str, ...]  # each takes a medal
@@ -70,11 +88,15 @@ class RoundScored:
 
 @dataclass(frozen=True)
 class RoundDeleted:
+    """The last round entered was removed."""
+
     round: int
 
 
 @dataclass(frozen=True)
 class GameWon:
+    """Someone reached the medals needed to win; several at once share the victory."""
+
     round: int  # the round that decided it
     winners: tuple[str, ...]  # several: they share the victory
 

@@ -19,6 +19,8 @@ EFFECTS = ("choose_leader", "extra_plan", "none")
 
 @dataclass(frozen=True)
 class ColourSpec:
+    """One colour of action cards: how many are in the deck and their values."""
+
     name: str
     count: int  # cards of this colour in the deck
     low: int  # lowest value printed
@@ -32,6 +34,8 @@ class ColourSpec:
 
 @dataclass(frozen=True)
 class AgentSpec:
+    """An agent, and what the app does when their power card is drawn."""
+
     id: str
     name: str
     effect: str  # one of EFFECTS
@@ -40,6 +44,8 @@ class AgentSpec:
 
 @dataclass(frozen=True)
 class TableSize:
+    """The round bonus and malus, in points, for these numbers of players."""
+
     players: tuple[int, ...]
     bonus: int
     malus: int
@@ -47,6 +53,8 @@ class TableSize:
 
 @dataclass(frozen=True)
 class CastorParams:
+    """The rules a Castor game was set up with: deck, trumps, plan cards, scoring, agents."""
+
     players_min: int
     players_max: int
     tricks_per_round: int

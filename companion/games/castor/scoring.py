@@ -20,6 +20,8 @@ from companion.games.castor.state import Sheet
 
 @dataclass(frozen=True)
 class RoundScore:
+    """One round's scoring per seat: plan points, bonus, malus, totals and medals."""
+
     plan: tuple[int, ...]
     green: tuple[int, ...]
     yellow: tuple[int, ...]
@@ -45,6 +47,8 @@ def score_round(params: CastorParams, sheet: Sheet) -> RoundScore:
 
 @dataclass(frozen=True)
 class Standings:
+    """Every round's score, the medals per seat, and who won the game, once decided."""
+
     scores: tuple[RoundScore, ...]
     medals: tuple[int, ...]  # per seat, counting rounds up to the deciding one
     decided_round: int | None  # 1-based round that decided the game

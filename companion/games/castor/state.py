@@ -14,12 +14,16 @@ from companion.games.castor.params import CastorParams
 
 @dataclass(frozen=True)
 class Player:
+    """A player at the table and their agent (None when powers are not used)."""
+
     name: str
     agent: str | None  # an agent id from the params, or None (powers not used)
 
 
 @dataclass(frozen=True)
 class Card:
+    """A card put down in a trick, and who played it."""
+
     player: int  # seat index
     colour: str
     value: int
@@ -27,6 +31,8 @@ class Card:
 
 @dataclass(frozen=True)
 class Trick:
+    """One trick: who leads, powers drawn, trumps, the cards, and who took it."""
+
     leader: int  # seat index of the player who leads
     powers: tuple[str, ...] = ()  # agent ids whose power card was drawn, in order
     pending_choices: int = 0  # choose_leader powers drawn whose player has not chosen yet
@@ -49,6 +55,8 @@ class Sheet:
 
 @dataclass(frozen=True)
 class Round:
+    """A round recorded: its score sheet, and its tricks if it was followed trick by trick."""
+
     sheet: Sheet
     tricks: tuple[Trick, ...] = ()  # empty when the round was entered on the score sheet
     edited: bool = False  # the sheet was entered (or changed) by hand after tracking
@@ -65,6 +73,8 @@ class Tracking:
 
 @dataclass(frozen=True)
 class CastorState:
+    """A game of Castor at one moment: players, rounds recorded, the round tracked."""
+
     params: CastorParams
     players: tuple[Player, ...]
     first_leader: int  # seat index of the first round's leader

@@ -32,6 +32,8 @@ class Cell:
 
 @dataclass(frozen=True)
 class RoundColumn:
+    """One round on the scoreboard: each player's line, its winners, how it was recorded."""
+
     number: int  # 1-based
     cells: tuple[Cell, ...]  # per seat
     winners: tuple[str, ...]
@@ -41,6 +43,8 @@ class RoundColumn:
 
 @dataclass(frozen=True)
 class PlayerRow:
+    """One player on the scoreboard: their agent, medals, and whether they won."""
+
     name: str
     agent: str | None  # agent id
     agent_name: str | None
@@ -50,6 +54,8 @@ class PlayerRow:
 
 @dataclass(frozen=True)
 class Scoreboard:
+    """The whole scoreboard: players, rounds, medals, winners and the next round."""
+
     players: tuple[PlayerRow, ...]
     rounds: tuple[RoundColumn, ...]
     medals_to_win: int
@@ -99,6 +105,8 @@ def scoreboard(state: CastorState) -> Scoreboard:
 # -- the trick in progress -------------------------------------------------------------
 @dataclass(frozen=True)
 class PowerView:
+    """A power card drawn this trick, as the screen shows it."""
+
     agent: str
     agent_name: str
     player: str
@@ -108,6 +116,8 @@ class PowerView:
 
 @dataclass(frozen=True)
 class PlayedCard:
+    """A card down in the trick, with its player's name."""
+
     player: str
     colour: str
     value: int
@@ -115,6 +125,8 @@ class PlayedCard:
 
 @dataclass(frozen=True)
 class TrickView:
+    """The trick in progress as the screen shows it: leader, trumps, cards, who wins."""
+
     round: int
     trick: int  # 1-based number of the trick in progress
     tricks_per_round: int

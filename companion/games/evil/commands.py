@@ -38,38 +38,52 @@ class SetDie:
 
 @dataclass(frozen=True)
 class PlaceTreasure:
+    """Put a new treasure in this colour's slot, with the minutes on its tile."""
+
     colour: str
     minutes: int
 
 
 @dataclass(frozen=True)
 class Recover:
+    """The players took this colour's treasure: it goes to the recovered pile."""
+
     colour: str
 
 
 @dataclass(frozen=True)
 class MarkLost:
+    """The table says this colour's treasure is lost: it goes to the lost pile."""
+
     colour: str
 
 
 @dataclass(frozen=True)
 class MoveTime:
+    """Move the time marker one step by hand, clockwise or back."""
+
     delta: int  # +1 clockwise, -1 counter-clockwise
 
 
 @dataclass(frozen=True)
 class MoveTreasure:
+    """Move a treasure's clock marker one step by hand, clockwise or back."""
+
     colour: str
     delta: int  # +1 clockwise (more time), -1 counter-clockwise
 
 
 @dataclass(frozen=True)
 class ActivatePower:
+    """The table picks this character for a due activation: their tile goes face up."""
+
     character: str
 
 
 @dataclass(frozen=True)
 class SkipPower:
+    """Let a due power activation go without turning any tile face up."""
+
     pass
 
 

@@ -19,6 +19,8 @@ _FACE = re.compile(r"^(chevron|time|clock)([1-9][0-9]*)$")
 
 @dataclass(frozen=True)
 class Face:
+    """What a die face means: its kind, with an amount or a colour."""
+
     kind: str  # chevron, passage, time, clock, colour
     amount: int = 0
     colour: str = ""

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class DiceRolled:
+    """The faces of the three dice in a roll, and who rolled them (app or table)."""
+
     professor: str
     colour: str
     clock: str
@@ -15,12 +17,16 @@ class DiceRolled:
 
 @dataclass(frozen=True)
 class ProfessorMoves:
+    """The professor moves this many rooms, through the doors with mats of this colour."""
+
     rooms: int
     colour: str
 
 
 @dataclass(frozen=True)
 class SecretPassage:
+    """The professor goes straight to the room of this colour's treasure."""
+
     colour: str
 
 
@@ -33,6 +39,8 @@ class NoEffect:
 
 @dataclass(frozen=True)
 class TreasureMoved:
+    """A treasure's clock marker moved, by a time die or by hand; with no steps left it is lost."""
+
     colour: str
     steps: int  # negative: counter-clockwise, towards the time marker
     left: int  # steps left afterwards (0 or less: lost)
@@ -40,24 +48,32 @@ class TreasureMoved:
 
 @dataclass(frozen=True)
 class TimeMoved:
+    """The time marker moved this many steps and now stands at this dial position."""
+
     steps: int
     position: int
 
 
 @dataclass(frozen=True)
 class TreasureLost:
+    """A treasure went to the lost pile: the professor secured it."""
+
     colour: str
     minutes: int
 
 
 @dataclass(frozen=True)
 class TreasureRecovered:
+    """The players took a treasure: it went to the recovered pile."""
+
     colour: str
     minutes: int
 
 
 @dataclass(frozen=True)
 class TreasurePlaced:
+    """A treasure came into play: its tile's minutes and its clock marker's position."""
+
     colour: str
     minutes: int
     position: int
@@ -65,26 +81,36 @@ class TreasurePlaced:
 
 @dataclass(frozen=True)
 class PowerSpaceReached:
+    """The time marker reached or passed a power space: one activation is due."""
+
     position: int
 
 
 @dataclass(frozen=True)
 class PowerActivated:
+    """The table picked this character: their power tile is now face up."""
+
     character: str
 
 
 @dataclass(frozen=True)
 class PowerSkipped:
+    """A due power activation was let go: no tile was turned face up."""
+
     pass
 
 
 @dataclass(frozen=True)
 class PowerFlippedDown:
+    """This character's power tile went back face down."""
+
     character: str
 
 
 @dataclass(frozen=True)
 class TurnPassed:
+    """The dice passed on: this player (and character) plays this turn."""
+
     player: str
     character: str
     turn: int
@@ -92,9 +118,13 @@ class TurnPassed:
 
 @dataclass(frozen=True)
 class GameWon:
+    """The players recovered enough treasures: they won."""
+
     recovered: int
 
 
 @dataclass(frozen=True)
 class GameLost:
+    """The professor secured enough treasures: the players lost."""
+
     lost: int

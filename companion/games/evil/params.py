@@ -16,6 +16,8 @@ from companion.messages import Message, msg
 
 @dataclass(frozen=True)
 class EvilParams:
+    """The rules a Pr. Evil game was set up with: dial, colours, goals, dice, difficulties."""
+
     dial_steps: int
     step_minutes: int
     power_spaces: tuple[int, ...]  # dial positions, 0 = XII

@@ -31,6 +31,8 @@ def evolve(record: T, **changes: Any) -> T:
 
 @dataclass(frozen=True)
 class Treasure:
+    """A treasure: its colour, its tile's minutes, and the steps left before the time marker."""
+
     colour: str
     minutes: int  # read off the physical tile when it was placed
     steps: int  # steps left before the time marker reaches it; 1..dial_steps-1 in play
@@ -38,12 +40,16 @@ class Treasure:
 
 @dataclass(frozen=True)
 class Player:
+    """A player at the table and the character they play."""
+
     name: str
     character: str
 
 
 @dataclass(frozen=True)
 class Roll:
+    """The faces of one roll of the three dice, and who rolled them."""
+
     professor: str
     colour: str
     clock: str
@@ -52,6 +58,8 @@ class Roll:
 
 @dataclass(frozen=True)
 class EvilState:
+    """A game of Pr. Evil at one moment: clock, treasures, piles, players, turn, powers."""
+
     params: EvilParams
     seed: int
     draws: int  # dice drawn so far: the random source's counter

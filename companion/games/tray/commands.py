@@ -9,11 +9,15 @@ from companion.records import registry
 
 @dataclass(frozen=True)
 class AddDie:
+    """Put one more die of this kind in the tray."""
+
     kind: str  # "d6", "d20"... or a custom die's id
 
 
 @dataclass(frozen=True)
 class RemoveDie:
+    """Take this die out of the tray."""
+
     index: int
 
 
@@ -29,11 +33,15 @@ class Roll:
 
 @dataclass(frozen=True)
 class Lock:
+    """Keep this die's face: the next rolls leave it as it is."""
+
     index: int
 
 
 @dataclass(frozen=True)
 class Unlock:
+    """Roll this die again with the others."""
+
     index: int
 
 

@@ -19,6 +19,8 @@ MAX_FACES = 1000
 
 @dataclass(frozen=True)
 class CustomDie:
+    """One of the table's own dice, from the config: its id, label and faces."""
+
     id: str
     label: str  # shown as written in the config (it is the table's own die)
     faces: tuple[str, ...]
@@ -26,6 +28,8 @@ class CustomDie:
 
 @dataclass(frozen=True)
 class TrayParams:
+    """What a tray session was set up with: dice offered, most dice, history length."""
+
     standard: tuple[int, ...]  # sides of the common dice offered
     custom: tuple[CustomDie, ...]
     max_dice: int

@@ -9,6 +9,8 @@ from companion.games.tray.params import TrayParams
 
 @dataclass(frozen=True)
 class Die:
+    """A die in the tray: its kind, the face showing, and whether it is locked."""
+
     kind: str
     face: int | None = None  # index into the die's faces; None before its first roll
     locked: bool = False
@@ -16,6 +18,8 @@ class Die:
 
 @dataclass(frozen=True)
 class RollRecord:
+    """One past roll: the dice in the tray, their faces, and which ones rolled."""
+
     number: int
     kinds: tuple[str, ...]
     faces: tuple[int, ...]  # face indices, one per die
@@ -24,6 +28,8 @@ class RollRecord:
 
 @dataclass(frozen=True)
 class TrayState:
+    """The tray at one moment: dice, recent rolls, face counts, closed or not."""
+
     params: TrayParams
     seed: int
     draws: int  # dice drawn so far: the random source's counter

@@ -10,6 +10,8 @@ from companion.games.tray.state import TrayState
 
 @dataclass(frozen=True)
 class DieView:
+    """A die as the tray screen shows it: label, face showing, locked or not."""
+
     index: int
     kind: str
     label: str
@@ -19,6 +21,8 @@ class DieView:
 
 @dataclass(frozen=True)
 class RollView:
+    """A past roll as the history shows it, with its total when every die is numbered."""
+
     number: int
     faces: tuple[str, ...]
     kinds: tuple[str, ...]
@@ -28,6 +32,8 @@ class RollView:
 
 @dataclass(frozen=True)
 class Distribution:
+    """How often each face of one kind of die came up this session."""
+
     kind: str
     label: str
     faces: tuple[str, ...]
@@ -40,6 +46,8 @@ class Distribution:
 
 @dataclass(frozen=True)
 class TrayView:
+    """Everything the tray screen shows: dice, total, history and face counts."""
+
     offered: tuple[str, ...]  # dice that can be added
     dice: tuple[DieView, ...]
     total: int | None  # sum of the faces showing, when every die is numbered and rolled
