@@ -5,9 +5,9 @@ a GPIO button and a test all take exactly the same path."""
 from __future__ import annotations
 
 import logging
-import secrets
+import random
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -22,11 +22,14 @@ from companion.journal import Journal
 from companion.messages import CompanionError, Message, msg
 from companion.session import Session, Update
 from ui import theme
-from ui.dialogs import Dialog, message
 from ui.screen_registry import LazyScreenManager
 from ui.watchdog import Watchdog
 
+if TYPE_CHECKING:
+    from ui.dialogs import Dialog
+
 log = logging.getLogger(__name__)
+_SEEDS = random.SystemRandom()  # the OS's randomness, as `secrets` uses
 
 class CompanionApp(App):
     scale = NumericProperty(1.0)
@@ -35,7 +38,7 @@ class CompanionApp(App):
     def __init__(self, config: Config, journal: Journal, *, hardware: Any = None,
                  start_hardware: Callable[[], Any] | None = None,
                  auto_resume: bool = True,
-                 new_seed: Callable[[], int] = lambda: secrets.randbits(63),
+                 new_seed: Callable[[], int] = lambda: _SEEDS.getrandbits(63),
                  **kwargs: Any) -> None:
         """`hardware`: a ready Station (tests); `start_hardware`: builds one once the
         first frame is on screen, so the table sees the game before the pins are set up."""
@@ -108,6 +111,8 @@ class CompanionApp(App):
         if self.hardware is not None:
             self._wire_hardware()
         if self.journal.moved_aside is not None:
+            from ui.dialogs import message
+
             message(self.tr("core.ui.saved_elsewhere"),
                     self.tr("core.error.journal_moved", path=str(self.journal.moved_aside)))
         if self.auto_resume:
@@ -259,6 +264,8 @@ class CompanionApp(App):
             self.dialog.confirm()
 
     def show_error(self, error: Message) -> None:
+        from ui.dialogs import message
+
         dialog = message(self.tr("core.ui.error_title"), self.say(error), tid="error")
         # the error may have replaced a dialog the rules still need (a power choice)
         dialog.bind(on_dismiss=self._reprompt_soon)

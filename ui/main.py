@@ -13,12 +13,12 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from companion import config as config_module
-from companion.config import Config, ConfigError
-from companion.i18n import Translator
-from companion.journal import Journal, JournalError, default_path
+# The app's own modules are imported in main(), once the collector is paused for the
+# start (see settle_memory).
+if TYPE_CHECKING:
+    from companion.config import Config
 
 
 def configure_kivy(cfg: Config | None) -> None:
@@ -38,6 +38,8 @@ def configure_kivy(cfg: Config | None) -> None:
 
 
 def journal_path(cfg: Config, override: str | None = None) -> Path:
+    from companion.journal import default_path
+
     folder = override or cfg.get("data_dir") or ""
     return Path(folder) / "journal.sqlite3" if folder else default_path()
 
@@ -51,6 +53,8 @@ def check_hardware(section: Any) -> Any:
 
 def load_config(user_file: Path | None) -> Config:
     """The config the app starts with (ConfigError lists every problem)."""
+    from companion import config as config_module
+
     config_module.register_validator("hardware", check_hardware)
     return config_module.load(user_file)
 
@@ -112,6 +116,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     # start-up allocates much and frees little: no cyclic collection before the first
     # frame (settle_memory turns it back on)
     gc.disable()
+    from companion.config import ConfigError
+    from companion.i18n import Translator
+    from companion.journal import Journal, JournalError
     # one stream of log lines (journald on the Pi): Kivy logs through Python's logging
     # instead of adding a console handler of its own beside ours
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")

@@ -3,6 +3,7 @@ it is, recovered and lost, undo/redo, and the dialogs the rules call for."""
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
@@ -17,12 +18,6 @@ from companion.games.evil.instructions import instructions
 from companion.games.evil.state import EvilState
 from companion.session import Session, Update
 from ui import theme
-from ui.screens.evil_dialogs import (
-    adjust_dialog,
-    placement_dialog,
-    power_dialog,
-    treasure_dialog,
-)
 from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.dial import Dial, DialView
@@ -32,6 +27,13 @@ if TYPE_CHECKING:
     from ui.widgets.pin_panel import PinPanel
 
 ANIMATION_FPS = 12
+
+
+def dialogs() -> ModuleType:
+    """The dialogs open after the first frame: their widgets are imported then."""
+    from ui.screens import evil_dialogs
+
+    return evil_dialogs
 
 
 class EvilPlayScreen(PlayScreen):
@@ -75,7 +77,7 @@ class EvilPlayScreen(PlayScreen):
         bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(52))
         undo, redo, home = self.history_buttons()
         adjust = Tap(app.tr("evil.ui.adjust"), tid="play.adjust")
-        adjust.bind(on_release=lambda _b: adjust_dialog(self.state))
+        adjust.bind(on_release=lambda _b: dialogs().adjust_dialog(self.state))
         for widget in (undo, redo, adjust, home):
             bar.add_widget(widget)
         self.bar = bar
@@ -126,7 +128,8 @@ class EvilPlayScreen(PlayScreen):
         self.treasure_buttons = {}
         for colour in colours:
             button = Tap(tid=f"play.treasure.{colour}", size=17, background=theme.colour(colour))
-            button.bind(on_release=lambda _b, col=colour: treasure_dialog(self.state, col))
+            button.bind(on_release=lambda _b, col=colour:
+                        dialogs().treasure_dialog(self.state, col))
             self.treasure_buttons[colour] = button
             self.treasure_row.add_widget(button)
 
@@ -154,10 +157,10 @@ class EvilPlayScreen(PlayScreen):
         if state.outcome is not None or app.root.current != self.name:
             return
         if state.pending_powers:
-            power_dialog(state)
+            dialogs().power_dialog(state)
         elif state.empty_colours and not self.placement_snoozed:
-            placement_dialog(state, state.empty_colours[0], self._last_sayings(),
-                             on_later=self.snooze_placement)
+            dialogs().placement_dialog(state, state.empty_colours[0], self._last_sayings(),
+                                       on_later=self.snooze_placement)
 
     def snooze_placement(self) -> None:
         self.placement_snoozed = True
