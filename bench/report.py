@@ -103,15 +103,22 @@ def markdown(results: dict[str, Any]) -> str:
             goal = f"p99 ≤ 20 ms ({_verdict(o['p99'], target)})" if target else ""
             lines.append(f"| {name} | {_ms(o['median'])} | {_ms(o['p99'])} | {_ms(o['max'])} "
                          f"| {bare_cells} | {goal} |")
+        if "dialog_s" in r:
+            d = r["dialog_s"]
+            lines.append(f"| touch released → the dialog the roll opened on screen "
+                         f"({d['n']} rolls) | {_ms(d['median'])} | {_ms(d['p99'])} | "
+                         f"{_ms(d['max'])} | – | – | |")
         lines += ["", f"Games played: {r['games']}; dialogs answered between rolls (untimed): "
                   f"{r['dialogs']}; rolls whose turn label was wrong: {r['labels_wrong']}; "
                   f"actions observed {r['updates']}, journaled {r['journaled']}; hardware "
                   f"layer on mock pins: {'yes' if r['hardware'] else 'no'}.", ""]
-        split = r.get("commit_by_outcome", {})
-        if split:
-            lines += ["Touch → committed, labels set, by what the roll opened: " + "; ".join(
-                f"{what} ({v['n']} rolls): median {_ms(v['median'])}, p99 {_ms(v['p99'])}"
-                for what, v in split.items()) + ".", ""]
+        for key, name in (("commit_by_outcome", "Touch → committed, labels set"),
+                          ("shown_by_outcome", "Touch → frame swapped")):
+            split = r.get(key, {})
+            if split:
+                lines += [f"{name}, by what the roll opened: " + "; ".join(
+                    f"{what} ({v['n']} rolls): median {_ms(v['median'])}, p99 {_ms(v['p99'])}"
+                    for what, v in split.items()) + ".", ""]
     p = results.get("replay")
     if p:
         mix = ", ".join(f"{k} {v}" for k, v in p["mix"].items())

@@ -68,7 +68,11 @@ class Timing:
 
 
 def press(widget: Any, timing: Timing, loop: Any) -> tuple[float, float]:
-    """Touch a button, release it, and run the loop until the result is on screen."""
+    """Touch a button, release it, and run the loop until the result is on screen.
+
+    The release is queued as the window's input provider queues a finger's: the loop
+    dispatches it between its clock tick and its drawing, as it does on the Pi, so what
+    the action schedules for the next tick (a dialog) comes in the frame after."""
     from kivy.tests.common import UnitTestTouch
 
     x, y = widget.to_window(*widget.center)
@@ -76,13 +80,23 @@ def press(widget: Any, timing: Timing, loop: Any) -> tuple[float, float]:
     touch.touch_down()
     loop.idle()  # the pressed look is drawn: not part of the sample
     timing.start()
-    touch.touch_up()
+    loop._dispatch_input("end", touch)
     for _ in range(MAX_FRAMES):
         loop.idle()
         if timing.shown is not None:
             assert timing.updated is not None
             return timing.updated - timing.t0, timing.shown - timing.t0
     raise RuntimeError("the roll never reached the screen")
+
+
+def dialog_shown(app: Any, timing: Timing, loop: Any, frames: int = 3) -> float | None:
+    """Seconds from the touch's release to the first frame showing the dialog the roll
+    opened (a power choice, a new treasure), or None when it opened none."""
+    for _ in range(frames):
+        loop.idle()
+        if app.dialog is not None:
+            return time.perf_counter() - timing.t0  # this loop pass drew and swapped it
+    return None
 
 
 # -- the child ----------------------------------------------------------------------------
@@ -174,6 +188,7 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
     new_game()
     commit: list[float] = []
     shown: list[float] = []
+    dialog_s: list[float] = []
     committing: list[float] = []
     cpu: dict[str, list[float]] = {"commit_cpu_s": [], "shown_cpu_s": []}
     after: list[str] = []
@@ -188,9 +203,13 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
         shown_before["turn"] = screen.turn_label.text
         in_journal["s"] = 0.0
         to_update, to_frame = press(screen.roll_button, marks, EventLoop)
+        # a dialog already open came with the state's frame; else it comes next
+        to_dialog = to_frame if app.dialog is not None else dialog_shown(app, marks, EventLoop)
         if n >= WARMUP_ROLLS:
             commit.append(to_update)
             shown.append(to_frame)
+            if to_dialog is not None:
+                dialog_s.append(to_dialog)
             committing.append(in_journal["s"])
             cpu["commit_cpu_s"].append(marks.update_cpu)
             cpu["shown_cpu_s"].append(marks.shown_cpu)
@@ -201,6 +220,7 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
     app.close_dialog()
     journal.close()
     return {"commit_s": commit, "shown_s": shown, "journal_s": committing, "games": games,
+            "dialog_s": dialog_s,
             "dialogs": dialogs, "labels_wrong": bad_labels, "updates": updates["n"],
             "journaled": journaled, "hardware": hardware is not None, "after": after, **cpu}
 
@@ -297,14 +317,19 @@ def measure(workdir: Path, rolls: int = 1000, parts: int = 2) -> dict[str, Any]:
         if key in raw["bare"][0]:
             bare = summary([v for r in raw["bare"] for v in r[key]])
             result[key].update(bare=bare, ratio=ratio(ours["median"], bare["median"]))
+    dialog_values = [v for r in raw["ours"] for v in r["dialog_s"]]
+    if dialog_values:
+        result["dialog_s"] = summary(dialog_values)
     for key in ("games", "dialogs", "labels_wrong", "updates", "journaled"):
         result[key] = sum(r[key] for r in raw["ours"])
     result["hardware"] = all(r["hardware"] for r in raw["ours"])
-    by_outcome: dict[str, list[float]] = {}
-    for r in raw["ours"]:
-        for what, value in zip(r["after"], r["commit_s"], strict=True):
-            by_outcome.setdefault(what, []).append(value)
-    result["commit_by_outcome"] = {k: summary(v) for k, v in sorted(by_outcome.items())}
+    for key in ("commit_s", "shown_s"):
+        by_outcome: dict[str, list[float]] = {}
+        for r in raw["ours"]:
+            for what, value in zip(r["after"], r[key], strict=True):
+                by_outcome.setdefault(what, []).append(value)
+        result[f"{key.split('_')[0]}_by_outcome"] = {
+            k: summary(v) for k, v in sorted(by_outcome.items())}
     return result
 
 

@@ -42,6 +42,9 @@ def test_the_benchmarks_run_end_to_end_and_report(tmp_path: Path) -> None:
     for ours_commit, ours_shown in zip(roll["commit_s"]["ours"]["values"],
                                        roll["shown_s"]["ours"]["values"], strict=True):
         assert 0 < ours_commit <= ours_shown  # committed before it could be shown
+    assert set(roll["shown_by_outcome"]) <= {"none", "power", "place", "end"}
+    if "dialog_s" in roll:  # a dialog comes after the frame that shows the new state
+        assert roll["dialog_s"]["min"] > min(roll["shown_s"]["ours"]["values"])
 
     replay = results["replay"]
     assert replay["entries"] >= 40 and sum(replay["mix"].values()) == replay["entries"]
