@@ -92,3 +92,30 @@ def test_the_collector_is_back_and_start_up_is_frozen_after_the_first_frame() ->
     finally:
         gc.unfreeze()
         gc.enable()
+
+
+def test_text_and_rows_follow_the_window_size(launch: Any) -> None:
+    from ui.widgets.basics import find
+
+    ui = launch()
+    new_game(ui)
+    roll = find(ui.app.root, "play.roll")
+    font, height = roll.font_size, roll.height
+    ui.resize(1600, 960)  # twice the 800x480 design
+    assert roll.font_size == 2 * font and roll.height == 2 * height
+    ui.tap("play.adjust")  # a dialog built at this size, then resized with the rest
+    close = find(ui.app.dialog, "adjust.close")
+    big = close.font_size
+    ui.resize(800, 480)
+    assert roll.font_size == font and close.font_size == big / 2
+    ui.tap("adjust.close")
+
+
+def test_dialogs_add_no_bindings_to_the_app(launch: Any) -> None:
+    ui = launch()
+    new_game(ui)
+    observers = len(ui.app.get_property_observers("scale"))
+    for _ in range(5):
+        ui.tap("play.adjust")
+        ui.tap("adjust.close")
+    assert len(ui.app.get_property_observers("scale")) == observers

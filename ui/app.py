@@ -64,6 +64,9 @@ class CompanionApp(App):
 
     # -- building ---------------------------------------------------------------------
     def build(self) -> ScreenManager:
+        from ui.widgets.basics import rescale_all
+
+        self.bind(scale=rescale_all)  # every text and row that follows the window size
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._rescale, on_keyboard=self._on_key)
         self._rescale(Window, Window.size)

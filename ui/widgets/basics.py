@@ -18,19 +18,29 @@ from ui import theme
 class _ScaleFollower:
     """Keeps a widget's text size or height in step with `app.scale`.
 
-    The app holds only a weak reference to the bound `update` (Kivy keeps bound methods
-    weakly) and the follower holds the widget weakly: a dialog's buttons must die with
-    the dialog, not live as long as the app."""
+    The widget owns its follower and the registry below holds followers weakly, so a
+    dialog's buttons die with the dialog. One registry bound once to the app, rather
+    than one binding per widget: Kivy keeps dead weak observers until the property
+    next changes (a window resize), and each new binding walked all of them."""
 
     def __init__(self, widget: Widget, attribute: str, base: float) -> None:
         self.widget = weakref.ref(widget)
         self.attribute = attribute
         self.base = base
 
-    def update(self, app: Any, scale: float) -> None:
+    def update(self, scale: float) -> None:
         widget = self.widget()
         if widget is not None:
             setattr(widget, self.attribute, self.base * scale)
+
+
+_FOLLOWERS: weakref.WeakSet[_ScaleFollower] = weakref.WeakSet()
+
+
+def rescale_all(_app: Any, scale: float) -> None:
+    """The app's `scale` changed (the window was resized): every live widget follows."""
+    for follower in list(_FOLLOWERS):
+        follower.update(scale)
 
 
 def _follow(widget: Widget, attribute: str, base: float) -> None:
@@ -39,10 +49,9 @@ def _follow(widget: Widget, attribute: str, base: float) -> None:
         setattr(widget, attribute, base)
         return
     follower = _ScaleFollower(widget, attribute, base)
-    followers = widget.__dict__.setdefault("_scale_followers", [])
-    followers.append(follower)  # the widget owns its follower
-    app.bind(scale=follower.update)
-    follower.update(app, app.scale)
+    widget.__dict__.setdefault("_scale_followers", []).append(follower)
+    _FOLLOWERS.add(follower)
+    follower.update(app.scale)
 
 
 def _follow_scale(widget: Widget, size: float) -> None:
