@@ -3,6 +3,7 @@ each. Never another exception (a traceback would be a crash at game night)."""
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 import traceback
@@ -43,6 +44,12 @@ def paths(node: Any, prefix: tuple = ()) -> list[tuple]:
     return found
 
 
+def weird(rng: random.Random) -> Any:
+    """A fresh copy: a shared list or dict, mutated in place later, could end up inside
+    itself and make the case an endless structure."""
+    return copy.deepcopy(rng.choice(WEIRD_VALUES))
+
+
 def get_parent(node: Any, path: tuple) -> Any:
     for part in path[:-1]:
         node = node[part]
@@ -53,18 +60,18 @@ def mutate_data(rng: random.Random, data: Any) -> Any:
     for _ in range(rng.randint(1, 4)):
         spots = paths(data)
         if not spots:
-            return rng.choice(WEIRD_VALUES)
+            return weird(rng)
         path = rng.choice(spots)
         parent = get_parent(data, path)
         key = path[-1]
         action = rng.choice(["type", "type", "delete", "unknown", "huge", "nest", "rename"])
         if action == "type":
-            parent[key] = rng.choice(WEIRD_VALUES)
+            parent[key] = weird(rng)
         elif action == "delete":
             del parent[key]
         elif action == "unknown" and isinstance(parent, dict):
             parent[rng.choice(["colour", "lenguage", "fulscreen", "x" * 40, "0", "true"])] = (
-                rng.choice(WEIRD_VALUES))
+                weird(rng))
         elif action == "huge":
             parent[key] = rng.choice([10**40, -(10**40), 1e300, 2**63, -0.0])
         elif action == "nest":
