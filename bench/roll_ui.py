@@ -134,7 +134,7 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
     from companion.journal import Journal
     from tests.uidriver import Driver
     from ui.app import CompanionApp
-    from ui.main import load_hardware
+    from ui.main import load_hardware, settle_memory
 
     journal = Journal(data_dir / "journal.sqlite3")
     in_journal = {"s": 0.0}
@@ -151,6 +151,8 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
     app = CompanionApp(cfg, journal, hardware=hardware, new_seed=lambda: next(seeds))
     app._run_prepare()  # build + window + on_start, as App.run does before its loop
     ui = Driver(app)
+    ui.pump(2)
+    settle_memory()  # as `companion` does after its first frame
     timing = FlipProbe(clock=time.perf_counter)
     marks = Timing()
     timing.on_frame = marks.frame
