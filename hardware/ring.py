@@ -72,6 +72,7 @@ class RingLink:
         self.ack_timeout = float(section["ack_timeout"])
         self.retries = int(section["retries"])
         self.retry_interval = float(section["retry_interval"])
+        self.retry_max = max(float(section["retry_max"]), self.retry_interval)
         self.write_timeout = float(section["write_timeout"])
         self.keepalive = float(section["keepalive"])
         self._opener = opener
@@ -163,6 +164,7 @@ class RingLink:
                       write_timeout=self.write_timeout)
 
     def _run(self) -> None:
+        missing = 0  # failed opens in a row: the wait doubles up to retry_max
         while True:
             with self._cond:
                 if self._closed:
@@ -172,8 +174,10 @@ class RingLink:
             except Exception as exc:  # no device, wrong URL, permissions: retry later
                 self._set_status(DISCONNECTED, msg("hardware.ring.open_failed", port=self.url,
                                                    reason=str(exc)))
-                self._pause(self.retry_interval)
+                self._pause(min(self.retry_interval * 2 ** min(missing, 16), self.retry_max))
+                missing += 1
                 continue
+            missing = 0
             self._set_status(CONNECTING, None)
             conn = _Connection(port)
             conn.reader = threading.Thread(target=self._read, args=(conn,), name="hw-ring-read",

@@ -151,7 +151,8 @@ def validate(section: Mapping[str, Any]) -> Problems:
         if reason is not None:
             problems.append(("ring.port", msg("hardware.config.serial_url", url=ring["port"],
                                               reason=reason)))
-    for key in ("ready_timeout", "ack_timeout", "retry_interval", "write_timeout", "keepalive"):
+    for key in ("ready_timeout", "ack_timeout", "retry_interval", "retry_max", "write_timeout",
+                "keepalive"):
         if not 0 < ring[key] <= 60:
             problems.append((f"ring.{key}", msg("hardware.config.range", low=0, high=60)))
     if ring["retries"] < 1:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import time
 
 import pytest
@@ -171,3 +172,23 @@ def test_spy_url_logs_the_traffic(fake, tmp_path):
     finally:
         link.close()
     assert "STATE 1" in log.read_text() or "53 54 41 54 45" in log.read_text()
+
+
+def test_a_missing_port_is_tried_less_and_less_often():
+    # each try scans the USB ports: a table without a ring must not pay that twice a second
+    tries: list[float] = []
+
+    def opener(*_args, **_kwargs):
+        tries.append(time.monotonic())
+        raise OSError("no such device")
+
+    link = RingLink(ring_section("hwgrep://2e8a:0005", retry_interval=0.05, retry_max=0.2),
+                    opener=opener)
+    try:
+        time.sleep(1.2)
+    finally:
+        link.close()
+    gaps = [b - a for a, b in itertools.pairwise(tries)]
+    assert link.status == DISCONNECTED
+    assert 5 <= len(tries) <= 9  # 0.05 + 0.1 + 0.2 + 0.2 ...: not 24 tries at 0.05 s
+    assert gaps[1] > gaps[0] * 1.5 and max(gaps) < 0.3
