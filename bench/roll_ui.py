@@ -134,7 +134,8 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
     from companion.journal import Journal
     from tests.uidriver import Driver
     from ui.app import CompanionApp
-    from ui.main import load_hardware, settle_memory
+    from ui.main import load_hardware
+    from ui.memory import settle_memory
 
     journal = Journal(data_dir / "journal.sqlite3")
     in_journal = {"s": 0.0}

@@ -82,15 +82,18 @@ def test_the_hardware_starts_after_the_first_frame_and_shows_the_resumed_game(
 def test_the_collector_is_back_and_start_up_is_frozen_after_the_first_frame() -> None:
     import gc
 
-    from ui.main import settle_memory
+    from ui.memory import FULL_OFF, settle_memory
 
+    threshold = gc.get_threshold()
     gc.disable()
     try:
         settle_memory()
         assert gc.isenabled()
         assert gc.get_freeze_count() > 0  # what start-up built is out of the collector's way
+        assert gc.get_threshold()[2] == FULL_OFF  # full collections: the IdleCollector's
     finally:
         gc.unfreeze()
+        gc.set_threshold(*threshold)
         gc.enable()
 
 
@@ -119,3 +122,20 @@ def test_dialogs_add_no_bindings_to_the_app(launch: Any) -> None:
         ui.tap("play.adjust")
         ui.tap("adjust.close")
     assert len(ui.app.get_property_observers("scale")) == observers
+
+
+def test_touches_and_actions_tell_the_collector_the_table_is_busy(launch: Any) -> None:
+    import time
+
+    ui = launch()
+    collector = ui.app.collector
+    before = collector.last_activity
+    time.sleep(0.01)
+    new_game(ui)  # touches
+    touched = collector.last_activity
+    assert touched > before
+    time.sleep(0.01)
+    from companion.games.evil import commands as c
+
+    ui.app.send(c.Roll())  # what a hardware button does, no touch involved
+    assert collector.last_activity > touched

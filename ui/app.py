@@ -22,6 +22,7 @@ from companion.journal import Journal
 from companion.messages import CompanionError, Message, msg
 from companion.session import Session, Update
 from ui import theme
+from ui.memory import IdleCollector
 from ui.screen_registry import LazyScreenManager
 from ui.watchdog import Watchdog
 
@@ -54,6 +55,7 @@ class CompanionApp(App):
         self.dialog: Dialog | None = None
         self.watchdog = Watchdog.from_environment()
         self.night_dimmer: Any = None
+        self.collector = IdleCollector()
 
     # -- translation -----------------------------------------------------------------
     def tr(self, key: str, **params: Any) -> str:
@@ -135,6 +137,9 @@ class CompanionApp(App):
         Window.bind(on_flip=flipping)
 
     def _after_start(self) -> None:
+        # full garbage collections wait for a quiet table (ui/memory.py)
+        Window.bind(on_touch_down=self.collector.activity)
+        Clock.schedule_interval(self.collector.tick, 1.0)
         self._start_dimmer()
         if self.hardware is None and self.start_hardware is not None:
             self.hardware = self.start_hardware()
@@ -236,6 +241,7 @@ class CompanionApp(App):
         return self._act(lambda s: s.redo())
 
     def _act(self, action: Callable[[Session], Any]) -> bool:
+        self.collector.activity()  # a hardware button is the table at work too
         if self.session is None:
             return False
         try:

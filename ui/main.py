@@ -99,15 +99,6 @@ def show_problem(title: str, lines: Sequence[str]) -> int:
     return 2
 
 
-def settle_memory() -> None:
-    """Once the first frame is up: collect start-up's garbage once, then freeze what
-    lives on (Kivy, the screens, the rules) so that collections during play only walk
-    what the game creates, and turn the collector back on."""
-    gc.collect()
-    gc.freeze()
-    gc.enable()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion run")
     parser.add_argument("--config", help="a config file to use instead of the user's file")
@@ -119,6 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from companion.config import ConfigError
     from companion.i18n import Translator
     from companion.journal import Journal, JournalError
+    from ui.memory import settle_memory
     # one stream of log lines (journald on the Pi): Kivy logs through Python's logging
     # instead of adding a console handler of its own beside ours
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")

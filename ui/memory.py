@@ -1,0 +1,63 @@
+"""When Python's cyclic garbage collector runs.
+
+Start-up allocates much and frees little, so it runs without the collector; once the
+first frame is up, one collection runs and what start-up built is frozen out of later
+ones (`settle_memory`).
+
+During play, every Kivy widget and drawing instruction that is dropped (a closed
+dialog, a redrawn dial) is a web of cycles that only a full collection frees, and one
+walking tens of thousands of objects holds the screen for 30–100 ms (more on a Pi).
+So after start the automatic full collections are off: `IdleCollector` runs one when
+nobody has touched the table for a moment, at the cadence Python itself would use (ten
+young collections), or anyway once three times as much is due, if play never pauses.
+Young collections stay automatic: they are short.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+from typing import Any
+
+IDLE_SECONDS = 2.0  # no touch for this long: nobody is waiting for the screen
+DUE = 10  # young collections since the last full one: CPython's own threshold
+# ... this many: collect even while the table is busy. It bounds memory, and the pause:
+# a full collection costs about as much as the garbage it finds (3x the usual here)
+OVERDUE = 30
+FULL_OFF = 1 << 30  # a third threshold no count reaches
+
+
+def settle_memory() -> None:
+    """Once the first frame is up: collect start-up's garbage, freeze what lives on,
+    and leave full collections to the `IdleCollector`."""
+    gc.collect()
+    gc.freeze()
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_OFF)
+    gc.enable()
+
+
+class IdleCollector:
+    """Runs the full collections that `settle_memory` took away from Python, when the
+    table is idle. Call `activity()` on every touch and action; `tick()` every second."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic,
+                 collect: Callable[[], Any] = gc.collect,
+                 pending: Callable[[], int] = lambda: gc.get_count()[2]) -> None:
+        self.clock = clock
+        self.collect = collect
+        self.pending = pending
+        self.last_activity = clock()
+        self.collections = 0
+
+    def activity(self, *_: Any) -> bool:
+        self.last_activity = self.clock()
+        return False  # a touch handler: the touch goes on to the screen
+
+    def tick(self, *_: Any) -> None:
+        due = self.pending()
+        idle = self.clock() - self.last_activity >= IDLE_SECONDS
+        if (due >= DUE and idle) or due >= OVERDUE:
+            self.collect()
+            self.collections += 1
