@@ -10,7 +10,7 @@ check) then pays only for the game on screen.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.config import Validator, register_validator
@@ -28,6 +28,18 @@ def rules_for(kind: str) -> Rules:
     if kind not in KINDS:
         raise KeyError(kind)
     return importlib.import_module(f"companion.games.{kind}.rules").RULES  # type: ignore[no-any-return]
+
+
+def lazy_names(package: str, names: Mapping[str, str]) -> Callable[[str], Any]:
+    """A game package's `__getattr__`: each name is imported from its module when first
+    used, so the config check and the home screen never load a game's rules."""
+
+    def getattr_(name: str) -> Any:
+        if name in names:
+            return getattr(importlib.import_module(names[name]), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    return getattr_
 
 
 def _validator(kind: str) -> Validator:

@@ -46,24 +46,15 @@ state)` (one sentence per event), `outcome(state)` (the victory sentence) and
 `command_name(command)` (for "Undo: ..."), all translatable messages.
 """
 
-import importlib
-from typing import Any
+from companion.games import lazy_names
 
 KIND = "bond"
 
 __all__ = ["KIND", "RULES", "BondParams", "BondRules", "validate_config"]
 
-_LAZY = {
+__getattr__ = lazy_names(__name__, {
     "BondParams": "companion.games.bond.params",
     "validate_config": "companion.games.bond.params",
     "RULES": "companion.games.bond.rules",
     "BondRules": "companion.games.bond.rules",
-}
-
-
-def __getattr__(name: str) -> Any:
-    # the rules load on first use, so the config check and the home screen never pay
-    # for a game nobody is playing
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+})

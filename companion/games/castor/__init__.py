@@ -28,8 +28,7 @@ is won no round can start, but any round can be edited (which may move or take b
 the victory; rounds after the deciding one stay on the scoreboard uncounted).
 """
 
-import importlib
-from typing import Any
+from companion.games import lazy_names
 
 KIND = "castor"
 
@@ -44,7 +43,7 @@ __all__ = [
     "validate_config",
 ]
 
-_LAZY = {
+__getattr__ = lazy_names(__name__, {
     "CastorParams": "companion.games.castor.params",
     "validate_config": "companion.games.castor.params",
     "RULES": "companion.games.castor.rules",
@@ -52,12 +51,4 @@ _LAZY = {
     "playable_values": "companion.games.castor.view",
     "scoreboard": "companion.games.castor.view",
     "trick_view": "companion.games.castor.view",
-}
-
-
-def __getattr__(name: str) -> Any:
-    # the rules load on first use, so the config check and the home screen never pay
-    # for a game nobody is playing
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+})

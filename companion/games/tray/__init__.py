@@ -12,25 +12,16 @@ gives one translatable line per event. The tray is not a game between players: i
 never appears in the history or the statistics of `companion.night`.
 """
 
-import importlib
-from typing import Any
+from companion.games import lazy_names
 
 KIND = "tray"
 
 __all__ = ["KIND", "RULES", "TrayParams", "TrayRules", "tray_view", "validate_config"]
 
-_LAZY = {
+__getattr__ = lazy_names(__name__, {
     "TrayParams": "companion.games.tray.params",
     "validate_config": "companion.games.tray.params",
     "RULES": "companion.games.tray.rules",
     "TrayRules": "companion.games.tray.rules",
     "tray_view": "companion.games.tray.view",
-}
-
-
-def __getattr__(name: str) -> Any:
-    # the rules load on first use, so the config check and the home screen never pay
-    # for a game nobody is playing
-    if name in _LAZY:
-        return getattr(importlib.import_module(_LAZY[name]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+})
