@@ -2,7 +2,8 @@
 
 Start-up allocates much and frees little, so it runs without the collector; once the
 first frame is up, one collection runs and what start-up built is frozen out of later
-ones (`settle_memory`).
+ones (`settle_memory`). (What was frozen and dies later in a cycle stays: the screens
+first built, if a language switch rebuilds them, a few MB once.)
 
 During play, every Kivy widget and drawing instruction that is dropped (a closed
 dialog, a redrawn dial) is a web of cycles that only a full collection frees, and one
