@@ -2,8 +2,9 @@
 
 `save` merges the changes into what the file holds, checks the result with
 `companion.config.load` (a refused change leaves the file as it was) and replaces the
-file atomically (temporary file, fsync, rename). Comments in the file are not kept:
-YAML's safe dumper does not carry them.
+file atomically (temporary file, fsync, rename). The change is made in the file's text
+(`companion.config_edit`), so its comments and layout stay; a file this cannot edit
+safely is written anew, without comments.
 
 Dimming lowers the backlight after a while without a touch, where the display has
 one (`/sys/class/backlight/*`); the first touch brings it back.
@@ -23,6 +24,7 @@ import yaml
 
 from companion import config
 from companion.config import APP_DIR, USER_FILE, Config
+from companion.config_edit import set_values
 
 log = logging.getLogger(__name__)
 BACKLIGHT = Path("/sys/class/backlight")
@@ -59,6 +61,20 @@ def read_user(path: Path) -> dict[str, Any]:
     return data if isinstance(data, dict) else {}
 
 
+def edited_text(path: Path, changes: Mapping[str, Any], data: Mapping[str, Any]) -> str:
+    """The file with `changes` made in place (its comments and layout kept), or, where
+    that cannot be done, `data` written anew."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (FileNotFoundError, UnicodeDecodeError):
+        text = ""
+    edited = set_values(text, changes)
+    with contextlib.suppress(yaml.YAMLError):
+        if edited is not None and (yaml.safe_load(edited) or {}) == data:
+            return edited
+    return yaml.safe_dump(dict(data), allow_unicode=True, sort_keys=False)
+
+
 def save(path: Path, changes: Mapping[str, Any]) -> dict[str, Any]:
     """Merge `changes` into the file; raises ConfigError (file untouched) or OSError."""
     with contextlib.suppress(ImportError):
@@ -68,7 +84,7 @@ def save(path: Path, changes: Mapping[str, Any]) -> dict[str, Any]:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", encoding="utf-8") as handle:
-        yaml.safe_dump(data, handle, allow_unicode=True, sort_keys=False)
+        handle.write(edited_text(path, changes, data))
         handle.flush()
         os.fsync(handle.fileno())
     try:
