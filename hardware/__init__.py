@@ -18,7 +18,7 @@ validator of the `hardware` config section. The UI uses it like this::
     station.panel_state()            # plain data for the virtual panel, see below
     station.add_listener(fn)         # fn() on the main thread when the panel changed
     station.press("roll")            # a virtual button (drives the mock pin)
-    station.set_mute(True); station.set_volume(0.5)
+    station.set_mute(True); station.set_volume(0.5); station.set_tempo(240)
     station.close()
 
 `panel_state()` returns::

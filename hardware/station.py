@@ -189,6 +189,11 @@ class Station:
         if self.buzzer is not None:
             self.buzzer.volume = min(max(float(volume), 0.0), 1.0)
 
+    def set_tempo(self, tempo: float) -> None:
+        """Quarter notes per minute, from the next note on."""
+        if self.buzzer is not None:
+            self.buzzer.tempo = min(max(float(tempo), 20.0), 2000.0)
+
     # -- the virtual panel ---------------------------------------------------------------
     def add_listener(self, listener: Callable[[], None]) -> None:
         """`listener()` runs on the main thread when the panel changed from another

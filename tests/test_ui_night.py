@@ -285,6 +285,10 @@ def test_settings_are_saved_checked_and_applied(launch: Any, tmp_path: Path,
     ui.tap("settings.volume.minus")
     assert ui.text("settings.volume") == "Volume 80 %"
     assert ui.app.hardware.buzzer.volume == pytest.approx(0.8)
+    assert ui.text("settings.tempo") == "Tunes: normal"
+    ui.tap("settings.tempo")
+    assert ui.text("settings.tempo") == "Tunes: fast"
+    assert ui.app.hardware.buzzer.tempo == 360
     ui.tap("settings.lang.fr")  # at once: every screen in French, still on settings
     assert ui.screen == "night_settings"
     assert ui.text("settings.volume") == "Volume 80 %"
@@ -292,8 +296,9 @@ def test_settings_are_saved_checked_and_applied(launch: Any, tmp_path: Path,
     ui.tap("settings.part.ring")
     assert ui.text("settings.part.ring") == "L'anneau de LED : désactivé"
     saved = yaml.safe_load(target.read_text())
-    assert saved == {"hardware": {"buzzer": {"mute": True, "volume": 0.8},
+    assert saved == {"hardware": {"buzzer": {"mute": True, "volume": 0.8, "tempo": 360},
                                   "ring": {"enabled": False}}, "language": "fr"}
+    assert ui.text("settings.tempo") == "Airs : rapides"
     assert not target.with_name("config.yaml.tmp").exists()
 
     # the next start reads the file: French screens, the volume kept

@@ -31,6 +31,10 @@ DIM_CHOICES = (0, 60, 120, 300, 600)  # seconds without a touch
 # config keys (joined, so they are not mistaken for translation keys)
 MUTE = ".".join(("hardware", "buzzer", "mute"))
 VOLUME = ".".join(("hardware", "buzzer", "volume"))
+TEMPO = ".".join(("hardware", "buzzer", "tempo"))
+# Tune speeds offered on screen, quarter notes per minute (normal: the shipped default);
+# any other value set in the file is shown as it is
+TEMPOS = {160: "night.ui.tempo_slow", 240: "night.ui.tempo_normal", 360: "night.ui.tempo_fast"}
 
 
 class NightSettingsScreen(Screen):
@@ -95,6 +99,11 @@ class NightSettingsScreen(Screen):
                     tid="settings.sound", background=theme.BUTTON if muted else theme.SUCCESS)
         sound.bind(on_release=lambda _b: self.set_mute(not muted))
         row.add_widget(sound)
+        tempo = float(buzzer.get("tempo", 240))
+        speed = Tap(app.tr(TEMPOS[int(tempo)]) if tempo in TEMPOS else
+                    app.tr("night.ui.tempo_value", n=round(tempo)), tid="settings.tempo")
+        speed.bind(on_release=lambda _b: self.cycle_tempo(tempo))
+        row.add_widget(speed)
         left.add_widget(row)
         row = self.row()
         minus = Tap("−", tid="settings.volume.minus", size=24, size_hint_x=0.25,
@@ -190,6 +199,14 @@ class NightSettingsScreen(Screen):
         volume = round(min(max(volume, 0.0), 1.0), 1)
         if self.change(VOLUME, volume) and app.hardware is not None:
             app.hardware.set_volume(volume)
+        self.refresh()
+
+    def cycle_tempo(self, tempo: float) -> None:
+        app = App.get_running_app()
+        faster = [value for value in TEMPOS if value > tempo]
+        value = faster[0] if faster else min(TEMPOS)
+        if self.change(TEMPO, value) and app.hardware is not None:
+            app.hardware.set_tempo(value)
         self.refresh()
 
     def cycle_dim(self, seconds: int) -> None:
