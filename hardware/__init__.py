@@ -44,12 +44,20 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from hardware.validate import register as _register
+from companion.config import register_validator
 
 if TYPE_CHECKING:
     from hardware.station import Station
 
-_register()
+
+def _check(section: Any) -> Any:
+    # the checks themselves are imported only when a config sets the hardware section
+    from hardware.validate import validate
+
+    return validate(section)
+
+
+register_validator("hardware", _check)
 
 
 def setup(config: Any, dispatch_on_main: Callable[[Callable[[], None]], None],

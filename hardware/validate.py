@@ -160,9 +160,3 @@ def validate(section: Mapping[str, Any]) -> Problems:
     if ring["baudrate"] < 300:
         problems.append(("ring.baudrate", msg("core.config.at_least", minimum=300)))
     return problems
-
-
-def register() -> None:
-    from companion.config import register_validator
-
-    register_validator("hardware", validate)

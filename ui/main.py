@@ -44,18 +44,11 @@ def journal_path(cfg: Config, override: str | None = None) -> Path:
     return Path(folder) / "journal.sqlite3" if folder else default_path()
 
 
-def check_hardware(section: Any) -> Any:
-    """The hardware section's checks, imported only when the user's file sets it."""
-    from hardware.validate import validate
-
-    return validate(section)
-
-
 def load_config(user_file: Path | None) -> Config:
     """The config the app starts with (ConfigError lists every problem)."""
+    import hardware  # noqa: F401  (registers the hardware section's checks)
     from companion import config as config_module
 
-    config_module.register_validator("hardware", check_hardware)
     return config_module.load(user_file)
 
 
