@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion import config
-from companion.games import available, rules_for
+from companion.games import KINDS, rules_for
 from companion.games.tray import RULES, tray_view, validate_config
 from companion.games.tray import commands as c
 from companion.i18n import Translator
@@ -31,7 +31,7 @@ def _key(exc: pytest.ExceptionInfo[RuleError]) -> str:
 
 
 def test_is_a_game_kind_with_valid_defaults() -> None:
-    assert "tray" in available() and rules_for("tray") is RULES
+    assert "tray" in KINDS and rules_for("tray") is RULES
     assert validate_config(params("tray")) == []
 
 

@@ -20,10 +20,6 @@ from companion.rules import Rules
 KINDS = ("evil", "castor", "bond", "tray")
 
 
-def available() -> list[str]:
-    return list(KINDS)
-
-
 def rules_for(kind: str) -> Rules:
     if kind not in KINDS:
         raise KeyError(kind)

@@ -9,7 +9,6 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.games import available
 from ui import theme
 from ui.widgets.basics import Tap, Text
 
@@ -53,14 +52,10 @@ class HomeScreen(Screen):
             box.add_widget(row)
         box.add_widget(Text(app.tr("core.ui.choose_game"), size=18, color=theme.MUTED,
                             size_hint_y=None, height=dp(32)))
-        games = available()
         # side by side: three resume rows and the bar below still fit 800x480
         row = BoxLayout(spacing=dp(10))
         for kind in GAMES:
-            ready = kind in games and self.manager.has_screen(f"{kind}_setup")
-            text = app.tr(f"core.games.{kind}") if ready else \
-                f"{app.tr(f'core.games.{kind}')} — {app.tr('core.ui.coming_soon')}"
-            button = Tap(text, tid=f"home.game.{kind}", size=22, disabled=not ready,
+            button = Tap(app.tr(f"core.games.{kind}"), tid=f"home.game.{kind}", size=22,
                          background=theme.BUTTON)
             button.bind(on_release=lambda _b, k=kind: self.choose(k))
             row.add_widget(button)
@@ -74,8 +69,6 @@ class HomeScreen(Screen):
         for name, screen in (("tray", "tray_setup"), ("players", "night_roster"),
                              ("history", "night_history"), ("stats", "night_stats"),
                              ("export", "night_export"), ("settings", "night_settings")):
-            if not self.manager.has_screen(screen):
-                continue
             button = Tap(app.tr(f"night.ui.home.{name}"), tid=f"home.{name}", size=16)
             button.bind(on_release=lambda _b, s=screen: setattr(app.root, "current", s))
             bar.add_widget(button)
