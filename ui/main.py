@@ -69,6 +69,7 @@ def show_problem(title: str, lines: Sequence[str]) -> int:
     from kivy.uix.label import Label
 
     text = "\n".join([title, "", *lines])
+    gc.enable()  # no first frame of the app will come to settle memory
 
     from kivy.clock import Clock
 
@@ -116,7 +117,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         lines = [p.format(tr.message) for p in exc.problems]
         print(tr("core.config.refused"), *lines, sep="\n", file=sys.stderr)
         configure_kivy(None)
-        gc.enable()
         return show_problem(tr("core.config.refused"), lines)
 
     configure_kivy(cfg)
@@ -125,7 +125,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         journal = Journal(journal_path(cfg, args.data_dir))
     except JournalError as exc:
         print(tr.message(exc.message), file=sys.stderr)
-        gc.enable()
         return show_problem(tr("core.ui.saved_elsewhere"), [tr.message(exc.message)])
 
     from ui.app import CompanionApp
