@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 _SEEDS = random.SystemRandom()  # the OS's randomness, as `secrets` uses
 
+
 class CompanionApp(App):
     scale = NumericProperty(1.0)
     use_kivy_settings = False  # no settings panel (F1) on a kiosk
