@@ -15,7 +15,8 @@ from typing import Any
 
 import yaml
 
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+from companion.config import YAML_LOADER
+
 INDENT = 2  # for sections this adds; existing ones keep theirs
 
 

@@ -53,21 +53,21 @@ def nested(dotted: str, value: Any) -> dict[str, Any]:
     return out
 
 
-def read_user(path: Path) -> dict[str, Any]:
+def read_text(path: Path) -> str:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
-        return {}
+        return ""
+
+
+def read_user(text: str) -> dict[str, Any]:
+    data = yaml.safe_load(text)
     return data if isinstance(data, dict) else {}
 
 
-def edited_text(path: Path, changes: Mapping[str, Any], data: Mapping[str, Any]) -> str:
-    """The file with `changes` made in place (its comments and layout kept), or, where
-    that cannot be done, `data` written anew."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (FileNotFoundError, UnicodeDecodeError):
-        text = ""
+def edited_text(text: str, changes: Mapping[str, Any], data: Mapping[str, Any]) -> str:
+    """The file's `text` with `changes` made in place (its comments and layout kept), or,
+    where that cannot be done, `data` written anew."""
     edited = set_values(text, changes)
     with contextlib.suppress(yaml.YAMLError):
         if edited is not None and (yaml.safe_load(edited) or {}) == data:
@@ -80,11 +80,12 @@ def save(path: Path, changes: Mapping[str, Any]) -> dict[str, Any]:
     with contextlib.suppress(ImportError):
         import hardware  # noqa: F401  (registers the hardware section's checks)
 
-    data = config.merge(read_user(path), changes)
+    text = read_text(path)
+    data = config.merge(read_user(text), changes)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", encoding="utf-8") as handle:
-        handle.write(edited_text(path, changes, data))
+        handle.write(edited_text(text, changes, data))
         handle.flush()
         os.fsync(handle.fileno())
     try:
