@@ -9,6 +9,7 @@ start), and the screen says so.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kivy.app import App
@@ -35,6 +36,12 @@ TEMPO = ".".join(("hardware", "buzzer", "tempo"))
 # Tune speeds offered on screen, quarter notes per minute (normal: the shipped default);
 # any other value set in the file is shown as it is
 TEMPOS = {160: "night.ui.tempo_slow", 240: "night.ui.tempo_normal", 360: "night.ui.tempo_fast"}
+
+
+def next_choice(choices: Sequence[float], current: float) -> Any:
+    """The first choice above `current`, or back to the first (a value set by hand in
+    the file, between two choices, goes to the next one up)."""
+    return next((choice for choice in choices if choice > current), choices[0])
 
 
 class NightSettingsScreen(Screen):
@@ -203,16 +210,14 @@ class NightSettingsScreen(Screen):
 
     def cycle_tempo(self, tempo: float) -> None:
         app = App.get_running_app()
-        faster = [value for value in TEMPOS if value > tempo]
-        value = faster[0] if faster else min(TEMPOS)
+        value = next_choice(sorted(TEMPOS), tempo)
         if self.change(TEMPO, value) and app.hardware is not None:
             app.hardware.set_tempo(value)
         self.refresh()
 
     def cycle_dim(self, seconds: int) -> None:
         app = App.get_running_app()
-        later = [c for c in DIM_CHOICES if c > seconds]
-        value = later[0] if later else DIM_CHOICES[0]
+        value = next_choice(DIM_CHOICES, seconds)
         if self.change(night_prefs.DIM_KEY, value):
             dimmer = app.night_dimmer
             if dimmer is not None:
