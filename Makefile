@@ -9,7 +9,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEST_APT := xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core systemd
 RUN_APT  := libgl1-mesa-dri libgl1 libegl1 libmtdev1
 
-.PHONY: run test lint bench clean apt-test apt-run
+.PHONY: run test fuzz lint bench clean apt-test apt-run
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -45,6 +45,11 @@ lint: $(VENV)/.installed
 
 test: apt-test $(VENV)/.installed lint
 	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/python -m pytest
+
+# property tests with fresh randomness and 1000 examples each (not part of `make test`)
+fuzz: apt-test $(VENV)/.installed
+	HYPOTHESIS_PROFILE=fuzz xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/python -m pytest -q \
+	  -p no:cacheprovider $$(grep -l "hypothesis" tests/test_*.py)
 
 bench: apt-test $(VENV)/.installed
 	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/python -m bench

@@ -21,11 +21,15 @@ from hypothesis import settings
 
 from companion import config
 
-# CI shares two cores with nothing else promised: time per example is not what the
-# property tests check, so no per-example deadline there
-settings.register_profile("ci", deadline=None)
-if os.environ.get("CI") == "true":
-    settings.load_profile("ci")
+# `make test` and CI: the same examples every run (derandomised, no example database),
+# so a run's answer never depends on luck; no per-example deadline, since CI shares two
+# cores and time per example is not what the property tests check.
+# `make fuzz` (HYPOTHESIS_PROFILE=fuzz): fresh randomness and many more examples; what it
+# finds is fixed, then kept as an @example.
+settings.register_profile("ci", derandomize=True, database=None, deadline=None,
+                          print_blob=True)
+settings.register_profile("fuzz", max_examples=1000, deadline=None, print_blob=True)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
 @pytest.fixture(scope="session")
