@@ -10,6 +10,7 @@ screen can say exactly what to fix. Only `yaml.safe_load`-level constructs are r
 from __future__ import annotations
 
 import copy
+import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -75,43 +76,137 @@ class Config:
         return node
 
 
-# -- reading YAML with line numbers ---------------------------------------------------
+# -- reading YAML with line numbers, within bounds ---------------------------------------
+# A config is a few kilobytes written by hand. These bounds refuse, before anything is
+# built, a file that would take the app down: a huge file, deep nesting, an alias that
+# contains itself or aliases that multiply ("billion laughs"). Each refusal has a line.
+MAX_BYTES = 256 * 1024
+MAX_DEPTH = 32  # nested mappings and lists (the defaults use 5)
+MAX_ALIASES = 32  # `*name` references in one file
+MAX_NODES = 50_000  # values once every alias is expanded
+_TAG = "tag:yaml.org,2002:"
+PLAIN_TAGS = frozenset(_TAG + t for t in ("str", "int", "float", "bool", "null", "seq",
+                                          "map"))
+
+
+def _refuse(file: str, line: int | None, path: Path_, message: Message) -> ConfigError:
+    return ConfigError([Problem(file, line, ".".join(path), message)])
+
+
 class _Reader:
     def __init__(self, file: str) -> None:
         self.file = file
         self.lines: dict[Path_, int] = {}
+        self.nodes = 0
         self._constructor = yaml.SafeLoader("")
 
     def node_to_data(self, node: yaml.Node, path: Path_) -> Any:
-        self.lines[path] = node.start_mark.line + 1
+        line = node.start_mark.line + 1
+        self.lines[path] = line
+        self.nodes += 1
+        if self.nodes > MAX_NODES:  # aliases can multiply what a small file holds
+            raise _refuse(self.file, line, path, msg("core.config.too_many_values",
+                                                     limit=MAX_NODES))
+        if len(path) > MAX_DEPTH:  # aliases nested in aliases
+            raise _refuse(self.file, line, path, msg("core.config.too_deep", limit=MAX_DEPTH))
         if isinstance(node, yaml.MappingNode):
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
+                key_line = key_node.start_mark.line + 1
+                if key_node.tag == _TAG + "merge":
+                    raise _refuse(self.file, key_line, (*path, "<<"),
+                                  msg("core.config.merge_key"))
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise _refuse(self.file, key_line, path, msg("core.config.complex_key"))
                 key = str(self._constructor.construct_object(key_node, deep=True))
                 if key in out:
-                    raise ConfigError([Problem(self.file, key_node.start_mark.line + 1,
-                                               ".".join((*path, key)),
-                                               msg("core.config.duplicate_key"))])
+                    raise _refuse(self.file, key_line, (*path, key),
+                                  msg("core.config.duplicate_key"))
                 out[key] = self.node_to_data(value_node, (*path, key))
                 # a key's line is where the key is written, not where its block value starts
-                self.lines[(*path, key)] = key_node.start_mark.line + 1
+                self.lines[(*path, key)] = key_line
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.node_to_data(item, (*path, str(i))) for i, item in enumerate(node.value)]
         return self._constructor.construct_object(node, deep=True)
 
 
-def read_yaml(path: Path, prefix: Path_ = ()) -> tuple[Any, dict[Path_, int]]:
+def _read_bounded(path: Path) -> str:
+    """The file's text: at most MAX_BYTES, strict UTF-8; the refusals name a line."""
     file = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError as exc:
         raise ConfigError([Problem(file, None, "", msg("core.config.missing_file"))]) from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(
-            [Problem(file, None, "", msg("core.config.unreadable", reason=str(exc)))]
-        ) from exc
+    except OSError as exc:
+        raise ConfigError([Problem(file, None, "", msg(
+            "core.config.unreadable", reason=exc.strerror or str(exc)))]) from exc
+    if len(data) > MAX_BYTES:
+        line = data.count(b"\n", 0, MAX_BYTES) + 1
+        raise _refuse(file, line, (), msg("core.config.too_big", limit=MAX_BYTES // 1024))
     try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise _refuse(file, line, (), msg("core.config.not_utf8", column=column,
+                                          byte=f"0x{data[exc.start]:02x}")) from exc
+
+
+def _scan(text: str, file: str, prefix: Path_) -> None:
+    """Walk the parser's events (no tree is built) and refuse what is out of bounds,
+    with the line and the key where it is written."""
+    frames: list[list[Any]] = []  # per open collection: [is_mapping, expects_key, key/index]
+    anchors: list[str | None] = []  # of the open collections: an alias to one is recursive
+    aliases = 0
+    for event in yaml.parse(text, Loader=YAML_LOADER):
+        if not isinstance(event, yaml.NodeEvent):
+            if isinstance(event, yaml.CollectionEndEvent):
+                frames.pop()
+                anchors.pop()
+            continue
+        line = event.start_mark.line + 1
+        if frames:
+            frame = frames[-1]
+            if frame[0] and frame[1]:  # a key
+                frame[2] = event.value if isinstance(event, yaml.ScalarEvent) else "?"
+                frame[1] = False
+                if frame[2] == "<<" and isinstance(event, yaml.ScalarEvent) \
+                        and event.implicit[0]:
+                    path = (*prefix, *(str(f[2]) for f in frames))
+                    raise _refuse(file, line, path, msg("core.config.merge_key"))
+            elif frame[0]:
+                frame[1] = True
+            else:
+                frame[2] += 1
+        path = (*prefix, *(str(f[2]) for f in frames))
+        if isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if event.anchor in anchors:
+                raise _refuse(file, line, path, msg("core.config.recursive_alias",
+                                                    name=str(event.anchor)))
+            if aliases > MAX_ALIASES:
+                raise _refuse(file, line, path, msg("core.config.too_many_aliases",
+                                                    limit=MAX_ALIASES))
+            continue
+        tag = getattr(event, "tag", None)
+        if tag is not None and tag not in PLAIN_TAGS and tag != "!":
+            raise _refuse(file, line, path, msg("core.config.tag", tag=str(tag)))
+        if isinstance(event, yaml.CollectionStartEvent):
+            if len(frames) >= MAX_DEPTH:
+                raise _refuse(file, line, path, msg("core.config.too_deep", limit=MAX_DEPTH))
+            is_mapping = isinstance(event, yaml.MappingStartEvent)
+            # a list's index starts at -1: its first item makes it 0
+            frames.append([is_mapping, True, "" if is_mapping else -1])
+            anchors.append(event.anchor)
+
+
+def read_yaml(path: Path, prefix: Path_ = ()) -> tuple[Any, dict[Path_, int]]:
+    file = str(path)
+    text = _read_bounded(path)
+    try:
+        _scan(text, file, prefix)
         node = yaml.compose(text, Loader=YAML_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -127,9 +222,11 @@ def read_yaml(path: Path, prefix: Path_ = ()) -> tuple[Any, dict[Path_, int]]:
     reader = _Reader(file)
     try:
         data = reader.node_to_data(node, prefix)
-    except yaml.YAMLError as exc:
-        reason = " ".join(str(exc).split())
-        problem = Problem(file, None, "", msg("core.config.syntax", reason=reason))
+    except (yaml.YAMLError, RecursionError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        reason = " ".join(str(getattr(exc, "problem", None) or exc).split())
+        problem = Problem(file, mark.line + 1 if mark else None, "",
+                          msg("core.config.syntax", reason=reason))
         raise ConfigError([problem]) from exc
     return data, reader.lines
 
@@ -197,12 +294,20 @@ def _same_type(default: Any, value: Any) -> bool:
     return isinstance(value, type(default))
 
 
+NUMBER_LIMIT = 10**9  # any number in a config; each key's validator narrows it
+
+
 def check_against(
     default: Any, value: Any, path: Path_, report: Callable[[Path_, Message], None]
 ) -> None:
     if not _same_type(default, value):
         report(path, msg("core.config.wrong_type", expected=_type_name(default),
                          found=_type_name(value)))
+        return
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and not (
+            math.isfinite(value) and abs(value) <= NUMBER_LIMIT):
+        # what no setting means and what would overflow a C integer in a library
+        report(path, msg("core.config.number_range", low=-NUMBER_LIMIT, high=NUMBER_LIMIT))
         return
     if isinstance(default, dict):
         if not default:
@@ -311,6 +416,8 @@ def _line_of(lines: Mapping[Path_, int], path: Path_, stop: int = 1) -> int | No
 
 
 MULTISAMPLES = (0, 2, 4, 8)  # what OpenGL ES drivers offer
+WINDOW = (100, 7680)  # pixels, each side
+DIM_MAX = 86_400  # seconds: a day
 
 
 def _validate_app(data: Mapping[str, Any]) -> list[tuple[str, Message]]:
@@ -323,9 +430,13 @@ def _validate_app(data: Mapping[str, Any]) -> list[tuple[str, Message]]:
     if not 0 <= display.get("roll_animation", 0) <= 0.6:
         problems.append(("display.roll_animation",
                          msg("core.config.bad_value", reason="0 .. 0.6")))
-    for key in ("width", "height"):
-        if display.get(key, 1) < 100:
-            problems.append((f"display.{key}", msg("core.config.at_least", minimum=100)))
+    for key in ("width", "height"):  # a window larger than 8K is refused by SDL
+        if not WINDOW[0] <= display.get(key, 800) <= WINDOW[1]:
+            problems.append((f"display.{key}", msg("core.config.number_range",
+                                                   low=WINDOW[0], high=WINDOW[1])))
+    if not 0 <= display.get("dim_after", 0) <= DIM_MAX:
+        problems.append(("display.dim_after", msg("core.config.number_range", low=0,
+                                                  high=DIM_MAX)))
     if display.get("multisamples", 0) not in MULTISAMPLES:
         problems.append(("display.multisamples", msg(
             "core.config.bad_value", reason=", ".join(str(n) for n in MULTISAMPLES))))

@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from companion import config
 from companion.i18n import FALLBACK, LANGUAGES, Translator
 
@@ -33,12 +31,13 @@ def import_hardware() -> str | None:
 
 def configured_language(path: Path | None) -> str:
     """The language the file asks for, else the default one, else English; read
-    leniently, since the file may be the very thing that is broken."""
+    leniently (within the loader's bounds), since the file may be the very thing that
+    is broken."""
     for source in (path, config.CONFIG_DIR / "app.yaml"):
         if source is None:
             continue
         try:
-            data: Any = yaml.safe_load(source.read_text(encoding="utf-8"))
+            data: Any = config.read_yaml(source)[0]
         except Exception:  # a broken file: its problems are reported by load()
             continue
         language = data.get("language") if isinstance(data, dict) else None
