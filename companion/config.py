@@ -1,10 +1,12 @@
-"""Configuration: YAML defaults in `config/`, overridden by one user file, every key checked.
+"""Configuration: YAML defaults in `config/`, then the user's file, then the settings the
+app saved (`companion.settings`), every key checked.
 
 The defaults are also the schema: a user key must exist in the defaults (an empty
 mapping there accepts any key) and have the same type. Then each section's own
 validator (a game's dice faces, the hardware pins) checks the meaning. Every problem
 names the file, the line and the dotted key, so `companion check-config` and the
-screen can say exactly what to fix. Only `yaml.safe_load`-level constructs are read.
+screen can say exactly what to fix. Only plain YAML is read, within bounds (size,
+depth, aliases: see `read_yaml`), so a hostile file is refused, never a hang or a crash.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from companion.messages import Message, msg
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "config"
 APP_DIR = "table-companion"
 USER_FILE = "config.yaml"
+SETTINGS_FILE = "settings.yaml"  # what the settings screen saves (the app's own file)
 
 Path_ = tuple[str, ...]
 # libyaml's parser where PyYAML has it (same nodes and line marks, much faster)
@@ -61,11 +64,12 @@ class ConfigError(Exception):
 
 @dataclass
 class Config:
-    """The configuration in use: the defaults merged with the user's file."""
+    """The configuration in use: the defaults, the user's file, the app's settings."""
 
     data: dict[str, Any]
     user_file: Path | None = None
     files: list[str] = field(default_factory=list)
+    settings_file: Path | None = None  # the app's own layer (`companion.settings`)
 
     def get(self, dotted: str, default: Any = None) -> Any:
         node: Any = self.data
@@ -352,52 +356,97 @@ def _sections(data: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     return found
 
 
-def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
-         *, use_default_user_file: bool = True, check_defaults: bool = False) -> Config:
-    """Defaults merged with the user's file; raises ConfigError listing every problem.
+def default_data_dir() -> Path:
+    """Where the app keeps what it writes (the journal, its settings) by default."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / APP_DIR
 
-    A section's validator runs when the user's file sets something in it: the shipped
-    defaults are checked by the tests and by `companion check-config`
-    (`check_defaults=True`), so a start does not import every game to check them."""
+
+def settings_path(data: Mapping[str, Any] | None = None, data_dir: str | None = None) -> Path:
+    """The settings file the app owns: $COMPANION_SETTINGS, else `settings.yaml` beside
+    the journal (the `data_dir` given or configured, else the XDG data dir): the one
+    place a hardened service may write."""
+    explicit = os.environ.get("COMPANION_SETTINGS")
+    if explicit:
+        return Path(explicit)
+    folder = data_dir or (data or {}).get("data_dir") or ""
+    return (Path(folder) if folder else default_data_dir()) / SETTINGS_FILE
+
+
+Layer = tuple[str, dict[Path_, int]]  # a file and the line of each key it sets
+
+
+def read_layer(path: Path, defaults: Mapping[str, Any],
+               refused_keys: tuple[str, ...] = ()) -> tuple[dict[str, Any], Layer]:
+    """A user file checked against the defaults (the schema); ConfigError otherwise."""
+    file = str(path)
+    data, lines = read_yaml(path)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError([Problem(file, 1, "", msg("core.config.not_mapping"))])
+    problems: list[Problem] = []
+
+    def report(key: Path_, message: Message) -> None:
+        problems.append(Problem(file, _line_of([(file, lines)], key)[1], ".".join(key),
+                                message))
+
+    for key in refused_keys:
+        if key in data:
+            report((key,), msg("core.config.not_a_setting", key=key))
+    check_against(defaults, data, (), report)
+    if problems:
+        raise ConfigError(problems)
+    return data, (file, lines)
+
+
+def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
+         *, use_default_user_file: bool = True, check_defaults: bool = False,
+         settings_file: Path | None = None, data_dir: str | None = None) -> Config:
+    """The defaults, then the user's file, then the app's settings file, each layer
+    over the one before; raises ConfigError listing every problem.
+
+    With `use_default_user_file`, the user's file is looked for (`user_config_path`)
+    and the settings file is `settings_path(...)` (when it exists). A section's
+    validator runs when a user layer sets something in it: the shipped defaults are
+    checked by the tests and by `companion check-config` (`check_defaults=True`), so a
+    start does not import every game to check them."""
     import companion.games  # noqa: F401  (registers each game's validator)
 
     defaults, where = load_defaults(config_dir)
     if user_file is None and use_default_user_file:
         user_file = user_config_path()
-    problems: list[Problem] = []
     data = defaults
-    user_lines: dict[Path_, int] = {}
+    layers: list[Layer] = []
     if user_file is not None:
-        user, user_lines = read_yaml(Path(user_file))
-        if user in (None, {}):
-            user = {}
-        if not isinstance(user, dict):
-            raise ConfigError([Problem(str(user_file), 1, "", msg("core.config.not_mapping"))])
-
-        def report(path: Path_, message: Message) -> None:
-            problems.append(Problem(str(user_file), _line_of(user_lines, path),
-                                    ".".join(path), message))
-
-        check_against(defaults, user, (), report)
-        if problems:
-            raise ConfigError(problems)
+        user, layer = read_layer(Path(user_file), defaults)
         data = merge(defaults, user)
+        layers.append(layer)
+    settings = settings_file
+    if settings is None and use_default_user_file:
+        settings = settings_path(data, data_dir)
+    if settings is not None and (settings_file is not None or Path(settings).exists()):
+        # the journal's place cannot move with a file kept in that place
+        saved, layer = read_layer(Path(settings), defaults, refused_keys=("data_dir",))
+        data = merge(data, saved)
+        layers.append(layer)
 
+    problems: list[Problem] = []
     for section, node in _sections(data):
         prefix = tuple(filter(None, section.split(".")))
-        if prefix and not check_defaults and not _sets(user_lines, prefix):
+        if prefix and not check_defaults and not any(_sets(lines, prefix)
+                                                     for _, lines in layers):
             continue
         for key, message in _VALIDATORS[section](node):
             path = (*prefix, *[p for p in key.split(".") if p])
-            user_line = _line_of(user_lines, path, stop=len(prefix))
-            if user_file is not None and user_line:
-                file, line = str(user_file), user_line
-            else:
+            file, line = _line_of(layers, path, stop=len(prefix))
+            if not line:
                 file, line = where.get(path, where.get(prefix, ("config", 0)))
             problems.append(Problem(file, line or None, ".".join(path), message))
     if problems:
         raise ConfigError(problems)
-    return Config(data, Path(user_file) if user_file else None)
+    return Config(data, Path(user_file) if user_file else None,
+                  settings_file=Path(settings) if settings is not None else None)
 
 
 def _sets(lines: Mapping[Path_, int], prefix: Path_) -> bool:
@@ -405,14 +454,16 @@ def _sets(lines: Mapping[Path_, int], prefix: Path_) -> bool:
     return any(path[:len(prefix)] == prefix for path in lines if len(path) >= len(prefix))
 
 
-def _line_of(lines: Mapping[Path_, int], path: Path_, stop: int = 1) -> int | None:
-    """The line of a key, or of its closest parent (at least `stop` deep) the file sets."""
+def _line_of(layers: list[Layer], path: Path_, stop: int = 1) -> tuple[str, int | None]:
+    """The file and line of a key, or of its closest parent (at least `stop` deep) a
+    layer sets; the last layer that sets it wins (its value is the one in use)."""
     probe = path
     while len(probe) >= max(stop, 1):
-        if probe in lines:
-            return lines[probe]
+        for file, lines in reversed(layers):
+            if probe in lines:
+                return file, lines[probe]
         probe = probe[:-1]
-    return None
+    return (layers[-1][0] if layers else "config"), None
 
 
 MULTISAMPLES = (0, 2, 4, 8)  # what OpenGL ES drivers offer

@@ -1,4 +1,6 @@
-"""`companion check-config [FILE]`: the defaults plus FILE, every problem on one line.
+"""`companion check-config [FILE] [--settings FILE]`: the defaults, FILE, then the
+settings saved from the screen (`settings.yaml` beside the journal, when there is one),
+layered as the app reads them, every problem on one line.
 
 Prints `file:line: key: message` for each problem (in the configured language, else
 English) and exits 1, or prints OK with the file checked and exits 0. Never opens a
@@ -56,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion check-config",
                                      description=early("deploy.check.description"))
     parser.add_argument("file", nargs="?", type=Path, help=early("deploy.check.file_help"))
+    parser.add_argument("--settings", type=Path, help=early("deploy.check.settings_help"))
     args = parser.parse_args(args_list)
 
     skipped = import_hardware()
@@ -63,8 +66,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     tr = Translator(configured_language(path))
     if skipped:
         print(one_line(tr("deploy.check.hardware_skipped", reason=skipped)), file=sys.stderr)
+    settings = args.settings or settings_file(path)
     try:
-        config.load(path, use_default_user_file=False, check_defaults=True)
+        config.load(path, use_default_user_file=False, check_defaults=True,
+                    settings_file=settings)
     except config.ConfigError as exc:
         for problem in exc.problems:
             print(one_line(problem.format(tr.message)))
@@ -75,7 +80,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(tr("deploy.check.ok_defaults", places=places))
     else:
         print(tr("deploy.check.ok", file=path))
+    if settings is not None:
+        print(tr("deploy.check.ok_settings", file=path or "-", settings=settings))
     return 0
+
+
+def settings_file(user_file: Path | None) -> Path | None:
+    """The settings file the app would read with `user_file`, when it exists (its
+    place depends on the `data_dir` that file sets, read leniently here)."""
+    data: Any = {}
+    if user_file is not None:
+        try:
+            data = config.read_yaml(user_file)[0]
+        except Exception:  # a broken file: load() reports it
+            data = {}
+    found = config.settings_path(data if isinstance(data, dict) else {})
+    return found if found.is_file() else None
 
 
 def searched_places() -> list[Path]:
