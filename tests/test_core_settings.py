@@ -181,3 +181,23 @@ def test_any_sequence_of_saved_settings_reads_back_as_the_merge(
         assert loaded.data == expected == cfg.data
         assert yaml.safe_load(settings_file.read_text(encoding="utf-8")) == saved
     assert user.read_text(encoding="utf-8") == user_text
+
+
+def test_check_config_checks_both_files(tmp_path: Path, capsys) -> None:
+    from ui.cli import main as companion
+
+    user = _user(tmp_path)
+    settings_file = config.settings_path()
+    settings_file.parent.mkdir(parents=True)
+    settings_file.write_text("language: fr\n")
+    assert companion(["check-config", str(user)]) == 0
+    out = capsys.readouterr().out
+    assert str(settings_file) in out
+    settings_file.write_text("language: fr\nhardware:\n  buzzer:\n    volume: 7\n")
+    assert companion(["check-config", str(user)]) == 1
+    assert capsys.readouterr().out.startswith(
+        f"{settings_file}:4: hardware.buzzer.volume: ")
+    other = tmp_path / "other.yaml"
+    other.write_text("display:\n  dim_after: -1\n")
+    assert companion(["check-config", str(user), "--settings", str(other)]) == 1
+    assert capsys.readouterr().out.startswith(f"{other}:2: display.dim_after: ")
