@@ -172,3 +172,13 @@ def test_the_app_shows_the_refusal_and_stays_up(tmp_path: Path, name: str) -> No
         fake.close()
     line = HOSTILE[name][2]
     assert re.search(rf"^{re.escape(str(path))}:{line}: ", err, re.M), err[-2000:]
+
+
+def test_the_shipped_defaults_are_within_the_bounds() -> None:
+    # a start reads them without the event walk (`scan=False`): they must pass it
+    files = [config.CONFIG_DIR / "app.yaml", config.CONFIG_DIR / "hardware.yaml",
+             *sorted((config.CONFIG_DIR / "games").glob("*.yaml"))]
+    assert len(files) >= 6
+    for path in files:
+        data, _ = config.read_yaml(path, scan=True)
+        assert isinstance(data, dict)
