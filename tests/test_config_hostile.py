@@ -182,3 +182,25 @@ def test_the_shipped_defaults_are_within_the_bounds() -> None:
     for path in files:
         data, _ = config.read_yaml(path, scan=True)
         assert isinstance(data, dict)
+
+
+@pytest.mark.parametrize(("text", "key", "low", "high"), [
+    ("display:\n  width: 99999\n", "display.width", 100, 7680),
+    ("display:\n  height: 50\n", "display.height", 100, 7680),
+    ("display:\n  dim_after: 99999999\n", "display.dim_after", 0, 86400),
+    ("games:\n  evil:\n    dial_steps: 1000000\n", "games.evil.dial_steps", 4, 60),
+    ("games:\n  evil:\n    step_minutes: 1000\n", "games.evil.step_minutes", 1, 60),
+    ("games:\n  tray:\n    max_dice: 100000\n", "games.tray.max_dice", 1, 100),
+    ("games:\n  tray:\n    history: 100000000\n", "games.tray.history", 1, 10000),
+    ("hardware:\n  ring:\n    retries: 10000000000\n", "hardware.ring.retries",
+     -config.NUMBER_LIMIT, config.NUMBER_LIMIT),
+])
+def test_a_value_out_of_range_is_refused_with_its_range(tmp_path: Path, capsys, text: str,
+                                                        key: str, low: int,
+                                                        high: int) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert companion(["check-config", str(path)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert any(line.startswith(f"{path}:") and f": {key}: " in line
+               and f"{low} .. {high}" in line for line in out), out
