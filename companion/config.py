@@ -84,10 +84,10 @@ class Config:
 # A config is a few kilobytes written by hand. These bounds refuse, before anything is
 # built, a file that would take the app down: a huge file, deep nesting, an alias that
 # contains itself or aliases that multiply ("billion laughs"). Each refusal has a line.
-MAX_BYTES = 256 * 1024
+MAX_BYTES = 64 * 1024  # the defaults, copied whole with their comments, are 12 KiB
 MAX_DEPTH = 32  # nested mappings and lists (the defaults use 5)
 MAX_ALIASES = 32  # `*name` references in one file
-MAX_NODES = 50_000  # values once every alias is expanded
+MAX_NODES = 20_000  # values once every alias is expanded (the defaults hold 300)
 _TAG = "tag:yaml.org,2002:"
 PLAIN_TAGS = frozenset(_TAG + t for t in ("str", "int", "float", "bool", "null", "seq",
                                           "map"))
@@ -393,16 +393,29 @@ def read_layer(path: Path, defaults: Mapping[str, Any],
     problems: list[Problem] = []
 
     def report(key: Path_, message: Message) -> None:
+        if len(problems) >= MAX_PROBLEMS:
+            raise _TooMany  # a screenful says enough; listing 20 000 would take seconds
         problems.append(Problem(file, _line_of([(file, lines)], key)[1], ".".join(key),
                                 message))
 
-    for key in refused_keys:
-        if key in data:
-            report((key,), msg("core.config.not_a_setting", key=key))
-    check_against(defaults, data, (), report)
+    try:
+        for key in refused_keys:
+            if key in data:
+                report((key,), msg("core.config.not_a_setting", key=key))
+        check_against(defaults, data, (), report)
+    except _TooMany:
+        problems.append(Problem(file, None, "", msg("core.config.more_problems",
+                                                    shown=MAX_PROBLEMS)))
     if problems:
         raise ConfigError(problems)
     return data, (file, lines)
+
+
+MAX_PROBLEMS = 30  # listed per file; the rest is one line saying there are more
+
+
+class _TooMany(Exception):
+    pass
 
 
 def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,

@@ -40,10 +40,14 @@ HOSTILE: dict[str, tuple[bytes, str, int]] = {
     "wide_window": (b"display:\n  width: 100000\n", "core.config.number_range", 2),
     "huge_file": (b"# a comment line\n" * (10 * 1024 * 1024 // 17), "core.config.too_big",
                   config.MAX_BYTES // 17 + 1),
-    "deep_flow": (b"display: " + b"[" * 50_000 + b"]" * 50_000 + b"\n",
-                  "core.config.syntax", 1),
-    "deep_mapping": (b"language: en\nx: " + b"{a: " * 50_000 + b"1" + b"}" * 50_000 + b"\n",
+    # 50 000 levels do not fit in the size bound; within it, the depth bound refuses
+    "deep_50000": (b"display: " + b"[" * 50_000 + b"]" * 50_000 + b"\n",
+                   "core.config.too_big", 1),
+    "deep_flow": (b"display: " + b"[" * 50_000 + b"\n", "core.config.syntax", 1),
+    "deep_mapping": (b"language: en\nx: " + b"{a: " * 10_000 + b"1" + b"}" * 10_000 + b"\n",
                      "core.config.too_deep", 2),
+    "deep_block": (b"".join(b" " * i + b"a:\n" for i in range(200)),
+                   "core.config.too_deep", 33),
     "invalid_utf8": (b"language: en\n# caf\xe9 au lait\n", "core.config.not_utf8", 2),
     "merge_key": (b"base: &b {width: 900}\ndisplay:\n  <<: *b\n", "core.config.merge_key", 3),
     "python_tag": (b"language: !!python/object/apply:os.system [ls]\n", "core.config.tag", 1),
@@ -145,7 +149,7 @@ def _start(path: Path, tmp_path: Path, notify: str) -> subprocess.Popen[str]:
 
 @pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (xvfb-run)")
 @pytest.mark.parametrize("name", ["recursive_alias", "billion_laughs", "huge_width",
-                                  "huge_file", "deep_mapping", "invalid_utf8", "merge_key"])
+                                  "huge_file", "deep_50000", "invalid_utf8", "merge_key"])
 def test_the_app_shows_the_refusal_and_stays_up(tmp_path: Path, name: str) -> None:
     path = _write(tmp_path, name)
     address = str(tmp_path / "notify")

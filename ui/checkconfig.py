@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,20 +32,24 @@ def import_hardware() -> str | None:
     return None
 
 
+_LANGUAGE = re.compile(r"^language:[ \t]*['\"]?([A-Za-z_-]+)['\"]?[ \t]*(?:#.*)?$", re.M)
+
+
 def configured_language(path: Path | None) -> str:
-    """The language the file asks for, else the default one, else English; read
-    leniently (within the loader's bounds), since the file may be the very thing that
-    is broken."""
+    """The language the file asks for, else the default one, else English. Only the
+    top-level `language:` line is looked at, in the first MAX_BYTES: the file may be
+    the very thing that is broken (or hostile), and load() reports its problems."""
     for source in (path, config.CONFIG_DIR / "app.yaml"):
         if source is None:
             continue
         try:
-            data: Any = config.read_yaml(source)[0]
-        except Exception:  # a broken file: its problems are reported by load()
+            with source.open("rb") as handle:
+                text = handle.read(config.MAX_BYTES).decode("utf-8", "replace")
+        except OSError:
             continue
-        language = data.get("language") if isinstance(data, dict) else None
-        if language in LANGUAGES:
-            return str(language)
+        found = _LANGUAGE.search(text)
+        if found and found.group(1) in LANGUAGES:
+            return found.group(1)
     return FALLBACK
 
 
