@@ -304,6 +304,14 @@ def _same_type(default: Any, value: Any) -> bool:
 
 
 NUMBER_LIMIT = 10**9  # any number in a config; each key's validator narrows it
+WINDOW = (100, 7680)  # pixels, each side (SDL refuses a larger window)
+DIM_MAX = 86_400  # seconds: a day
+# keys whose range is known before the sections' validators run, so that a huge value
+# is refused with the key's own range
+RANGES: dict[Path_, tuple[int, int]] = {
+    ("display", "width"): WINDOW, ("display", "height"): WINDOW,
+    ("display", "dim_after"): (0, DIM_MAX),
+}
 
 
 def check_against(
@@ -313,10 +321,12 @@ def check_against(
         report(path, msg("core.config.wrong_type", expected=_type_name(default),
                          found=_type_name(value)))
         return
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and not (
-            math.isfinite(value) and abs(value) <= NUMBER_LIMIT):
-        # what no setting means and what would overflow a C integer in a library
-        report(path, msg("core.config.number_range", low=-NUMBER_LIMIT, high=NUMBER_LIMIT))
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        # what no setting means and what would overflow a C integer in a library; a
+        # key with a known range says that range
+        low, high = RANGES.get(path, (-NUMBER_LIMIT, NUMBER_LIMIT))
+        if not (math.isfinite(value) and low <= value <= high):
+            report(path, msg("core.config.number_range", low=low, high=high))
         return
     if isinstance(default, dict):
         if not default:
@@ -485,8 +495,6 @@ def _line_of(layers: list[Layer], path: Path_, stop: int = 1) -> tuple[str, int 
 
 
 MULTISAMPLES = (0, 2, 4, 8)  # what OpenGL ES drivers offer
-WINDOW = (100, 7680)  # pixels, each side
-DIM_MAX = 86_400  # seconds: a day
 
 
 def _validate_app(data: Mapping[str, Any]) -> list[tuple[str, Message]]:

@@ -190,6 +190,7 @@ def test_the_shipped_defaults_are_within_the_bounds() -> None:
 
 @pytest.mark.parametrize(("text", "key", "low", "high"), [
     ("display:\n  width: 99999\n", "display.width", 100, 7680),
+    ("display:\n  width: 1000000000000000000000000000000\n", "display.width", 100, 7680),
     ("display:\n  height: 50\n", "display.height", 100, 7680),
     ("display:\n  dim_after: 99999999\n", "display.dim_after", 0, 86400),
     ("games:\n  evil:\n    dial_steps: 1000000\n", "games.evil.dial_steps", 4, 60),

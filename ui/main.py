@@ -115,7 +115,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         cfg = load_config(Path(args.config) if args.config else None, args.data_dir)
     except ConfigError as exc:
-        tr = Translator("en")
+        from companion.config import user_config_path
+        from ui.checkconfig import configured_language
+
+        # the language line of the refused file, read without building it
+        tr = Translator(configured_language(Path(args.config) if args.config
+                                            else user_config_path()))
         lines = [p.format(tr.message) for p in exc.problems]
         print(tr("core.config.refused"), *lines, sep="\n", file=sys.stderr)
         configure_kivy(None)
