@@ -348,6 +348,10 @@ def check_against(
                     report((*path, str(i)), msg("core.config.wrong_type",
                                                 expected=_type_name(default[0]),
                                                 found=_type_name(item)))
+                elif isinstance(item, (int, float)) and not isinstance(item, bool) and not (
+                        math.isfinite(item) and abs(item) <= NUMBER_LIMIT):
+                    report((*path, str(i)), msg("core.config.number_range",
+                                                low=-NUMBER_LIMIT, high=NUMBER_LIMIT))
 
 
 def merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
