@@ -146,32 +146,50 @@ def defaults_rig(factory):
     station.close()
 
 
+class Clock:
+    """The buttons' clock, moved by the test: edge times exactly as written, however
+    busy the machine running the test is."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def pulse(self, pin, hold: float) -> None:
+        pin.drive_low()
+        self.now += hold
+        pin.drive_high()
+
+
 def test_a_half_millisecond_glitch_is_not_a_press(defaults_rig, factory):
     station, session, main = defaults_rig
+    clock = station.buttons._clock = Clock()
     pin = factory.pin(ROLL_PIN)
     for _ in range(20):
-        pin.drive_low()
-        time.sleep(0.0005)
-        pin.drive_high()
-        time.sleep(0.2)  # far apart: none is the bounce of another
-    time.sleep(0.02)  # any timer that could still fire has fired
+        clock.pulse(pin, 0.0005)
+        clock.now += 0.2  # far apart: none is the bounce of another
+    time.sleep(0.02)  # any timer started meanwhile has run
     assert main.drain() == 0 and rolls(session) == []
     assert station.buttons.accepted["roll"] == 0
     assert station.buttons.ignored["roll"] == 20
+    clock.pulse(pin, 0.006)  # just past the minimum: a press
+    main.drain()
+    assert len(rolls(session)) == 1
 
 
 def test_a_bounce_70_ms_after_the_release_is_not_a_second_press(defaults_rig, factory):
     station, session, main = defaults_rig
     assert station.buttons.debounce == 0.1
+    clock = station.buttons._clock = Clock()
     pin = factory.pin(ROLL_PIN)
-    press(pin, hold=0.05)
-    time.sleep(0.07)
-    press(pin, hold=0.01)  # longer than min_press, but inside the release's bounce time
-    time.sleep(0.02)
+    clock.pulse(pin, 0.05)
+    clock.now += 0.07
+    clock.pulse(pin, 0.01)  # longer than min_press, but inside the release's bounce time
     main.drain()
     assert len(rolls(session)) == 1 and station.buttons.ignored["roll"] == 1
-    time.sleep(0.15)  # quiet since the last release: the next press is a press
-    press(pin)
+    clock.now += 0.15  # quiet since the last release: the next press is a press
+    clock.pulse(pin, 0.02)
     main.drain()
     assert len(rolls(session)) == 2
 
@@ -188,8 +206,9 @@ def test_a_normal_press_acts_once_as_soon_as_it_lasted_the_minimum(defaults_rig,
     while not handed and time.monotonic() < deadline:
         time.sleep(0.0005)
     assert handed, "the press was not handed over while held"
-    # acts while still held, min_press after the press edge (plus a timer's wake-up)
-    assert 0.005 <= handed[0] - started < 0.05
+    # acts while still held, min_press after the press edge (plus a timer's wake-up,
+    # generous here: the machine running the tests may be busy)
+    assert 0.005 <= handed[0] - started < 0.25
     time.sleep(0.2)  # a long hold is still one press
     pin.drive_high()
     main.drain()
@@ -198,26 +217,23 @@ def test_a_normal_press_acts_once_as_soon_as_it_lasted_the_minimum(defaults_rig,
 
 def test_a_press_counts_when_released_even_if_the_timer_is_late(factory):
     # a busy machine may wake the timer late: the edge times decide, not the timer
-    main = MainThread()
-    now = [100.0]
     from hardware.buttons import Buttons
 
+    main = MainThread()
+    clock = Clock()
     pressed: list[str] = []
     buttons = Buttons({"debounce": 0.1, "min_press": 0.005, "pull_up": True,
                        "pins": {"roll": ROLL_PIN, "undo": -1, "ok": -1}}, factory, main,
-                      pressed.append, clock=lambda: now[0])
-    buttons.min_press = 0.005
+                      pressed.append, clock=clock)
     pin = factory.pin(ROLL_PIN)
     pin.drive_low()
     buttons._lines["roll"].timer.cancel()  # the timer never runs in time
-    now[0] += 0.006
+    clock.now += 0.006
     pin.drive_high()
     main.drain()
     assert pressed == ["roll"]
-    now[0] += 0.003  # then a glitch, right after: shorter than min_press, and a bounce
-    pin.drive_low()
-    now[0] += 0.0005
-    pin.drive_high()
+    clock.now += 0.003  # then a glitch, right after: shorter than min_press, and a bounce
+    clock.pulse(pin, 0.0005)
     main.drain()
     assert pressed == ["roll"]
     buttons.close()
