@@ -32,7 +32,8 @@ def check_name(text: Any) -> Message | None:
     """Why `text` cannot be a player's name, or None when it can (checked as cleaned)."""
     raw = str(text if text is not None else "")
     name = clean_name(raw)
-    if not name:
+    # letters, digits, punctuation or symbols: a name of zero-width characters is empty
+    if not any(unicodedata.category(ch)[0] in "LNPS" for ch in name):
         return msg("core.error.empty_name")
     for ch in raw:
         if ch in BIDI_CONTROLS:

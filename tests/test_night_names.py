@@ -40,6 +40,7 @@ def test_ordinary_names_pass(name: str) -> None:
 @pytest.mark.parametrize(("name", "key"), [
     ("", "core.error.empty_name"),
     ("   ", "core.error.empty_name"),
+    ("\u200b\u200d", "core.error.empty_name"),  # zero-width: nothing to see
     ("x" * (NAME_MAX + 1), "core.error.name_long"),
     ("x" * 10_000, "core.error.name_long"),
     ("Ann\x00", "core.error.name_control"),
