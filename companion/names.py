@@ -55,6 +55,16 @@ def checked_name(text: Any) -> str:
     return clean_name(text)
 
 
+def tidy_name(text: Any) -> str:
+    """A name from an older journal or a backup made acceptable: control and bidi
+    characters dropped, spaces joined, cut to NAME_MAX ("" when nothing is left)."""
+    kept = "".join(ch for ch in str(text if text is not None else "")
+                   if ch not in BIDI_CONTROLS and unicodedata.category(ch) != "Cc"
+                   and ch not in "\u2028\u2029")
+    name = clean_name(kept)[:NAME_MAX].strip()
+    return name if check_name(name) is None else ""
+
+
 def check_setup_names(setup: Mapping[str, Any]) -> None:
     """Refuse a new game whose setup names a player `check_name` refuses.
 

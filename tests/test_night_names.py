@@ -20,7 +20,7 @@ from companion.games import rules_for
 from companion.i18n import Translator
 from companion.journal import Journal
 from companion.messages import RuleError
-from companion.names import NAME_MAX, check_name, clean_name
+from companion.names import NAME_MAX, check_name, clean_name, tidy_name
 from companion.night import export, roster
 from companion.session import Session
 from tests.test_night_support import castor, open_journal, params, sheet
@@ -98,6 +98,18 @@ def test_a_game_already_in_the_journal_keeps_its_long_name(journal: Journal) -> 
     assert resumed.state.players[1].name == long
 
 
+def test_an_older_games_names_join_the_roster_tidied(journal: Journal) -> None:
+    # games written before the limit, never linked: the roster gets acceptable names
+    long, hidden = "y" * 10_000, "Eve\u202egnirts\x00"
+    journal.create_game("bond", _setup(long), {})
+    journal.create_game("bond", {"params": params("bond"), "seed": 2,
+                                 "players": [{"name": hidden}, {"name": "\x00\u202e"}]}, {})
+    assert roster.link_missing(journal) == 2
+    names = sorted(p.name for p in roster.players(journal))
+    assert names == sorted(["Ann", "y" * NAME_MAX, "Evegnirts"])
+    assert all(check_name(name) is None for name in names)
+
+
 FORMULAS = ["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)"]
 
 
@@ -122,3 +134,11 @@ def test_csv_cells_that_read_as_formulas_are_neutralised(journal: Journal) -> No
 ])
 def test_neutralise(text: str, shown: str) -> None:
     assert export.neutralise(text) == shown
+
+
+@pytest.mark.parametrize(("text", "tidy"), [
+    ("Ann", "Ann"), ("  Ann  ", "Ann"), ("A\x00n\u202en", "Ann"), ("x" * 30, "x" * NAME_MAX),
+    ("\x00", ""), ("a" * 23 + " b", "a" * 23),
+])
+def test_tidy_name(text: str, tidy: str) -> None:
+    assert tidy_name(text) == tidy

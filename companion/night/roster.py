@@ -36,7 +36,7 @@ from typing import Any
 
 from companion.journal import Journal, fold_name
 from companion.messages import RuleError
-from companion.names import checked_name
+from companion.names import checked_name, tidy_name
 
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 #: kinds whose games have no players (the dice tray)
@@ -198,7 +198,8 @@ def link_missing(journal: Journal) -> int:
                     continue
                 pid = item.get("roster_id")
                 if not (isinstance(pid, int) and pid in ids):
-                    name = " ".join(str(item.get("name", "")).split())
+                    # the roster holds only names it would accept (the game keeps its own)
+                    name = tidy_name(item.get("name", ""))
                     if not name:
                         continue
                     pid = known.get(fold_name(name))
