@@ -193,6 +193,13 @@ def test_check_config_checks_both_files(tmp_path: Path, capsys) -> None:
     assert companion(["check-config", str(user)]) == 0
     out = capsys.readouterr().out
     assert str(settings_file) in out
+    settings_file.write_text("language: en\nhardware:\n  buzzer:\n    volume: 0.9\n")
+    assert companion(["check-config", str(user)]) == 0
+    # a saved setting that replaces a value of the user's file is pointed out
+    assert capsys.readouterr().err.splitlines() == [
+        f"Note: hardware.buzzer.volume is set at {settings_file}:4 (saved from the screen),"
+        f" which wins over {user}:8."]
+    settings_file.write_text("language: fr\n")
     settings_file.write_text("language: fr\nhardware:\n  buzzer:\n    volume: 7\n")
     assert companion(["check-config", str(user)]) == 1
     assert capsys.readouterr().out.startswith(

@@ -87,7 +87,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(tr("deploy.check.ok", file=path))
     if settings is not None:
         print(tr("deploy.check.ok_settings", file=path or "-", settings=settings))
+        for line in overridden(path, settings, tr):
+            print(line, file=sys.stderr)
     return 0
+
+
+def overridden(user_file: Path | None, settings: Path, tr: Translator) -> list[str]:
+    """A note per value of the user's file that a saved setting replaces (both files
+    were just read without a problem)."""
+    if user_file is None:
+        return []
+    user, user_lines = config.read_yaml(user_file)
+    saved, saved_lines = config.read_yaml(settings)
+    notes = []
+    for key, line in sorted(saved_lines.items(), key=lambda item: item[1]):
+        if key in user_lines and not isinstance(_at(saved, key), dict) \
+                and _at(user, key) != _at(saved, key):
+            notes.append(one_line(tr("deploy.check.overridden", key=".".join(key),
+                                     settings=f"{settings}:{line}",
+                                     file=f"{user_file}:{user_lines[key]}")))
+    return notes
+
+
+def _at(data: Any, key: tuple[str, ...]) -> Any:
+    for part in key:
+        data = data.get(part) if isinstance(data, dict) else None
+    return data
 
 
 def settings_file(user_file: Path | None) -> Path | None:
