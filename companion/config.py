@@ -1,15 +1,18 @@
-"""Configuration: YAML defaults in `config/`, overridden by one user file, every key checked.
+"""Configuration: YAML defaults in `config/`, then the user's file, then the settings the
+app saved (`companion.settings`), every key checked.
 
 The defaults are also the schema: a user key must exist in the defaults (an empty
 mapping there accepts any key) and have the same type. Then each section's own
 validator (a game's dice faces, the hardware pins) checks the meaning. Every problem
 names the file, the line and the dotted key, so `companion check-config` and the
-screen can say exactly what to fix. Only `yaml.safe_load`-level constructs are read.
+screen can say exactly what to fix. Only plain YAML is read, within bounds (size,
+depth, aliases: see `read_yaml`), so a hostile file is refused, never a hang or a crash.
 """
 
 from __future__ import annotations
 
 import copy
+import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -23,6 +26,7 @@ from companion.messages import Message, msg
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "config"
 APP_DIR = "table-companion"
 USER_FILE = "config.yaml"
+SETTINGS_FILE = "settings.yaml"  # what the settings screen saves (the app's own file)
 
 Path_ = tuple[str, ...]
 # libyaml's parser where PyYAML has it (same nodes and line marks, much faster)
@@ -60,11 +64,12 @@ class ConfigError(Exception):
 
 @dataclass
 class Config:
-    """The configuration in use: the defaults merged with the user's file."""
+    """The configuration in use: the defaults, the user's file, the app's settings."""
 
     data: dict[str, Any]
     user_file: Path | None = None
     files: list[str] = field(default_factory=list)
+    settings_file: Path | None = None  # the app's own layer (`companion.settings`)
 
     def get(self, dotted: str, default: Any = None) -> Any:
         node: Any = self.data
@@ -75,43 +80,142 @@ class Config:
         return node
 
 
-# -- reading YAML with line numbers ---------------------------------------------------
+# -- reading YAML with line numbers, within bounds ---------------------------------------
+# A config is a few kilobytes written by hand. These bounds refuse, before anything is
+# built, a file that would take the app down: a huge file, deep nesting, an alias that
+# contains itself or aliases that multiply ("billion laughs"). Each refusal has a line.
+MAX_BYTES = 64 * 1024  # the defaults, copied whole with their comments, are 12 KiB
+MAX_DEPTH = 32  # nested mappings and lists (the defaults use 5)
+MAX_ALIASES = 32  # `*name` references in one file
+MAX_NODES = 20_000  # values once every alias is expanded (the defaults hold 300)
+_TAG = "tag:yaml.org,2002:"
+PLAIN_TAGS = frozenset(_TAG + t for t in ("str", "int", "float", "bool", "null", "seq",
+                                          "map"))
+
+
+def _refuse(file: str, line: int | None, path: Path_, message: Message) -> ConfigError:
+    return ConfigError([Problem(file, line, ".".join(path), message)])
+
+
 class _Reader:
     def __init__(self, file: str) -> None:
         self.file = file
         self.lines: dict[Path_, int] = {}
+        self.nodes = 0
         self._constructor = yaml.SafeLoader("")
 
     def node_to_data(self, node: yaml.Node, path: Path_) -> Any:
-        self.lines[path] = node.start_mark.line + 1
+        line = node.start_mark.line + 1
+        self.lines[path] = line
+        self.nodes += 1
+        if self.nodes > MAX_NODES:  # aliases can multiply what a small file holds
+            raise _refuse(self.file, line, path, msg("core.config.too_many_values",
+                                                     limit=MAX_NODES))
+        if len(path) > MAX_DEPTH:  # aliases nested in aliases
+            raise _refuse(self.file, line, path, msg("core.config.too_deep", limit=MAX_DEPTH))
         if isinstance(node, yaml.MappingNode):
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
+                key_line = key_node.start_mark.line + 1
+                if key_node.tag == _TAG + "merge":
+                    raise _refuse(self.file, key_line, (*path, "<<"),
+                                  msg("core.config.merge_key"))
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise _refuse(self.file, key_line, path, msg("core.config.complex_key"))
                 key = str(self._constructor.construct_object(key_node, deep=True))
                 if key in out:
-                    raise ConfigError([Problem(self.file, key_node.start_mark.line + 1,
-                                               ".".join((*path, key)),
-                                               msg("core.config.duplicate_key"))])
+                    raise _refuse(self.file, key_line, (*path, key),
+                                  msg("core.config.duplicate_key"))
                 out[key] = self.node_to_data(value_node, (*path, key))
                 # a key's line is where the key is written, not where its block value starts
-                self.lines[(*path, key)] = key_node.start_mark.line + 1
+                self.lines[(*path, key)] = key_line
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.node_to_data(item, (*path, str(i))) for i, item in enumerate(node.value)]
         return self._constructor.construct_object(node, deep=True)
 
 
-def read_yaml(path: Path, prefix: Path_ = ()) -> tuple[Any, dict[Path_, int]]:
+def _read_bounded(path: Path) -> str:
+    """The file's text: at most MAX_BYTES, strict UTF-8; the refusals name a line."""
     file = str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError as exc:
         raise ConfigError([Problem(file, None, "", msg("core.config.missing_file"))]) from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(
-            [Problem(file, None, "", msg("core.config.unreadable", reason=str(exc)))]
-        ) from exc
+    except OSError as exc:
+        raise ConfigError([Problem(file, None, "", msg(
+            "core.config.unreadable", reason=exc.strerror or str(exc)))]) from exc
+    if len(data) > MAX_BYTES:
+        line = data.count(b"\n", 0, MAX_BYTES) + 1
+        raise _refuse(file, line, (), msg("core.config.too_big", limit=MAX_BYTES // 1024))
     try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        raise _refuse(file, line, (), msg("core.config.not_utf8", column=column,
+                                          byte=f"0x{data[exc.start]:02x}")) from exc
+
+
+def _scan(text: str, file: str, prefix: Path_) -> None:
+    """Walk the parser's events (no tree is built) and refuse what is out of bounds,
+    with the line and the key where it is written."""
+    frames: list[list[Any]] = []  # per open collection: [is_mapping, expects_key, key/index]
+    anchors: list[str | None] = []  # of the open collections: an alias to one is recursive
+    aliases = 0
+    for event in yaml.parse(text, Loader=YAML_LOADER):
+        if not isinstance(event, yaml.NodeEvent):
+            if isinstance(event, yaml.CollectionEndEvent):
+                frames.pop()
+                anchors.pop()
+            continue
+        line = event.start_mark.line + 1
+        if frames:
+            frame = frames[-1]
+            if frame[0] and frame[1]:  # a key
+                frame[2] = event.value if isinstance(event, yaml.ScalarEvent) else "?"
+                frame[1] = False
+                if frame[2] == "<<" and isinstance(event, yaml.ScalarEvent) \
+                        and event.implicit[0]:
+                    path = (*prefix, *(str(f[2]) for f in frames))
+                    raise _refuse(file, line, path, msg("core.config.merge_key"))
+            elif frame[0]:
+                frame[1] = True
+            else:
+                frame[2] += 1
+        path = (*prefix, *(str(f[2]) for f in frames))
+        if isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if event.anchor in anchors:
+                raise _refuse(file, line, path, msg("core.config.recursive_alias",
+                                                    name=str(event.anchor)))
+            if aliases > MAX_ALIASES:
+                raise _refuse(file, line, path, msg("core.config.too_many_aliases",
+                                                    limit=MAX_ALIASES))
+            continue
+        tag = getattr(event, "tag", None)
+        if tag is not None and tag not in PLAIN_TAGS and tag != "!":
+            raise _refuse(file, line, path, msg("core.config.tag", tag=str(tag)))
+        if isinstance(event, yaml.CollectionStartEvent):
+            if len(frames) >= MAX_DEPTH:
+                raise _refuse(file, line, path, msg("core.config.too_deep", limit=MAX_DEPTH))
+            is_mapping = isinstance(event, yaml.MappingStartEvent)
+            # a list's index starts at -1: its first item makes it 0
+            frames.append([is_mapping, True, "" if is_mapping else -1])
+            anchors.append(event.anchor)
+
+
+def read_yaml(path: Path, prefix: Path_ = (), *, scan: bool = True
+              ) -> tuple[Any, dict[Path_, int]]:
+    """The data of a YAML file and the line of each key; ConfigError otherwise.
+    `scan=False` skips the walk over the events, for the shipped defaults only (the
+    tests check them; a start reads six of them)."""
+    file = str(path)
+    text = _read_bounded(path)
+    try:
+        if scan:
+            _scan(text, file, prefix)
         node = yaml.compose(text, Loader=YAML_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
@@ -127,9 +231,11 @@ def read_yaml(path: Path, prefix: Path_ = ()) -> tuple[Any, dict[Path_, int]]:
     reader = _Reader(file)
     try:
         data = reader.node_to_data(node, prefix)
-    except yaml.YAMLError as exc:
-        reason = " ".join(str(exc).split())
-        problem = Problem(file, None, "", msg("core.config.syntax", reason=reason))
+    except (yaml.YAMLError, RecursionError) as exc:
+        mark = getattr(exc, "problem_mark", None)
+        reason = " ".join(str(getattr(exc, "problem", None) or exc).split())
+        problem = Problem(file, mark.line + 1 if mark else None, "",
+                          msg("core.config.syntax", reason=reason))
         raise ConfigError([problem]) from exc
     return data, reader.lines
 
@@ -148,7 +254,7 @@ def load_defaults(config_dir: Path = CONFIG_DIR) -> tuple[dict[str, Any], Where]
     if (config_dir / "hardware.yaml").exists():
         parts.append((config_dir / "hardware.yaml", ("hardware",)))
     for path, prefix in parts:
-        part, lines = read_yaml(path, prefix)
+        part, lines = read_yaml(path, prefix, scan=config_dir != CONFIG_DIR)
         if not isinstance(part, dict):
             problem = Problem(str(path), 1, ".".join(prefix), msg("core.config.not_mapping"))
             raise ConfigError([problem])
@@ -197,12 +303,30 @@ def _same_type(default: Any, value: Any) -> bool:
     return isinstance(value, type(default))
 
 
+NUMBER_LIMIT = 10**9  # any number in a config; each key's validator narrows it
+WINDOW = (100, 7680)  # pixels, each side (SDL refuses a larger window)
+DIM_MAX = 86_400  # seconds: a day
+# keys whose range is known before the sections' validators run, so that a huge value
+# is refused with the key's own range
+RANGES: dict[Path_, tuple[int, int]] = {
+    ("display", "width"): WINDOW, ("display", "height"): WINDOW,
+    ("display", "dim_after"): (0, DIM_MAX),
+}
+
+
 def check_against(
     default: Any, value: Any, path: Path_, report: Callable[[Path_, Message], None]
 ) -> None:
     if not _same_type(default, value):
         report(path, msg("core.config.wrong_type", expected=_type_name(default),
                          found=_type_name(value)))
+        return
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        # what no setting means and what would overflow a C integer in a library; a
+        # key with a known range says that range
+        low, high = RANGES.get(path, (-NUMBER_LIMIT, NUMBER_LIMIT))
+        if not (math.isfinite(value) and low <= value <= high):
+            report(path, msg("core.config.number_range", low=low, high=high))
         return
     if isinstance(default, dict):
         if not default:
@@ -224,6 +348,10 @@ def check_against(
                     report((*path, str(i)), msg("core.config.wrong_type",
                                                 expected=_type_name(default[0]),
                                                 found=_type_name(item)))
+                elif isinstance(item, (int, float)) and not isinstance(item, bool) and not (
+                        math.isfinite(item) and abs(item) <= NUMBER_LIMIT):
+                    report((*path, str(i)), msg("core.config.number_range",
+                                                low=-NUMBER_LIMIT, high=NUMBER_LIMIT))
 
 
 def merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
@@ -247,52 +375,110 @@ def _sections(data: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
     return found
 
 
-def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
-         *, use_default_user_file: bool = True, check_defaults: bool = False) -> Config:
-    """Defaults merged with the user's file; raises ConfigError listing every problem.
+def default_data_dir() -> Path:
+    """Where the app keeps what it writes (the journal, its settings) by default."""
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / APP_DIR
 
-    A section's validator runs when the user's file sets something in it: the shipped
-    defaults are checked by the tests and by `companion check-config`
-    (`check_defaults=True`), so a start does not import every game to check them."""
+
+def settings_path(data: Mapping[str, Any] | None = None, data_dir: str | None = None) -> Path:
+    """The settings file the app owns: $COMPANION_SETTINGS, else `settings.yaml` beside
+    the journal (the `data_dir` given or configured, else the XDG data dir): the one
+    place a hardened service may write."""
+    explicit = os.environ.get("COMPANION_SETTINGS")
+    if explicit:
+        return Path(explicit)
+    folder = data_dir or (data or {}).get("data_dir") or ""
+    return (Path(folder) if folder else default_data_dir()) / SETTINGS_FILE
+
+
+Layer = tuple[str, dict[Path_, int]]  # a file and the line of each key it sets
+
+
+def read_layer(path: Path, defaults: Mapping[str, Any],
+               refused_keys: tuple[str, ...] = ()) -> tuple[dict[str, Any], Layer]:
+    """A user file checked against the defaults (the schema); ConfigError otherwise."""
+    file = str(path)
+    data, lines = read_yaml(path)
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError([Problem(file, 1, "", msg("core.config.not_mapping"))])
+    problems: list[Problem] = []
+
+    def report(key: Path_, message: Message) -> None:
+        if len(problems) >= MAX_PROBLEMS:
+            raise _TooMany  # a screenful says enough; listing 20 000 would take seconds
+        problems.append(Problem(file, _line_of([(file, lines)], key)[1], ".".join(key),
+                                message))
+
+    try:
+        for key in refused_keys:
+            if key in data:
+                report((key,), msg("core.config.not_a_setting", key=key))
+        check_against(defaults, data, (), report)
+    except _TooMany:
+        problems.append(Problem(file, None, "", msg("core.config.more_problems",
+                                                    shown=MAX_PROBLEMS)))
+    if problems:
+        raise ConfigError(problems)
+    return data, (file, lines)
+
+
+MAX_PROBLEMS = 30  # listed per file; the rest is one line saying there are more
+
+
+class _TooMany(Exception):
+    pass
+
+
+def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
+         *, use_default_user_file: bool = True, check_defaults: bool = False,
+         settings_file: Path | None = None, data_dir: str | None = None) -> Config:
+    """The defaults, then the user's file, then the app's settings file, each layer
+    over the one before; raises ConfigError listing every problem.
+
+    With `use_default_user_file`, the user's file is looked for (`user_config_path`)
+    and the settings file is `settings_path(...)` (when it exists). A section's
+    validator runs when a user layer sets something in it: the shipped defaults are
+    checked by the tests and by `companion check-config` (`check_defaults=True`), so a
+    start does not import every game to check them."""
     import companion.games  # noqa: F401  (registers each game's validator)
 
     defaults, where = load_defaults(config_dir)
     if user_file is None and use_default_user_file:
         user_file = user_config_path()
-    problems: list[Problem] = []
     data = defaults
-    user_lines: dict[Path_, int] = {}
+    layers: list[Layer] = []
     if user_file is not None:
-        user, user_lines = read_yaml(Path(user_file))
-        if user in (None, {}):
-            user = {}
-        if not isinstance(user, dict):
-            raise ConfigError([Problem(str(user_file), 1, "", msg("core.config.not_mapping"))])
-
-        def report(path: Path_, message: Message) -> None:
-            problems.append(Problem(str(user_file), _line_of(user_lines, path),
-                                    ".".join(path), message))
-
-        check_against(defaults, user, (), report)
-        if problems:
-            raise ConfigError(problems)
+        user, layer = read_layer(Path(user_file), defaults)
         data = merge(defaults, user)
+        layers.append(layer)
+    settings = settings_file
+    if settings is None and use_default_user_file:
+        settings = settings_path(data, data_dir)
+    if settings is not None and (settings_file is not None or Path(settings).exists()):
+        # the journal's place cannot move with a file kept in that place
+        saved, layer = read_layer(Path(settings), defaults, refused_keys=("data_dir",))
+        data = merge(data, saved)
+        layers.append(layer)
 
+    problems: list[Problem] = []
     for section, node in _sections(data):
         prefix = tuple(filter(None, section.split(".")))
-        if prefix and not check_defaults and not _sets(user_lines, prefix):
+        if prefix and not check_defaults and not any(_sets(lines, prefix)
+                                                     for _, lines in layers):
             continue
         for key, message in _VALIDATORS[section](node):
             path = (*prefix, *[p for p in key.split(".") if p])
-            user_line = _line_of(user_lines, path, stop=len(prefix))
-            if user_file is not None and user_line:
-                file, line = str(user_file), user_line
-            else:
+            file, line = _line_of(layers, path, stop=len(prefix))
+            if not line:
                 file, line = where.get(path, where.get(prefix, ("config", 0)))
             problems.append(Problem(file, line or None, ".".join(path), message))
     if problems:
         raise ConfigError(problems)
-    return Config(data, Path(user_file) if user_file else None)
+    return Config(data, Path(user_file) if user_file else None,
+                  settings_file=Path(settings) if settings is not None else None)
 
 
 def _sets(lines: Mapping[Path_, int], prefix: Path_) -> bool:
@@ -300,14 +486,16 @@ def _sets(lines: Mapping[Path_, int], prefix: Path_) -> bool:
     return any(path[:len(prefix)] == prefix for path in lines if len(path) >= len(prefix))
 
 
-def _line_of(lines: Mapping[Path_, int], path: Path_, stop: int = 1) -> int | None:
-    """The line of a key, or of its closest parent (at least `stop` deep) the file sets."""
+def _line_of(layers: list[Layer], path: Path_, stop: int = 1) -> tuple[str, int | None]:
+    """The file and line of a key, or of its closest parent (at least `stop` deep) a
+    layer sets; the last layer that sets it wins (its value is the one in use)."""
     probe = path
     while len(probe) >= max(stop, 1):
-        if probe in lines:
-            return lines[probe]
+        for file, lines in reversed(layers):
+            if probe in lines:
+                return file, lines[probe]
         probe = probe[:-1]
-    return None
+    return (layers[-1][0] if layers else "config"), None
 
 
 MULTISAMPLES = (0, 2, 4, 8)  # what OpenGL ES drivers offer
@@ -323,9 +511,13 @@ def _validate_app(data: Mapping[str, Any]) -> list[tuple[str, Message]]:
     if not 0 <= display.get("roll_animation", 0) <= 0.6:
         problems.append(("display.roll_animation",
                          msg("core.config.bad_value", reason="0 .. 0.6")))
-    for key in ("width", "height"):
-        if display.get(key, 1) < 100:
-            problems.append((f"display.{key}", msg("core.config.at_least", minimum=100)))
+    for key in ("width", "height"):  # a window larger than 8K is refused by SDL
+        if not WINDOW[0] <= display.get(key, 800) <= WINDOW[1]:
+            problems.append((f"display.{key}", msg("core.config.number_range",
+                                                   low=WINDOW[0], high=WINDOW[1])))
+    if not 0 <= display.get("dim_after", 0) <= DIM_MAX:
+        problems.append(("display.dim_after", msg("core.config.number_range", low=0,
+                                                  high=DIM_MAX)))
     if display.get("multisamples", 0) not in MULTISAMPLES:
         problems.append(("display.multisamples", msg(
             "core.config.bad_value", reason=", ".join(str(n) for n in MULTISAMPLES))))

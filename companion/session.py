@@ -15,6 +15,7 @@ from typing import Any
 
 from companion.journal import Entry, Journal, JournalError
 from companion.messages import RuleError
+from companion.names import check_setup_names
 from companion.records import decode, encode
 from companion.rules import Rules
 
@@ -128,6 +129,7 @@ class Session:
     # -- life cycle --------------------------------------------------------------
     @classmethod
     def start(cls, rules: Rules, journal: Journal, setup: Mapping[str, Any]) -> Session:
+        check_setup_names(setup)  # a new game only: a replayed one keeps its names
         initial = rules.initial_state(setup)  # refuses a bad setup before writing anything
         game_id = journal.create_game(rules.kind, dict(setup), rules.summary(initial))
         return cls(rules, journal, game_id, setup, History(initial), 0)

@@ -3,9 +3,17 @@
 gpiozero calls back on its own threads, so a callback here only hands a function to
 `dispatch_on_main`; what the press does (roll, undo, confirm) runs there, exactly as a
 touch would. Debouncing is done here, not by the pin driver: the mock pins ignore
-`bounce_time`, and this rule is the same everywhere. A press counts only when the button
-was released and quiet for `debounce` seconds before it, so the chatter of a press and
-of its release never adds a press.
+`bounce_time`, and these rules are the same everywhere:
+
+- a press counts once the button has been held `min_press` seconds without a break
+  (a glitch on the line, a spark, a 0.5 ms spike, is not a press); it acts then, with
+  no other delay;
+- after an accepted press is released, a new press within `debounce` seconds of the
+  last release edge is the contacts bouncing, not a second press.
+
+Only edge times are compared, never the time a timer thread wakes up: a press held at
+least `min_press` counts even when the machine is too busy to run the timer on time
+(its release then accepts it).
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from hardware.validate import NOT_FITTED
@@ -21,19 +30,34 @@ from hardware.validate import NOT_FITTED
 log = logging.getLogger(__name__)
 BUTTONS = ("roll", "undo", "ok")
 Dispatch = Callable[[Callable[[], None]], None]
+MIN_PRESS = 0.005  # seconds, when the config does not say
+
+
+@dataclass
+class _Line:
+    """What one button's edges have said so far."""
+
+    edges: int = 0  # every edge: a pending press checks that none came since it
+    pressed_at: float | None = None  # the press edge waiting to be held long enough
+    down: bool = False  # an accepted press not yet released
+    quiet_until: float = 0.0  # press edges before this are bounces of a release
+    timer: threading.Timer | None = None
 
 
 class Buttons:
     def __init__(self, section: Mapping[str, Any], factory: Any, dispatch_on_main: Dispatch,
-                 on_press: Callable[[str], None]) -> None:
+                 on_press: Callable[[str], None], clock: Callable[[], float] = time.monotonic
+                 ) -> None:
         from gpiozero import Button
 
         self.debounce = float(section["debounce"])
+        self.min_press = float(section.get("min_press", MIN_PRESS))
         self.pins = {n: p for n, p in section["pins"].items() if p != NOT_FITTED}
         self._dispatch = dispatch_on_main
         self._on_press = on_press
+        self._clock = clock
         self._lock = threading.Lock()
-        self._last_edge: dict[str, float] = {}
+        self._lines = {name: _Line() for name in self.pins}
         self.accepted = dict.fromkeys(self.pins, 0)
         self.ignored = dict.fromkeys(self.pins, 0)
         self.devices: dict[str, Any] = {}
@@ -46,21 +70,65 @@ class Buttons:
 
     def _edge(self, name: str, pressed: bool) -> None:
         # runs on a gpiozero thread: decide, then only hand over to the main thread
-        now = time.monotonic()
+        now = self._clock()
+        accept = False
         with self._lock:
-            last = self._last_edge.get(name)
-            self._last_edge[name] = now
-            if not pressed:
-                return
-            if last is not None and now - last < self.debounce:
-                self.ignored[name] += 1
-                return
-            self.accepted[name] += 1
-        self._dispatch(lambda: self._on_press(name))
+            line = self._lines[name]
+            line.edges += 1
+            if line.timer is not None:
+                line.timer.cancel()
+                line.timer = None
+            if pressed:
+                if now < line.quiet_until:
+                    self.ignored[name] += 1  # the contacts bouncing after a release
+                elif self.min_press <= 0:
+                    accept = self._accept(name, line)
+                else:
+                    line.pressed_at = now
+                    line.timer = threading.Timer(self.min_press, self._held,
+                                                 (name, line.edges))
+                    line.timer.daemon = True
+                    line.timer.start()
+            else:
+                if line.pressed_at is not None:
+                    if now - line.pressed_at >= self.min_press:
+                        accept = self._accept(name, line)  # held long enough; timer late
+                    else:
+                        self.ignored[name] += 1  # a glitch, not a press
+                    line.pressed_at = None
+                if line.down or now < line.quiet_until:
+                    line.quiet_until = now + self.debounce
+                line.down = False
+        if accept:
+            self._dispatch(lambda: self._on_press(name))
+
+    def _held(self, name: str, edges: int) -> None:
+        # a timer thread, `min_press` after a press edge
+        with self._lock:
+            line = self._lines[name]
+            if line.edges != edges or line.pressed_at is None:
+                return  # an edge came since: the release decided already
+            if self._clock() - line.pressed_at < self.min_press:
+                return  # woken early (or a test's clock): the release will decide
+            accept = self._accept(name, line)
+        if accept:
+            self._dispatch(lambda: self._on_press(name))
+
+    def _accept(self, name: str, line: _Line) -> bool:
+        line.pressed_at = None
+        line.down = True
+        line.timer = None
+        self.accepted[name] += 1
+        return True
 
     def is_pressed(self, name: str) -> bool:
         return name in self.devices and bool(self.devices[name].is_pressed)
 
     def close(self) -> None:
+        with self._lock:
+            for line in self._lines.values():
+                if line.timer is not None:
+                    line.timer.cancel()
+                    line.timer = None
         for button in self.devices.values():
             button.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -175,6 +176,7 @@ class Station:
         device = self.buttons.devices.get(button) if self.buttons is not None else None
         if self.mocked and device is not None:
             device.pin.drive_low()
+            time.sleep(self.buttons.min_press + 0.0005)  # held as long as a press must be
             device.pin.drive_high()
         else:
             self._dispatch(lambda: self._press(button))

@@ -145,6 +145,8 @@ def validate(section: Mapping[str, Any]) -> Problems:
     problems += _check_buzzer(section["buzzer"])
     if not 0 <= section["buttons"]["debounce"] <= 1:
         problems.append(("buttons.debounce", msg("hardware.config.range", low=0, high=1)))
+    if not 0 <= section["buttons"]["min_press"] <= 0.2:  # longer would feel broken
+        problems.append(("buttons.min_press", msg("hardware.config.range", low=0, high=0.2)))
     ring = section["ring"]
     if ring["enabled"]:
         reason = check_port(ring["port"])

@@ -27,6 +27,7 @@ def factory():
 def rig(factory):
     main = MainThread()
     hw = section(ring__enabled=False, clock_leds__enabled=False, buttons__debounce=0.05,
+                 buttons__min_press=0.005,
                  buttons__pins={"roll": ROLL_PIN, "undo": UNDO_PIN, "ok": OK_PIN})
     station = hardware.setup(hw, main, pin_factory=factory)
     session = evil_session()
@@ -35,7 +36,8 @@ def rig(factory):
     station.close()
 
 
-def press(pin, hold=0.0):
+def press(pin, hold=0.02):
+    """A real press: held well past the minimum time."""
     pin.drive_low()
     time.sleep(hold)
     pin.drive_high()
@@ -58,7 +60,7 @@ def test_a_press_is_one_committed_roll_on_the_main_thread(rig, factory):
 def test_a_bouncing_press_rolls_once(rig, factory):
     _, session, main = rig
     pin = factory.pin(ROLL_PIN)
-    for _ in range(5):  # contact chatter on the press
+    for _ in range(5):  # contact chatter on the press: each far shorter than min_press
         pin.drive_low()
         pin.drive_high()
     pin.drive_low()
@@ -128,3 +130,120 @@ def test_virtual_panel_button_takes_the_pin_path(rig, factory):
     assert len(rolls(session)) == 1
     assert station.buttons.accepted["roll"] == 1
     assert station.panel_state()["buttons"]["roll"] == {"pin": ROLL_PIN, "pressed": False}
+
+
+# -- glitches and bounces (the defaults: min_press 5 ms, debounce 100 ms) ----------------
+@pytest.fixture
+def defaults_rig(factory):
+    main = MainThread()
+    hw = section(ring__enabled=False, clock_leds__enabled=False,
+                 buttons__pins={"roll": ROLL_PIN, "undo": UNDO_PIN, "ok": OK_PIN})
+    assert (hw["buttons"]["min_press"], hw["buttons"]["debounce"]) == (0.005, 0.1)
+    station = hardware.setup(hw, main, pin_factory=factory)
+    session = evil_session()
+    station.attach(session)
+    yield station, session, main
+    station.close()
+
+
+class Clock:
+    """The buttons' clock, moved by the test: edge times exactly as written, however
+    busy the machine running the test is."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def pulse(self, pin, hold: float) -> None:
+        pin.drive_low()
+        self.now += hold
+        pin.drive_high()
+
+
+def test_a_half_millisecond_glitch_is_not_a_press(defaults_rig, factory):
+    station, session, main = defaults_rig
+    clock = station.buttons._clock = Clock()
+    pin = factory.pin(ROLL_PIN)
+    for _ in range(20):
+        clock.pulse(pin, 0.0005)
+        clock.now += 0.2  # far apart: none is the bounce of another
+    time.sleep(0.02)  # any timer started meanwhile has run
+    assert main.drain() == 0 and rolls(session) == []
+    assert station.buttons.accepted["roll"] == 0
+    assert station.buttons.ignored["roll"] == 20
+    clock.pulse(pin, 0.006)  # just past the minimum: a press
+    main.drain()
+    assert len(rolls(session)) == 1
+
+
+def test_a_bounce_70_ms_after_the_release_is_not_a_second_press(defaults_rig, factory):
+    station, session, main = defaults_rig
+    assert station.buttons.debounce == 0.1
+    clock = station.buttons._clock = Clock()
+    pin = factory.pin(ROLL_PIN)
+    clock.pulse(pin, 0.05)
+    clock.now += 0.07
+    clock.pulse(pin, 0.01)  # longer than min_press, but inside the release's bounce time
+    main.drain()
+    assert len(rolls(session)) == 1 and station.buttons.ignored["roll"] == 1
+    clock.now += 0.15  # quiet since the last release: the next press is a press
+    clock.pulse(pin, 0.02)
+    main.drain()
+    assert len(rolls(session)) == 2
+
+
+def test_a_normal_press_acts_once_as_soon_as_it_lasted_the_minimum(defaults_rig, factory):
+    station, session, main = defaults_rig
+    pin = factory.pin(ROLL_PIN)
+    handed: list[float] = []
+    original = station.buttons._dispatch
+    station.buttons._dispatch = lambda fn: (handed.append(time.monotonic()), original(fn))
+    started = time.monotonic()
+    pin.drive_low()
+    deadline = started + 1.0
+    while not handed and time.monotonic() < deadline:
+        time.sleep(0.0005)
+    assert handed, "the press was not handed over while held"
+    # acts while still held, min_press after the press edge (plus a timer's wake-up,
+    # generous here: the machine running the tests may be busy)
+    assert 0.005 <= handed[0] - started < 0.25
+    time.sleep(0.2)  # a long hold is still one press
+    pin.drive_high()
+    main.drain()
+    assert len(rolls(session)) == 1 and station.buttons.accepted["roll"] == 1
+
+
+def test_a_press_counts_when_released_even_if_the_timer_is_late(factory):
+    # a busy machine may wake the timer late: the edge times decide, not the timer
+    from hardware.buttons import Buttons
+
+    main = MainThread()
+    clock = Clock()
+    pressed: list[str] = []
+    buttons = Buttons({"debounce": 0.1, "min_press": 0.005, "pull_up": True,
+                       "pins": {"roll": ROLL_PIN, "undo": -1, "ok": -1}}, factory, main,
+                      pressed.append, clock=clock)
+    pin = factory.pin(ROLL_PIN)
+    pin.drive_low()
+    buttons._lines["roll"].timer.cancel()  # the timer never runs in time
+    clock.now += 0.006
+    pin.drive_high()
+    main.drain()
+    assert pressed == ["roll"]
+    clock.now += 0.003  # then a glitch, right after: shorter than min_press, and a bounce
+    clock.pulse(pin, 0.0005)
+    main.drain()
+    assert pressed == ["roll"]
+    buttons.close()
+
+
+def test_the_times_are_configurable_and_checked() -> None:
+    from hardware.validate import validate
+
+    keys = {(k, m.key) for k, m in validate(section(buttons__min_press=0.5,
+                                                    buttons__debounce=2))}
+    assert ("buttons.min_press", "hardware.config.range") in keys
+    assert ("buttons.debounce", "hardware.config.range") in keys
+    assert validate(section(buttons__min_press=0.0, buttons__debounce=0.0)) == []

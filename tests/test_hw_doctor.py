@@ -35,6 +35,7 @@ def test_doctor_lights_plays_listens_and_finds_the_ring(factory, tmp_path):
         while "Press each button" not in out.getvalue() and time.monotonic() < deadline:
             time.sleep(0.01)
         factory.pin(21).drive_low()
+        time.sleep(0.02)  # a real press lasts longer than buttons.min_press
         factory.pin(21).drive_high()
 
     presser = threading.Thread(target=press_roll)

@@ -266,8 +266,11 @@ def test_export_backup_and_a_refused_restore_change_nothing(launch: Any) -> None
 def test_settings_are_saved_checked_and_applied(launch: Any, tmp_path: Path,
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    monkeypatch.delenv("COMPANION_SETTINGS", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    target = tmp_path / "config" / "table-companion" / "config.yaml"
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    # the app's own settings file, beside the journal; the user's config is never written
+    target = tmp_path / "data" / "table-companion" / "settings.yaml"
     ui = launch(hardware=True)
     ui.tap("home.settings")
     assert ui.screen == "night_settings"
@@ -299,12 +302,15 @@ def test_settings_are_saved_checked_and_applied(launch: Any, tmp_path: Path,
     assert saved == {"hardware": {"buzzer": {"mute": True, "volume": 0.8, "tempo": 360},
                                   "ring": {"enabled": False}}, "language": "fr"}
     assert ui.text("settings.tempo") == "Airs : rapides"
-    assert not target.with_name("config.yaml.tmp").exists()
+    assert not target.with_name("settings.yaml.tmp").exists()
+    assert not (tmp_path / "config").exists()
+    assert str(target) in ui.text("settings.about")
 
     # the next start reads the file: French screens, the volume kept
     from companion import config
 
-    loaded = config.load(target)
+    loaded = config.load()
+    assert loaded.get("hardware.buzzer.volume") == pytest.approx(0.8)
     ui = launch(language=loaded.get("language"), hardware=False)
     ui.tap("home.settings")
     assert ui.text("settings.title") == "Réglages"
@@ -312,9 +318,9 @@ def test_settings_are_saved_checked_and_applied(launch: Any, tmp_path: Path,
 
 def test_a_refused_setting_keeps_the_file(launch: Any, tmp_path: Path,
                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    target = tmp_path / "mine.yaml"
+    target = tmp_path / "settings.yaml"
     target.write_text("language: en\n")
-    monkeypatch.setenv("COMPANION_CONFIG", str(target))
+    monkeypatch.setenv("COMPANION_SETTINGS", str(target))
     ui = launch()
     ui.tap("home.settings")
     # a value the config check refuses (a language this version does not have)
@@ -323,7 +329,7 @@ def test_a_refused_setting_keeps_the_file(launch: Any, tmp_path: Path,
     assert ui.dialog == "error"
     assert "language" in ui.text("error.text") and "en, fr" in ui.text("error.text")
     assert target.read_text() == "language: en\n"
-    assert not target.with_name("mine.yaml.tmp").exists()
+    assert not target.with_name("settings.yaml.tmp").exists()
 
 
 def test_the_dimmer_lowers_the_backlight_and_a_touch_restores_it(tmp_path: Path) -> None:

@@ -1,4 +1,6 @@
-"""`companion check-config [FILE]`: the defaults plus FILE, every problem on one line.
+"""`companion check-config [FILE] [--settings FILE]`: the defaults, FILE, then the
+settings saved from the screen (`settings.yaml` beside the journal, when there is one),
+layered as the app reads them, every problem on one line.
 
 Prints `file:line: key: message` for each problem (in the configured language, else
 English) and exits 1, or prints OK with the file checked and exits 0. Never opens a
@@ -10,12 +12,11 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from companion import config
 from companion.i18n import FALLBACK, LANGUAGES, Translator
@@ -31,19 +32,24 @@ def import_hardware() -> str | None:
     return None
 
 
+_LANGUAGE = re.compile(r"^language:[ \t]*['\"]?([A-Za-z_-]+)['\"]?[ \t]*(?:#.*)?$", re.M)
+
+
 def configured_language(path: Path | None) -> str:
-    """The language the file asks for, else the default one, else English; read
-    leniently, since the file may be the very thing that is broken."""
+    """The language the file asks for, else the default one, else English. Only the
+    top-level `language:` line is looked at, in the first MAX_BYTES: the file may be
+    the very thing that is broken (or hostile), and load() reports its problems."""
     for source in (path, config.CONFIG_DIR / "app.yaml"):
         if source is None:
             continue
         try:
-            data: Any = yaml.safe_load(source.read_text(encoding="utf-8"))
-        except Exception:  # a broken file: its problems are reported by load()
+            with source.open("rb") as handle:
+                text = handle.read(config.MAX_BYTES).decode("utf-8", "replace")
+        except OSError:
             continue
-        language = data.get("language") if isinstance(data, dict) else None
-        if language in LANGUAGES:
-            return str(language)
+        found = _LANGUAGE.search(text)
+        if found and found.group(1) in LANGUAGES:
+            return found.group(1)
     return FALLBACK
 
 
@@ -57,6 +63,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion check-config",
                                      description=early("deploy.check.description"))
     parser.add_argument("file", nargs="?", type=Path, help=early("deploy.check.file_help"))
+    parser.add_argument("--settings", type=Path, help=early("deploy.check.settings_help"))
     args = parser.parse_args(args_list)
 
     skipped = import_hardware()
@@ -64,8 +71,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     tr = Translator(configured_language(path))
     if skipped:
         print(one_line(tr("deploy.check.hardware_skipped", reason=skipped)), file=sys.stderr)
+    settings = args.settings or settings_file(path)
     try:
-        config.load(path, use_default_user_file=False, check_defaults=True)
+        config.load(path, use_default_user_file=False, check_defaults=True,
+                    settings_file=settings)
     except config.ConfigError as exc:
         for problem in exc.problems:
             print(one_line(problem.format(tr.message)))
@@ -76,7 +85,47 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(tr("deploy.check.ok_defaults", places=places))
     else:
         print(tr("deploy.check.ok", file=path))
+    if settings is not None:
+        print(tr("deploy.check.ok_settings", file=path or "-", settings=settings))
+        for line in overridden(path, settings, tr):
+            print(line, file=sys.stderr)
     return 0
+
+
+def overridden(user_file: Path | None, settings: Path, tr: Translator) -> list[str]:
+    """A note per value of the user's file that a saved setting replaces (both files
+    were just read without a problem)."""
+    if user_file is None:
+        return []
+    user, user_lines = config.read_yaml(user_file)
+    saved, saved_lines = config.read_yaml(settings)
+    notes = []
+    for key, line in sorted(saved_lines.items(), key=lambda item: item[1]):
+        if key in user_lines and not isinstance(_at(saved, key), dict) \
+                and _at(user, key) != _at(saved, key):
+            notes.append(one_line(tr("deploy.check.overridden", key=".".join(key),
+                                     settings=f"{settings}:{line}",
+                                     file=f"{user_file}:{user_lines[key]}")))
+    return notes
+
+
+def _at(data: Any, key: tuple[str, ...]) -> Any:
+    for part in key:
+        data = data.get(part) if isinstance(data, dict) else None
+    return data
+
+
+def settings_file(user_file: Path | None) -> Path | None:
+    """The settings file the app would read with `user_file`, when it exists (its
+    place depends on the `data_dir` that file sets, read leniently here)."""
+    data: Any = {}
+    if user_file is not None:
+        try:
+            data = config.read_yaml(user_file)[0]
+        except Exception:  # a broken file: load() reports it
+            data = {}
+    found = config.settings_path(data if isinstance(data, dict) else {})
+    return found if found.is_file() else None
 
 
 def searched_places() -> list[Path]:

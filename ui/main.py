@@ -44,12 +44,14 @@ def journal_path(cfg: Config, override: str | None = None) -> Path:
     return Path(folder) / "journal.sqlite3" if folder else default_path()
 
 
-def load_config(user_file: Path | None) -> Config:
-    """The config the app starts with (ConfigError lists every problem)."""
+def load_config(user_file: Path | None, data_dir: str | None = None) -> Config:
+    """The config the app starts with: defaults, the user's file, the settings saved
+    from the screen (beside the journal, in `data_dir`); ConfigError lists every
+    problem."""
     import hardware  # noqa: F401  (registers the hardware section's checks)
     from companion import config as config_module
 
-    return config_module.load(user_file)
+    return config_module.load(user_file, data_dir=data_dir)
 
 
 def load_hardware(cfg: Config) -> Any:
@@ -111,9 +113,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
     try:
-        cfg = load_config(Path(args.config) if args.config else None)
+        cfg = load_config(Path(args.config) if args.config else None, args.data_dir)
     except ConfigError as exc:
-        tr = Translator("en")
+        from companion.config import user_config_path
+        from ui.checkconfig import configured_language
+
+        # the language line of the refused file, read without building it
+        tr = Translator(configured_language(Path(args.config) if args.config
+                                            else user_config_path()))
         lines = [p.format(tr.message) for p in exc.problems]
         print(tr("core.config.refused"), *lines, sep="\n", file=sys.stderr)
         configure_kivy(None)

@@ -4,6 +4,8 @@ API:
 - `csv_text(journal, *, translator=None, tz=None) -> str`: every game (finished,
   abandoned, unfinished; the dice tray is not a game), one row per seat, columns
   `CSV_COLUMNS`; dates are ISO 8601 in `tz` (default: the device's local time).
+  A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a
+  leading `'` (`neutralise`), so a spreadsheet never runs a name as a formula.
 - `bgstats(journal, *, translator=None, tz=None) -> dict` and
   `bgstats_text(...) -> str`: a Board Game Stats play file of the finished games.
 - `write(path, text)`: written atomically (temporary file, fsync, rename).
@@ -52,12 +54,24 @@ def _when(ts: float, tz: tzinfo | None, fmt: str | None = None) -> str:
     return moment.strftime(fmt) if fmt else moment.isoformat(timespec="seconds")
 
 
+#: what makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection")
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def neutralise(text: str) -> str:
+    """A text cell a spreadsheet shows as text: one starting like a formula gets a
+    leading single quote. Only the CSV does this; the BG Stats file keeps exact names."""
+    return "'" + text if text.startswith(FORMULA_STARTS) else text
+
+
 def _cell(value: Any) -> Any:
     if value is None:
         return ""
     if isinstance(value, bool):
         return int(value)
-    return value
+    if isinstance(value, str):
+        return neutralise(value)
+    return value  # numbers stay numbers (a negative score is not a formula)
 
 
 def _game_name(translator: Translator, kind: str) -> str:

@@ -6,8 +6,9 @@ renamed player keeps their history and the history shows the current name.
 
 API for the screens (every refusal is a `RuleError` with a translation key):
 - `players(journal, *, include_retired=False) -> list[RosterPlayer]`: by name.
-- `add(journal, name, colour="") -> RosterPlayer`: refuses an empty name
-  (`core.error.empty_name`), a name already used, compared trimmed and
+- `add(journal, name, colour="") -> RosterPlayer`: refuses a name
+  `companion.names.check_name` refuses (empty, longer than `NAME_MAX`, control or
+  bidi-override characters), a name already used, compared trimmed and
   case-insensitively (`night.error.name_taken`, or `night.error.name_retired` when
   the name belongs to a retired player, who can be brought back instead), and a
   colour that is not `#rrggbb` or empty (`night.error.colour`).
@@ -35,6 +36,7 @@ from typing import Any
 
 from companion.journal import Journal, fold_name
 from companion.messages import RuleError
+from companion.names import checked_name, tidy_name
 
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 #: kinds whose games have no players (the dice tray)
@@ -51,10 +53,8 @@ class RosterPlayer:
 
 
 def _clean_name(name: Any) -> str:
-    text = " ".join(str(name if name is not None else "").split())
-    if not text:
-        raise RuleError("core.error.empty_name")
-    return text
+    # the rules every name entry point shares (length, control and bidi characters)
+    return checked_name(name)
 
 
 def _clean_colour(colour: Any) -> str:
@@ -198,7 +198,8 @@ def link_missing(journal: Journal) -> int:
                     continue
                 pid = item.get("roster_id")
                 if not (isinstance(pid, int) and pid in ids):
-                    name = " ".join(str(item.get("name", "")).split())
+                    # the roster holds only names it would accept (the game keeps its own)
+                    name = tidy_name(item.get("name", ""))
                     if not name:
                         continue
                     pid = known.get(fold_name(name))

@@ -1,10 +1,7 @@
-"""Settings kept in the user's config file, and the screen dimmer.
+"""The screen dimmer, and where the settings screen's choices are kept.
 
-`save` merges the changes into what the file holds, checks the result with
-`companion.config.load` (a refused change leaves the file as it was) and replaces the
-file atomically (temporary file, fsync, rename). The change is made in the file's text
-(`companion.config_edit`), so its comments and layout stay; a file this cannot edit
-safely is written anew, without comments.
+Settings saved from the screen go into the app's own file (`companion.settings`),
+layered over the user's config, which the app never writes.
 
 Dimming lowers the backlight after a while without a touch, where the display has
 one (`/sys/class/backlight/*`); the first touch brings it back.
@@ -12,95 +9,17 @@ one (`/sys/class/backlight/*`); the first touch brings it back.
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import os
 import time
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from companion import config
-from companion.config import APP_DIR, USER_FILE, Config
-from companion.config_edit import set_values
+from companion.config import Config
 
 log = logging.getLogger(__name__)
 BACKLIGHT = Path("/sys/class/backlight")
 DIM_KEY = "display.dim_after"  # seconds without a touch; 0: never
 DIM_LEVEL = 0.1  # of the maximum brightness when dimmed
-
-
-def config_file(settings: Config) -> Path:
-    """The user's file: the one the app read, else where the app would look for it."""
-    if settings.user_file is not None:
-        return Path(settings.user_file)
-    found = config.user_config_path()
-    if found is not None:
-        return found
-    xdg = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(xdg) / APP_DIR / USER_FILE
-
-
-def nested(dotted: str, value: Any) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    node = out
-    parts = dotted.split(".")
-    for part in parts[:-1]:
-        node = node.setdefault(part, {})
-    node[parts[-1]] = value
-    return out
-
-
-def read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return ""
-
-
-def read_user(text: str) -> dict[str, Any]:
-    data = yaml.safe_load(text)
-    return data if isinstance(data, dict) else {}
-
-
-def edited_text(text: str, changes: Mapping[str, Any], data: Mapping[str, Any]) -> str:
-    """The file's `text` with `changes` made in place (its comments and layout kept), or,
-    where that cannot be done, `data` written anew."""
-    edited = set_values(text, changes)
-    with contextlib.suppress(yaml.YAMLError):
-        if edited is not None and (yaml.safe_load(edited) or {}) == data:
-            return edited
-    return yaml.safe_dump(dict(data), allow_unicode=True, sort_keys=False)
-
-
-def save(path: Path, changes: Mapping[str, Any]) -> dict[str, Any]:
-    """Merge `changes` into the file; raises ConfigError (file untouched) or OSError."""
-    with contextlib.suppress(ImportError):
-        import hardware  # noqa: F401  (registers the hardware section's checks)
-
-    text = read_text(path)
-    data = config.merge(read_user(text), changes)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as handle:
-        handle.write(edited_text(text, changes, data))
-        handle.flush()
-        os.fsync(handle.fileno())
-    try:
-        config.load(tmp, use_default_user_file=False)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
-    os.replace(tmp, path)
-    with contextlib.suppress(OSError):
-        fd = os.open(str(path.parent), os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-    return data
 
 
 # -- dimming ---------------------------------------------------------------------------------

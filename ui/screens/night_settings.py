@@ -1,6 +1,7 @@
 """Settings on screen, no keyboard: language, sound and volume, dimming, hardware parts,
-the dice faces in use, about. Each change is saved to the user's config file at once
-(checked first: a refused change shows why and keeps the file as it was).
+the dice faces in use, about. Each change is saved at once to the app's settings file
+(`companion.settings`, layered over the user's config, which is never written),
+checked first: a refused change shows why and keeps the file as it was.
 
 Sound and volume apply at once to the buzzer, the language at once (every screen is
 built again); the hardware parts apply at the next start (parts are wired at
@@ -18,9 +19,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 import companion
-from companion import config
 from companion.config import ConfigError
 from companion.i18n import LANGUAGES
+from companion.settings import nested, path_for, save_settings
 from ui import theme
 from ui.dialogs import message
 from ui.screens import night_prefs
@@ -56,22 +57,17 @@ class NightSettingsScreen(Screen):
     # -- saving ------------------------------------------------------------------------
     def change(self, dotted: str, value: Any) -> bool:
         app = App.get_running_app()
-        changes = night_prefs.nested(dotted, value)
-        path = night_prefs.config_file(app.settings)
         try:
-            night_prefs.save(path, changes)
+            save_settings(nested(dotted, value), app.settings)
         except ConfigError as exc:
             lines = [p.format(app.say) for p in exc.problems]
             message(app.tr("night.ui.settings_refused"), "\n".join(lines), tid="error")
             return False
         except OSError as exc:
             message(app.tr("night.ui.settings_refused"),
-                    app.tr("night.ui.settings_unwritable", path=str(path),
+                    app.tr("night.ui.settings_unwritable", path=str(path_for(app.settings)),
                            reason=exc.strerror or str(exc)), tid="error")
             return False
-        app.settings.data = config.merge(app.settings.data, changes)
-        if app.settings.user_file is None:
-            app.settings.user_file = path
         return True
 
     # -- the screen ------------------------------------------------------------------
@@ -163,7 +159,7 @@ class NightSettingsScreen(Screen):
 
         right.add_widget(self.heading(app.tr("night.ui.about")))
         right.add_widget(self.note(app.tr("night.ui.version", version=companion.__version__,
-                                          path=str(night_prefs.config_file(s))),
+                                          path=str(path_for(s))),
                                    "settings.about", lines=3))
         columns.add_widget(left_scroll)
         columns.add_widget(right_scroll)

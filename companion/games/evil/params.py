@@ -96,15 +96,20 @@ def known_colours() -> tuple[str, ...]:
     return tuple(key[len(prefix):] for key in load_domain("en", "evil") if key.startswith(prefix))
 
 
+MAX_DIAL_STEPS = 60  # a clock face in minutes
+
+
 def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
     """Problems in the meaning of `games.evil` (types were checked already)."""
     problems: list[tuple[str, Message]] = []
     steps = section.get("dial_steps", 0)
     step_minutes = section.get("step_minutes", 0)
-    if steps < 4:
-        problems.append(("dial_steps", msg("core.config.at_least", minimum=4)))
-    if step_minutes < 1:
-        problems.append(("step_minutes", msg("core.config.at_least", minimum=1)))
+    # the dial draws every step and the keypad offers every minute value: both bounded
+    if not 4 <= steps <= MAX_DIAL_STEPS:
+        problems.append(("dial_steps", msg("core.config.number_range", low=4,
+                                           high=MAX_DIAL_STEPS)))
+    if not 1 <= step_minutes <= 60:
+        problems.append(("step_minutes", msg("core.config.number_range", low=1, high=60)))
     for i, space in enumerate(section.get("power_spaces", [])):
         if not 0 <= space <= max(steps, 1):
             problems.append((f"power_spaces.{i}", msg("evil.config.power_space", steps=steps)))

@@ -15,6 +15,8 @@ from companion.messages import Message, msg
 
 _STANDARD = re.compile(r"^d([1-9][0-9]*)$")
 MAX_FACES = 1000
+MAX_DICE = 100
+MAX_HISTORY = 10_000
 
 
 @dataclass(frozen=True)
@@ -117,8 +119,8 @@ def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
                 not isinstance(f, (str, int)) or isinstance(f, bool) or not str(f).strip()
                 for f in faces):
             problems.append((f"custom.{i}.faces", msg("night.config.faces", high=MAX_FACES)))
-    if not _is_int(section.get("max_dice")) or section.get("max_dice", 0) < 1:
-        problems.append(("max_dice", msg("core.config.at_least", minimum=1)))
-    if not _is_int(section.get("history")) or section.get("history", 0) < 1:
-        problems.append(("history", msg("core.config.at_least", minimum=1)))
+    # the tray shows every die and keeps `history` rolls in its state: both bounded
+    for key, high in (("max_dice", MAX_DICE), ("history", MAX_HISTORY)):
+        if not _is_int(section.get(key)) or not 1 <= section.get(key, 0) <= high:
+            problems.append((key, msg("core.config.number_range", low=1, high=high)))
     return problems

@@ -1,0 +1,78 @@
+"""Player names: what the roster and a new game's setup accept.
+
+A name is shown on every screen, in the history, and in exports: it is kept short
+(`NAME_MAX` characters, a limit the name keyboard shows while typing) and free of
+characters that would hide or reorder text: control characters (NUL included) and the
+bidirectional overrides and isolates (U+202A..U+202E, U+2066..U+2069), which can make a
+name read backwards next to the others. `check_name` is pure, so a keyboard can call it
+on every key press.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from companion.messages import Message, RuleError, msg
+
+#: the longest name, in characters (after trimming and joining spaces)
+NAME_MAX = 24
+BIDI_CONTROLS = frozenset(
+    [*map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))]
+)
+
+
+def clean_name(text: Any) -> str:
+    """The name as it is kept: trimmed, inner runs of spaces joined into one."""
+    return " ".join(str(text if text is not None else "").split())
+
+
+def check_name(text: Any) -> Message | None:
+    """Why `text` cannot be a player's name, or None when it can (checked as cleaned)."""
+    raw = str(text if text is not None else "")
+    name = clean_name(raw)
+    # letters, digits, punctuation or symbols: a name of zero-width characters is empty
+    if not any(unicodedata.category(ch)[0] in "LNPS" for ch in name):
+        return msg("core.error.empty_name")
+    for ch in raw:
+        if ch in BIDI_CONTROLS:
+            return msg("core.error.name_bidi", code=f"U+{ord(ch):04X}")
+        # Cc: controls (NUL, tab, newline...); Cf besides the bidi ones is allowed
+        # (a zero-width joiner belongs in some names)
+        if unicodedata.category(ch) == "Cc" or ch in "\u2028\u2029":
+            return msg("core.error.name_control", code=f"U+{ord(ch):04X}")
+    if len(name) > NAME_MAX:
+        return msg("core.error.name_long", n=NAME_MAX, length=len(name))
+    return None
+
+
+def checked_name(text: Any) -> str:
+    """The cleaned name, or RuleError saying why it is refused."""
+    problem = check_name(text)
+    if problem is not None:
+        raise RuleError(problem.key, **problem.params)
+    return clean_name(text)
+
+
+def tidy_name(text: Any) -> str:
+    """A name from an older journal or a backup made acceptable: control and bidi
+    characters dropped, spaces joined, cut to NAME_MAX ("" when nothing is left)."""
+    kept = "".join(ch for ch in str(text if text is not None else "")
+                   if ch not in BIDI_CONTROLS and unicodedata.category(ch) != "Cc"
+                   and ch not in "\u2028\u2029")
+    name = clean_name(kept)[:NAME_MAX].strip()
+    return name if check_name(name) is None else ""
+
+
+def check_setup_names(setup: Mapping[str, Any]) -> None:
+    """Refuse a new game whose setup names a player `check_name` refuses.
+
+    Called when a game starts, not when one is replayed: a game already in the journal
+    keeps the names it was played with."""
+    players = setup.get("players") if isinstance(setup, Mapping) else None
+    if not isinstance(players, (list, tuple)):
+        return
+    for item in players:
+        if isinstance(item, Mapping) and "name" in item:
+            checked_name(item["name"])
