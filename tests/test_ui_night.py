@@ -111,6 +111,14 @@ def test_roster_a_bond_game_from_it_then_history_log_and_statistics(launch: Any)
     assert ui.find("players.0.colour")._fill[:3] == pytest.approx((59 / 255, 115 / 255,
                                                                    217 / 255))
     ui.tap("players.2.retire")
+    # retiring asks first and says what changes; Cancel keeps the player in play
+    assert ui.dialog == "retire"
+    assert ui.text("retire.title") == "Retire Clea?"
+    assert "no longer be offered" in ui.text("retire.text")
+    ui.tap("retire.cancel")
+    assert ui.text("players.2.retire") == "Retire"
+    ui.tap("players.2.retire")
+    ui.tap("retire.yes")
     assert ui.text("players.2.retire") == "Bring back"
     ui.screenshot("night-players-800x480")
     ui.tap("players.back")
@@ -393,3 +401,129 @@ def test_a_castor_game_from_the_roster_is_linked_to_its_players(launch: Any) -> 
     ids = {p.name: p.id for p in roster.players(journal)}
     assert [s.player_id for s in history.game(journal, game_id).seats] == [
         ids["Nathaniel"], ids["Maëlys"]]
+
+
+# -- names in any language, dialogs that hide nothing, abandon asks first -------------
+def test_french_names_with_accents_typed_on_the_keyboard_reach_the_roster(
+        launch: Any) -> None:
+    ui = launch(language="fr")
+    ui.tap("home.players")
+    ui.tap("players.add")
+    assert ui.dialog == "keyboard"
+    assert ui.text("keyboard.count") == "0/24"
+    # Kivy's VKeyboard, French layout: touches on its drawn keys, lower case; a name
+    # starts with a capital by itself
+    for letter in "hélène":
+        ui.tap(f"keyboard.{letter}")
+    assert (ui.text("keyboard.value"), ui.text("keyboard.count")) == ("Hélène", "6/24")
+    ui.screenshot("night-keyboard-fr-800x480")
+    ui.tap("keyboard.ok")
+    add_player(ui, "françois 2")
+    # Cancel keeps nothing of what was typed
+    ui.tap("players.add")
+    for letter in "zoé":
+        ui.tap(f"keyboard.{letter}")
+    ui.tap("keyboard.cancel")
+    assert ui.dialog is None
+    assert roster_names(ui) == ["François 2", "Hélène"]
+    assert [p.name for p in roster.players(ui.app.journal)] == ["François 2", "Hélène"]
+
+
+def test_the_name_keyboard_stops_at_its_limit_and_speaks_english(launch: Any) -> None:
+    from ui.dialogs import NAME_MAX
+
+    ui = launch()
+    ui.tap("home.players")
+    ui.tap("players.add")
+    assert ui.app.dialog.keys.layout == "qwerty"
+    for letter in "abcdefghijklmnopqrstuvwxyz":
+        ui.tap(f"keyboard.{letter}")
+    assert ui.text("keyboard.value") == "Abcdefghijklmnopqrstuvwx"
+    assert ui.text("keyboard.count") == f"{NAME_MAX}/{NAME_MAX}"
+    ui.screenshot("night-keyboard-en-800x480")
+    ui.tap("keyboard.ok")
+    assert roster_names(ui) == ["Abcdefghijklmnopqrstuvwx"]
+
+
+def _unfinished_bond_games(ui: Driver, count: int) -> list[int]:
+    from companion.games import rules_for
+    from companion.session import Session
+    from tests.test_night_support import params
+
+    ids = []
+    for k in range(count):
+        setup = {"params": params("bond"),
+                 "players": [{"name": f"Ann {k}"}, {"name": f"Bob {k}"}]}
+        ids.append(Session.start(rules_for("bond"), ui.app.journal, setup).game_id)
+    ui.app.root.get_screen("home").refresh()
+    ui.pump(5)
+    return ids
+
+
+def _drag_up(ui: Driver, tid: str, distance: float) -> None:
+    from kivy.tests.common import UnitTestTouch
+
+    widget = ui.find(tid)
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    for step in range(1, 11):
+        ui.pump(1)
+        touch.touch_move(x, y + distance * step / 10)
+    touch.touch_up()
+    ui.wait(1.0)  # the scroll's effect settles
+
+
+def _pixel(path: Path, x: float, y: float) -> tuple[int, int, int]:
+    """The colour of a screenshot at window coordinates (origin bottom left)."""
+    from kivy.core.image import Image as CoreImage
+
+    image = CoreImage(str(path), keep_data=True)
+    r, g, b, _a = image.read_pixel(int(x), image.height - 1 - int(y))
+    return round(r * 255), round(g * 255), round(b * 255)
+
+
+def test_home_lists_every_unfinished_game_and_abandon_asks_first(launch: Any) -> None:
+    ui = launch()
+    ids = _unfinished_bond_games(ui, 5)
+    # every game is listed (the list scrolls); the rest of home still fits 800x480
+    assert all(ui.visible(f"home.resume.{gid}") is not None for gid in ids)
+    for tid in ("home.game.bond", "home.history", "home.settings"):
+        widget = ui.find(tid)
+        assert widget.height >= 48 and widget.y >= 0, tid
+    ui.screenshot("night-home-five-unfinished-800x480")
+    # the oldest is at the bottom of the list: a finger drags the list up to reach it
+    _drag_up(ui, f"home.resume.{ids[-1]}", 200)
+    ui.screenshot("night-home-scrolled-800x480")
+
+    ui.tap(f"home.abandon.{ids[0]}")
+    assert ui.dialog == "abandon"
+    assert ui.text("abandon.title") == "Abandon this game?"
+    assert "Ann 0, Bob 0" in ui.text("abandon.text")
+    assert "can no longer be resumed" in ui.text("abandon.text")
+    # the dialog's body is opaque: where the screen behind has a green Resume button,
+    # the screenshot shows the dialog's panel colour
+    body = ui.app.dialog.box
+    behind = ui.app.root.get_screen("home").box
+    resume = next(w for w in behind.walk() if getattr(w, "tid", "") == f"home.resume.{ids[0]}")
+    x = body.x + 4
+    y = resume.to_window(*resume.center)[1]
+    assert body.y < y < body.top and resume.to_window(resume.x, 0)[0] < x
+    shot = ui.screenshot("night-home-abandon-800x480")
+    panel = tuple(round(c * 255) for c in theme_panel())
+    assert all(abs(a - b) <= 3 for a, b in zip(_pixel(shot, x, y), panel, strict=True))
+    ui.confirm_default = None
+    ui.app.confirm()  # the hardware OK button never abandons: it cancels
+    assert ui.dialog is None
+    assert ui.app.journal.game(ids[0]).abandoned == 0
+    ui.tap(f"home.abandon.{ids[0]}")
+    ui.tap("abandon.yes")
+    assert ui.app.journal.game(ids[0]).abandoned
+    assert ui.visible(f"home.resume.{ids[0]}") is None
+    assert all(ui.visible(f"home.resume.{gid}") is not None for gid in ids[1:])
+
+
+def theme_panel() -> tuple[float, ...]:
+    from ui import theme
+
+    return theme.PANEL[:3]

@@ -18,7 +18,7 @@ from kivy.uix.screenmanager import Screen
 from companion.messages import CompanionError
 from companion.night import roster
 from ui import theme
-from ui.dialogs import Dialog, NameKeyboard, open_dialog
+from ui.dialogs import Dialog, NameKeyboard, confirm_loss, open_dialog
 from ui.screens.night_common import PALETTE, hex_rgba, player_rgba, scroll_list, top_bar
 from ui.widgets.basics import Tap, Text
 
@@ -105,10 +105,20 @@ class NightRosterScreen(Screen):
                                  done))
 
     def toggle_retired(self, player: roster.RosterPlayer) -> None:
+        """Bringing back is immediate; retiring asks first and says what changes."""
         app = App.get_running_app()
         change = roster.unretire if player.retired else roster.retire
-        attempt(lambda: change(app.journal, player.id))
-        self.refresh()
+
+        def apply() -> None:
+            attempt(lambda: change(app.journal, player.id))
+            self.refresh()
+
+        if player.retired:
+            apply()
+            return
+        confirm_loss(app.tr("night.ui.retire_title", name=player.name),
+                     app.tr("night.ui.retire_loss", name=player.name),
+                     app.tr("night.ui.retire"), apply, tid="retire")
 
     def choose_colour(self, player: roster.RosterPlayer) -> None:
         app = App.get_running_app()
