@@ -77,6 +77,9 @@ def test_kinds_hand_computed(night: tuple[Journal, dict[str, int]]) -> None:
     assert castor_.wins == {ids["Ann"]: 2, ids["Bob"]: 1}
     assert castor_.average_minutes == pytest.approx(45)
     assert (evil_.games, evil_.coop) == (2, {"expert": (1, 0), "": (0, 1)})
+    # co-operative: the table's record is treasures, not wins per player; one game
+    # recovered its red treasure, the other lost it
+    assert (evil_.recovered, evil_.lost) == (1, 1)
     assert (bond_.games, bond_.unfinished, bond_.shared_victories) == (2, 1, 1)
     assert bond_.best_kill == (4, (ids["Cy"],))
     assert bond_.best_score == (4, (ids["Bob"], ids["Cy"]))

@@ -527,3 +527,86 @@ def theme_panel() -> tuple[float, ...]:
     from ui import theme
 
     return theme.PANEL[:3]
+
+
+# -- the design system's own promises ---------------------------------------------------
+def test_every_text_colour_pair_of_the_theme_reads_at_4_5_to_1() -> None:
+    from ui import theme
+
+    fills = [theme.BUTTON, theme.ACCENT, theme.SELECTED, theme.DANGER, theme.SUCCESS,
+             theme.PANEL, *theme.COLOURS.values()]
+    for fill in fills:
+        text = theme.text_on(fill)
+        assert theme.contrast(text, fill) >= 4.5, fill
+        assert theme.contrast(text, theme.pressed(fill)) >= 4.5, fill
+        assert theme.contrast(theme.disabled_text(fill), theme.disabled(fill)) >= 4.5, fill
+        assert theme.disabled(fill)[3] == 1  # opaque: nothing behind shows through
+    for text in (theme.TEXT, theme.MUTED, theme.ACCENT):
+        for ground in (theme.BACKGROUND, theme.PANEL):
+            assert theme.contrast(text, ground) >= 4.5
+    # the selected state is dark on yellow, never white on yellow (1.6:1)
+    assert theme.text_on(theme.SELECTED) == theme.INK
+    assert theme.contrast(theme.TEXT, theme.SELECTED) < 2
+
+
+def test_the_type_scale_keeps_its_minimums() -> None:
+    from ui import theme
+
+    assert min(theme.SIZE_SMALL, theme.SIZE_BODY, theme.SIZE_BUTTON) >= theme.MIN_TEXT == 18
+    assert theme.SIZE_FIGURE * theme.CAP_RATIO >= theme.KEY_FIGURE_CAP == 26
+    assert theme.MIN_TOUCH == 48 and theme.touch(30) == theme.touch() >= 48
+    assert theme.scale_for(1280, 800) == pytest.approx(1.6)
+    assert theme.scale_for(1920, 1080) == pytest.approx(2.25)
+
+
+# -- statistics: guests are not players; a co-operative game's own record -----------------
+def test_statistics_of_a_cooperative_game_and_no_placeholder_players(launch: Any) -> None:
+    from companion.games import rules_for
+    from companion.games.bond.commands import EndGame
+    from companion.session import Session
+    from tests.test_night_support import evil, params
+    from ui import theme
+
+    for language in ("en", "fr"):  # the same journal, read in both languages
+        ui = launch(language=language)
+        j = ui.app.journal
+        if language == "en":
+            ann, bob = roster.add(j, "Ann").id, roster.add(j, "Bob").id
+            evil(j, [ann, bob], won=True, difficulty="expert", day=0)
+            evil(j, [ann, bob], won=False, day=1)
+            # a Mr. Bond game whose seats nobody named
+            Session.start(rules_for("bond"), j, {
+                "params": params("bond"),
+                "players": [{"name": "Player 1"}, {"name": "Player 2"}]}).dispatch(EndGame())
+        ui.tap("home.history")
+        guest = "Guest" if language == "en" else "Invité"
+        assert f"{guest} 1 0, {guest} 2 0" in ui.text(f"history.game.{3}")
+        ui.tap("history.back")
+        ui.tap("home.stats")
+        names = [ui.text(f"stats.player.{i}.name") for i in range(2)]
+        assert sorted(names) == ["Ann", "Bob"] and ui.visible("stats.player.2.name") is None
+        ui.tap("stats.filter")  # all games -> Pr. Evil
+        ui.tap("stats.tab.games")
+        text = ui.text("stats.kind.evil")
+        if language == "en":
+            assert "Treasures: 1 recovered, 1 lost" in text
+            assert "Expert (without the 30s): 1 won, 0 lost" in text
+            assert "Most wins" not in text
+        ui.screenshot(f"night-stats-evil-games-{language}-800x480")
+        ui.tap("stats.tab.charts")
+        labels = [(ui.text(f"stats.bars.label.{i}"), ui.text(f"stats.bars.value.{i}"))
+                  for i in range(4)]
+        if language == "en":
+            assert labels == [("Standard\nwon", "0"), ("Standard\nlost", "1"),
+                              ("Expert\nwon", "1"), ("Expert\nlost", "0")]
+            assert [ui.text(f"stats.treasures.value.{i}") for i in range(2)] == ["1", "1"]
+        ui.screenshot(f"night-stats-evil-charts-{language}-800x480")
+        ui.tap("stats.filter")  # -> Castor: no line to show, both arrows disabled
+        ui.tap("stats.filter")  # -> Mr. Bond: the guests' game
+        arrow = ui.visible("stats.line.prev")
+        assert arrow.disabled
+        assert theme.contrast(arrow.disabled_color, theme.disabled(arrow._fill)) >= 4.5
+        ui.screenshot(f"night-stats-bond-charts-{language}-800x480")
+        ui.tap("stats.back")
+        ui.tap("home.players")
+        assert roster_names(ui) == ["Ann", "Bob"]

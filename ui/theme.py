@@ -106,8 +106,10 @@ def blend(a: Rgba, b: Rgba, t: float) -> Rgba:
 
 
 def pressed(fill: Rgba) -> Rgba:
-    """A button under the finger: darker, so its text keeps its contrast."""
-    return blend(fill, (0, 0, 0, 1), 0.25)
+    """A button under the finger: further from its text colour (darker under light
+    text, lighter under dark text), so the text keeps its contrast."""
+    away = (0, 0, 0, 1) if text_on(fill) == TEXT else (1, 1, 1, 1)
+    return blend(fill, away, 0.25)
 
 
 def disabled(fill: Rgba) -> Rgba:

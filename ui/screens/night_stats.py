@@ -37,6 +37,15 @@ LINE_KINDS = ("castor", "bond")  # games with a score line over rounds
 LINE_GAMES = 12  # recent games offered for the line chart
 
 
+def difficulty_name(difficulty: str, short: bool = False) -> str:
+    """A Pr. Evil difficulty as the setup names it ("" is a game without one: standard);
+    `short` drops the parenthesis, for a chart's label."""
+    app = App.get_running_app()
+    key = f"evil.difficulty.{difficulty or 'standard'}"
+    name = app.tr(key) if app.translator.has(key) else difficulty
+    return name.split(" (")[0] if short else name
+
+
 class NightStatsScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -63,15 +72,16 @@ class NightStatsScreen(Screen):
         app = App.get_running_app()
         self.box.clear_widgets()
         label = app.tr("night.ui.all_games") if self.kind is None else short_game_name(self.kind)
-        kind = Tap(app.tr("night.ui.filter", what=label), tid="stats.filter", size=16,
+        kind = Tap(app.tr("night.ui.filter", what=label), tid="stats.filter",
+                   size=theme.SIZE_SMALL,
                    size_hint_x=None, width=dp(260))
         kind.bind(on_release=lambda _b: self.cycle_kind())
         self.box.add_widget(top_bar(app.tr("night.ui.stats_title"), "stats", extra=[kind]))
         tabs = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch())
         for tab in TABS:
-            button = Tap(app.tr(f"night.ui.tab.{tab}"), tid=f"stats.tab.{tab}", size=17,
-                         background=theme.ACCENT if tab == self.tab else theme.BUTTON,
-                         color=theme.BACKGROUND if tab == self.tab else theme.TEXT)
+            button = Tap(app.tr(f"night.ui.tab.{tab}"), tid=f"stats.tab.{tab}",
+                         size=theme.SIZE_BODY,
+                         background=theme.SELECTED if tab == self.tab else theme.BUTTON)
             button.bind(on_release=lambda _b, t=tab: self.show_tab(t))
             tabs.add_widget(button)
         self.box.add_widget(tabs)
@@ -128,7 +138,7 @@ class NightStatsScreen(Screen):
         parts = []
         for difficulty in sorted(coop):
             won, lost = coop[difficulty]
-            name = difficulty or app.tr("night.difficulty.none")
+            name = difficulty_name(difficulty)
             parts.append(app.tr("night.ui.coop", difficulty=name, won=won, lost=lost))
         return "; ".join(parts)
 
@@ -139,10 +149,11 @@ class NightStatsScreen(Screen):
         columns = self.columns()
         wide = {"coop": 3.0, "streak": 1.3}
         header = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(28))
-        header.add_widget(Text(app.tr("night.ui.col.player"), size=15, color=theme.MUTED,
-                               size_hint_x=2.2))
+        header.add_widget(Text(app.tr("night.ui.col.player"), size=theme.SIZE_SMALL,
+                               color=theme.MUTED, size_hint_x=2.2))
         for column in columns:
-            header.add_widget(Text(app.tr(f"night.ui.col.{column}"), size=15, color=theme.MUTED,
+            header.add_widget(Text(app.tr(f"night.ui.col.{column}"), size=theme.SIZE_SMALL,
+                                   color=theme.MUTED,
                                    halign="center", size_hint_x=wide.get(column, 1.0)))
         outer.add_widget(header)
         scroller, rows = scroll_list(4)
@@ -187,7 +198,8 @@ class NightStatsScreen(Screen):
                 continue
             shown += 1
             lines = self.kind_lines(ks)
-            block = Text("\n".join(lines), size=17, tid=f"stats.kind.{kind}", valign="top",
+            block = Text("\n".join(lines), size=theme.SIZE_SMALL, tid=f"stats.kind.{kind}",
+                         valign="top", padding=(dp(theme.SPACE_S), dp(theme.SPACE_XS)),
                          markup=True, size_hint_y=None, height=dp(26) * len(lines) + dp(8))
             paint_background(block, theme.PANEL)
             rows.add_widget(block)
@@ -217,8 +229,12 @@ class NightStatsScreen(Screen):
             lines.append(app.tr("night.ui.kind_kill", points=ks.best_kill[0],
                                 who=self.holders(ks.best_kill[1])))
         if ks.kind == "evil":
+            # co-operative: the table wins or loses together; wins per player say nothing
             lines.append(app.tr("night.ui.kind_coop", record=self.coop_text(ks.coop)))
-        elif ks.shared_victories:
+            lines.append(app.tr("night.ui.kind_treasures", recovered=ks.recovered,
+                                lost=ks.lost))
+            return lines
+        if ks.shared_victories:
             lines.append(app.tr("night.ui.kind_shared", n=ks.shared_victories))
         if ks.wins:
             best = sorted(ks.wins.items(), key=lambda kv: -kv[1])[:3]
@@ -232,10 +248,13 @@ class NightStatsScreen(Screen):
         assert self.data is not None
         body = BoxLayout(spacing=dp(10))
         left = BoxLayout(orientation="vertical", spacing=dp(4))
-        left.add_widget(Text(app.tr("night.ui.wins_chart"), size=16, color=theme.MUTED,
-                             size_hint_y=None, height=dp(26), tid="stats.bars.title"))
+        if self.kind == "evil":
+            return self.coop_charts(body)
+        left.add_widget(Text(app.tr("night.ui.wins_chart"), size=theme.SIZE_SMALL,
+                             color=theme.MUTED, size_hint_y=None, height=dp(26),
+                             tid="stats.bars.title"))
         bars = sorted((b for b in stats.bars(self.data, self.kind) if b.games),
-                      key=lambda b: (-b.wins, -b.games, b.name.casefold()))[:8]
+                      key=lambda b: (-b.wins, -b.games, b.name.casefold()))[:6]
         chart = BarChart(tid="stats.bars")
         chart.show([(b.name, b.wins, player_rgba(b.player_id, b.colour)) for b in bars],
                    app.tr("night.ui.no_games"))
@@ -245,15 +264,18 @@ class NightStatsScreen(Screen):
         right = BoxLayout(orientation="vertical", spacing=dp(4))
         games = self.recent_line_games()
         chooser = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
-        prev = Tap("‹", tid="stats.line.prev", size=22, size_hint_x=None, width=dp(56),
+        prev = Tap("‹", tid="stats.line.prev", size=theme.SIZE_FIGURE, size_hint_x=None,
+                   width=dp(56),
                    disabled=self.line_index + 1 >= len(games))
         prev.bind(on_release=lambda _b: self.step_line(1))
-        following = Tap("›", tid="stats.line.next", size=22, size_hint_x=None, width=dp(56),
+        following = Tap("›", tid="stats.line.next", size=theme.SIZE_FIGURE,
+                        size_hint_x=None, width=dp(56),
                         disabled=self.line_index == 0)
         following.bind(on_release=lambda _b: self.step_line(-1))
         shown = title_text(games[self.line_index]) if games else app.tr("night.ui.no_line")
         chooser.add_widget(prev)
-        chooser.add_widget(Text(shown, size=14, halign="center", tid="stats.line.game"))
+        chooser.add_widget(Text(shown, size=theme.SIZE_SMALL, halign="center",
+                                tid="stats.line.game", shorten=True))
         chooser.add_widget(following)
         right.add_widget(chooser)
         lines = LineChart(tid="stats.lines")
@@ -270,6 +292,34 @@ class NightStatsScreen(Screen):
         lines.show(series, app.tr("night.ui.no_line"))
         right.add_widget(lines)
         body.add_widget(right)
+        return body
+
+    def coop_charts(self, body: BoxLayout) -> BoxLayout:
+        """Pr. Evil is co-operative: the table's games won and lost by difficulty, and
+        the treasures recovered and lost, rather than wins per player."""
+        app = App.get_running_app()
+        assert self.data is not None
+        ks = self.data.kinds.get("evil")
+        coop = ks.coop if ks is not None else {}
+        won_lost = []
+        for difficulty in sorted(coop):
+            won, lost = coop[difficulty]
+            name = difficulty_name(difficulty, short=True)
+            won_lost += [(app.tr("night.ui.bar_won", difficulty=name), won, theme.SUCCESS),
+                         (app.tr("night.ui.bar_lost", difficulty=name), lost, theme.DANGER)]
+        for title, tid, items in (
+                (app.tr("night.ui.coop_chart"), "stats.bars", won_lost[:6]),
+                (app.tr("night.ui.treasure_chart"), "stats.treasures",
+                 [(app.tr("night.ui.bar_recovered"), ks.recovered, theme.SUCCESS),
+                  (app.tr("night.ui.bar_lost_treasures"), ks.lost, theme.DANGER)]
+                 if ks is not None and ks.games else [])):
+            column = BoxLayout(orientation="vertical", spacing=dp(4))
+            column.add_widget(Text(title, size=theme.SIZE_SMALL, color=theme.MUTED,
+                                   size_hint_y=None, height=dp(26), tid=f"{tid}.title"))
+            chart = BarChart(tid=tid, label_lines=2)
+            chart.show(items, app.tr("night.ui.no_games"))
+            column.add_widget(chart)
+            body.add_widget(column)
         return body
 
     def colour_of(self, player_id: int | None) -> str:
