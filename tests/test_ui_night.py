@@ -164,7 +164,7 @@ def test_roster_a_bond_game_from_it_then_history_log_and_statistics(launch: Any)
             ui.text("stats.player.1.best")) == ("3", "3", "0")
     ui.tap("stats.tab.games")
     text = ui.text("stats.kind.bond")
-    assert "1 games finished" in text and "Best kill: 3 points (Bob)" in text
+    assert "1 game finished" in text and "Best kill: 3 points (Bob)" in text
     ui.screenshot("night-stats-games-800x480")
     ui.tap("stats.tab.charts")
     assert (ui.text("stats.bars.label.0"), ui.text("stats.bars.value.0")) == ("Bob", "1")

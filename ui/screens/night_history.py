@@ -39,8 +39,9 @@ def outcome_text(line: GameLine) -> str:
         if line.outcome in ("won", "lost"):
             parts.append(app.tr(f"night.outcome.{line.outcome}"))
         if line.recovered is not None or line.lost is not None:
-            parts.append(app.tr("night.ui.treasures", recovered=line.recovered or 0,
-                                lost=line.lost or 0))
+            parts.append(app.tr("night.ui.treasures",
+                                recovered=app.tr("night.ui.n_recovered", n=line.recovered or 0),
+                                lost=app.tr("night.ui.n_lost", n=line.lost or 0)))
         if line.difficulty:
             parts.append(app.tr("night.ui.difficulty", difficulty=line.difficulty))
         parts.append(", ".join(seat_name(s) for s in line.seats))

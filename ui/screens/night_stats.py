@@ -139,7 +139,9 @@ class NightStatsScreen(Screen):
         for difficulty in sorted(coop):
             won, lost = coop[difficulty]
             name = difficulty_name(difficulty)
-            parts.append(app.tr("night.ui.coop", difficulty=name, won=won, lost=lost))
+            parts.append(app.tr("night.ui.coop", difficulty=name,
+                                won=app.tr("night.ui.n_won", n=won),
+                                lost=app.tr("night.ui.n_lost_games", n=lost)))
         return "; ".join(parts)
 
     def players_tab(self) -> BoxLayout:
@@ -216,8 +218,10 @@ class NightStatsScreen(Screen):
     def kind_lines(self, ks: KindStats) -> list[str]:
         app = App.get_running_app()
         lines = [f"[b]{short_game_name(ks.kind)}[/b]",
-                 app.tr("night.ui.kind_games", n=ks.games, abandoned=ks.abandoned,
-                        unfinished=ks.unfinished)]
+                 app.tr("night.ui.kind_games",
+                        finished=app.tr("night.ui.games_finished", n=ks.games),
+                        abandoned=app.tr("night.ui.games_abandoned", n=ks.abandoned),
+                        unfinished=app.tr("night.ui.games_unfinished", n=ks.unfinished))]
         if ks.average_minutes is not None:
             lines.append(app.tr("night.ui.kind_minutes", time=minutes(ks.average_minutes * 60)))
         if ks.best_score is not None and ks.kind != "evil":
@@ -231,8 +235,9 @@ class NightStatsScreen(Screen):
         if ks.kind == "evil":
             # co-operative: the table wins or loses together; wins per player say nothing
             lines.append(app.tr("night.ui.kind_coop", record=self.coop_text(ks.coop)))
-            lines.append(app.tr("night.ui.kind_treasures", recovered=ks.recovered,
-                                lost=ks.lost))
+            lines.append(app.tr("night.ui.kind_treasures",
+                                recovered=app.tr("night.ui.n_recovered", n=ks.recovered),
+                                lost=app.tr("night.ui.n_lost", n=ks.lost)))
             return lines
         if ks.shared_victories:
             lines.append(app.tr("night.ui.kind_shared", n=ks.shared_victories))
