@@ -45,7 +45,7 @@ class Dialog(ModalView):
             Color(*theme.OUTLINE)
             frame = Line(rectangle=(0, 0, 0, 0), width=dp(1.5))
         self.box.bind(pos=lambda *_: self._frame(frame), size=lambda *_: self._frame(frame))
-        self.box.add_widget(Text(title, size=theme.SIZE_BODY + 2, tid=f"{tid}.title",
+        self.box.add_widget(Text(title, size=theme.SIZE_BUTTON, tid=f"{tid}.title",
                                  size_hint_y=None, height=dp(44), bold=True))
         if subtitle:
             self.box.add_widget(Text(subtitle, size=theme.SIZE_SMALL, tid=f"{tid}.subtitle",

@@ -27,8 +27,8 @@ KEY_FIGURE_CAP = 26  # px: the dial's numerals, dice, scores, totals, the instru
 MIN_TEXT = 18  # px: nothing a player must read is smaller
 SIZE_SMALL = 18  # secondary text: hints, counts, the history's second line
 SIZE_BODY = 20  # sentences, list rows
-SIZE_BUTTON = 22  # button labels
-SIZE_TITLE = 26  # screen and dialog titles
+SIZE_BUTTON = 22  # button labels, dialog titles
+SIZE_TITLE = 26  # screen titles
 SIZE_FIGURE = 38  # key figures (cap height 27 px)
 SIZE_DISPLAY = 56  # the one number a screen is about (a die, an outcome)
 
