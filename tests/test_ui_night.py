@@ -610,3 +610,27 @@ def test_statistics_of_a_cooperative_game_and_no_placeholder_players(launch: Any
         ui.tap("stats.back")
         ui.tap("home.players")
         assert roster_names(ui) == ["Ann", "Bob"]
+
+
+def test_a_plugged_in_keyboard_types_names_and_hides_the_on_screen_one(launch: Any) -> None:
+    from kivy.core.window import Window
+
+    ui = launch()
+    ui.tap("home.players")
+    ui.tap("players.add")
+    assert ui.app.dialog.keys.parent is not None
+    Window.dispatch("on_textinput", "zoë")  # SDL's text from a real keyboard
+    ui.pump(3)
+    assert ui.app.dialog.keys.parent is None  # the on-screen keys only took room
+    Window.dispatch("on_key_down", 8, 0, None, [])  # Backspace
+    Window.dispatch("on_textinput", "é")
+    Window.dispatch("on_keyboard", 13, 0, None, [])  # Enter: the dialog's OK
+    ui.pump(3)
+    assert ui.dialog is None
+    assert roster_names(ui) == ["Zoé"]
+    # Escape cancels, and the next dialog no longer listens to the keyboard
+    ui.tap("players.add")
+    Window.dispatch("on_keyboard", 27, 0, None, [])
+    ui.pump(3)
+    Window.dispatch("on_textinput", "x")
+    assert ui.dialog is None and roster_names(ui) == ["Zoé"]

@@ -24,6 +24,15 @@ from ui.widgets.basics import Tap, Text
 PAGE = 30  # games drawn at once: years of history stay quick to open
 
 
+def difficulty_name(difficulty: str, short: bool = False) -> str:
+    """A Pr. Evil difficulty as the setup names it ("" is a game without one: standard);
+    `short` drops the parenthesis, for a chart's label."""
+    app = App.get_running_app()
+    key = f"evil.difficulty.{difficulty or 'standard'}"
+    name = app.tr(key) if app.translator.has(key) else difficulty
+    return name.split(" (")[0] if short else name
+
+
 def seat_name(seat: Seat) -> str:
     """A seat nobody named ("Player 2") is a guest, not a person of the roster."""
     if seat.player_id is None and is_placeholder(seat.name):
@@ -43,7 +52,8 @@ def outcome_text(line: GameLine) -> str:
                                 recovered=app.tr("night.ui.n_recovered", n=line.recovered or 0),
                                 lost=app.tr("night.ui.n_lost", n=line.lost or 0)))
         if line.difficulty:
-            parts.append(app.tr("night.ui.difficulty", difficulty=line.difficulty))
+            parts.append(app.tr("night.ui.difficulty",
+                                difficulty=difficulty_name(line.difficulty)))
         parts.append(", ".join(seat_name(s) for s in line.seats))
     else:
         seats = []

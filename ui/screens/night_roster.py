@@ -59,7 +59,7 @@ class NightRosterScreen(Screen):
                                  tid="players.empty", size_hint_y=None, height=dp(60)))
         for i, player in enumerate(active + retired):
             if player.retired and (i == 0 or not (active + retired)[i - 1].retired):
-                rows.add_widget(Text(app.tr("night.ui.retired_players"), size=15,
+                rows.add_widget(Text(app.tr("night.ui.retired_players"), size=theme.SIZE_SMALL,
                                      color=theme.MUTED, size_hint_y=None, height=dp(28)))
             rows.add_widget(self.row(i, player))
         self.box.add_widget(scroller)
@@ -74,8 +74,8 @@ class NightRosterScreen(Screen):
                    color=theme.MUTED if player.retired else theme.TEXT)
         name.bind(on_release=lambda _b: self.rename(player))
         key = "night.ui.bring_back" if player.retired else "night.ui.retire"
-        toggle = Tap(app.tr(key), tid=f"players.{i}.retire", size=16, size_hint_x=None,
-                     width=dp(170))
+        toggle = Tap(app.tr(key), tid=f"players.{i}.retire", size=theme.SIZE_SMALL,
+                     size_hint_x=None, width=dp(170))
         toggle.bind(on_release=lambda _b: self.toggle_retired(player))
         for widget in (swatch, name, toggle):
             row.add_widget(widget)

@@ -28,22 +28,13 @@ from ui.screens.night_common import (
     short_game_name,
     top_bar,
 )
-from ui.screens.night_history import title_text
+from ui.screens.night_history import difficulty_name, title_text
 from ui.widgets.basics import Tap, Text, paint_background
 from ui.widgets.charts import BarChart, LineChart
 
 TABS = ("players", "games", "charts")
 LINE_KINDS = ("castor", "bond")  # games with a score line over rounds
 LINE_GAMES = 12  # recent games offered for the line chart
-
-
-def difficulty_name(difficulty: str, short: bool = False) -> str:
-    """A Pr. Evil difficulty as the setup names it ("" is a game without one: standard);
-    `short` drops the parenthesis, for a chart's label."""
-    app = App.get_running_app()
-    key = f"evil.difficulty.{difficulty or 'standard'}"
-    name = app.tr(key) if app.translator.has(key) else difficulty
-    return name.split(" (")[0] if short else name
 
 
 class NightStatsScreen(Screen):
