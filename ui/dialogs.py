@@ -136,6 +136,10 @@ def _french_layout() -> dict[str, Any]:
     return layout
 
 
+def _app_scale() -> float:
+    return float(getattr(App.get_running_app(), "scale", 1.0))
+
+
 class NameKeys(VKeyboard):
     """Kivy's on-screen keyboard, fixed in place inside the dialog (no dragging,
     turning or zooming), its keys drawn in the app's colours."""
@@ -146,7 +150,7 @@ class NameKeys(VKeyboard):
                          background_color=theme.PANEL,
                          # tints Kivy's light key image dark: white labels at ~6:1
                          key_background_color=(0.42, 0.45, 0.52, 1),
-                         font_size=dp(theme.SIZE_BUTTON), **kwargs)
+                         font_size=dp(theme.SIZE_BUTTON) * _app_scale(), **kwargs)
         if language == "fr":
             self.available_layouts["fr_names"] = _french_layout()
             self.layout = "fr_names"
