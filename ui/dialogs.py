@@ -22,7 +22,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.vkeyboard import VKeyboard
 
 from ui import theme
-from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.basics import Tap, Text, follow_height, paint_background
 
 Action = Callable[[], Any]
 
@@ -63,7 +63,8 @@ class Dialog(ModalView):
                 height: float = 56) -> GridLayout:
         grid = GridLayout(cols=cols or len(items), spacing=dp(8), size_hint_y=None)
         rows = -(-len(items) // grid.cols)
-        grid.height = rows * theme.touch(height) + (rows - 1) * dp(8)
+        # the buttons grow with the window (follow_height): so does their row
+        follow_height(grid, rows * theme.touch(height) + (rows - 1) * dp(8))
         for text, tid, action in items:
             button = Tap(text, tid=tid, size_hint_y=None, height=theme.touch(height))
             button.bind(on_release=lambda _b, a=action: a())
@@ -183,7 +184,7 @@ class NameKeyboard(Dialog):
         app = App.get_running_app()
         self.value = initial[:NAME_MAX]
         self.on_done = on_done
-        top = BoxLayout(spacing=dp(theme.SPACE_S), size_hint_y=None, height=theme.touch(52))
+        top = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(52))
         self.shown = Text(self.value, size=theme.SIZE_TITLE, tid="keyboard.value",
                           halign="center", bold=True)
         paint_background(self.shown, theme.BACKGROUND)

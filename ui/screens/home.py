@@ -13,7 +13,7 @@ from kivy.uix.screenmanager import Screen
 from ui import theme
 from ui.dialogs import confirm_loss
 from ui.screens.night_common import scroll_list
-from ui.widgets.basics import Tap, Text
+from ui.widgets.basics import Tap, Text, follow_height
 
 GAMES = ("evil", "castor", "bond")
 
@@ -42,8 +42,7 @@ class HomeScreen(Screen):
             row_height = theme.touch(theme.ROW)
             shown = len(records) if len(records) <= 3 else 2.5
             scroller, rows = scroll_list(theme.SPACE_S)
-            scroller.size_hint_y = None
-            scroller.height = shown * row_height + (int(shown) - 1) * dp(theme.SPACE_S)
+            follow_height(scroller, shown * row_height + (int(shown) - 1) * dp(theme.SPACE_S))
             for record in records:
                 rows.add_widget(self.resume_row(record, row_height))
             box.add_widget(scroller)
@@ -61,7 +60,7 @@ class HomeScreen(Screen):
 
     def resume_row(self, record: Any, height: float) -> BoxLayout:
         app = App.get_running_app()
-        row = BoxLayout(spacing=dp(theme.SPACE_S), size_hint_y=None, height=height)
+        row = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), height)
         resume = Tap(self.describe(record), tid=f"home.resume.{record.id}",
                      background=theme.SUCCESS, size_hint_x=0.78)
         resume.bind(on_release=lambda _b, gid=record.id: app.resume(gid))
@@ -82,7 +81,7 @@ class HomeScreen(Screen):
     def night_bar(self) -> BoxLayout:
         """Game night: the dice tray, players, history, statistics, export, settings."""
         app = App.get_running_app()
-        bar = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(52))
+        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(52))
         for name, screen in (("tray", "tray_setup"), ("players", "night_roster"),
                              ("history", "night_history"), ("stats", "night_stats"),
                              ("export", "night_export"), ("settings", "night_settings")):
