@@ -532,9 +532,10 @@ def theme_panel() -> tuple[float, ...]:
 # -- the design system's own promises ---------------------------------------------------
 def test_every_text_colour_pair_of_the_theme_reads_at_4_5_to_1() -> None:
     from ui import theme
+    from ui.widgets.charts import PALETTE, hex_rgba
 
     fills = [theme.BUTTON, theme.ACCENT, theme.SELECTED, theme.DANGER, theme.SUCCESS,
-             theme.PANEL, *theme.COLOURS.values()]
+             theme.PANEL, *theme.COLOURS.values(), *(hex_rgba(c) for c in PALETTE)]
     for fill in fills:
         text = theme.text_on(fill)
         assert theme.contrast(text, fill) >= 4.5, fill

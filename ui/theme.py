@@ -95,8 +95,14 @@ def contrast(fg: Rgba, bg: Rgba) -> float:
 
 
 def text_on(bg: Rgba) -> Rgba:
-    """The text colour that reads best on a fill: light text on dark, INK on light."""
-    return TEXT if contrast(TEXT, bg) >= contrast(INK, bg) else INK
+    """The text colour that reads best on a fill: light text on dark, INK on light;
+    on a mid-tone fill (a player's colour) where neither reaches 4.5:1, pure white
+    or black."""
+    best = TEXT if contrast(TEXT, bg) >= contrast(INK, bg) else INK
+    if contrast(best, bg) >= 4.5:
+        return best
+    white, black = (1.0, 1.0, 1.0, 1.0), (0.0, 0.0, 0.0, 1.0)
+    return white if contrast(white, bg) >= contrast(black, bg) else black
 
 
 def blend(a: Rgba, b: Rgba, t: float) -> Rgba:
@@ -108,7 +114,7 @@ def blend(a: Rgba, b: Rgba, t: float) -> Rgba:
 def pressed(fill: Rgba) -> Rgba:
     """A button under the finger: further from its text colour (darker under light
     text, lighter under dark text), so the text keeps its contrast."""
-    away = (0, 0, 0, 1) if text_on(fill) == TEXT else (1, 1, 1, 1)
+    away = (0, 0, 0, 1) if luminance(text_on(fill)) > 0.5 else (1, 1, 1, 1)
     return blend(fill, away, 0.25)
 
 

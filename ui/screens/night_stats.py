@@ -13,6 +13,7 @@ from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.messages import CompanionError
 from companion.night import history, stats
@@ -142,6 +143,7 @@ class NightStatsScreen(Screen):
         columns = self.columns()
         wide = {"coop": 3.0, "streak": 1.3}
         header = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(28))
+        header.add_widget(Widget(size_hint_x=None, width=dp(10)))  # the colour chips
         header.add_widget(Text(app.tr("night.ui.col.player"), size=theme.SIZE_SMALL,
                                color=theme.MUTED, size_hint_x=2.2))
         for column in columns:
@@ -164,11 +166,16 @@ class NightStatsScreen(Screen):
             paint_background(row, theme.PANEL)
             name = p.player.name + (" " + app.tr("night.ui.retired_mark")
                                     if p.player.retired else "")
-            row.add_widget(Text(name, size=18, bold=True, tid=f"stats.player.{i}.name",
-                                color=player_rgba(p.player.id, p.player.colour),
-                                size_hint_x=2.2, shorten=True))
+            # the player's colour as a chip: as the colour of their name, a mid-tone
+            # colour on the panel would be under 4.5:1
+            chip = Widget(size_hint_x=None, width=dp(10))
+            paint_background(chip, player_rgba(p.player.id, p.player.colour))
+            row.add_widget(chip)
+            row.add_widget(Text(name, size=theme.SIZE_SMALL, bold=True,
+                                tid=f"stats.player.{i}.name", size_hint_x=2.2, shorten=True))
             for column in columns:
-                row.add_widget(Text(self.cell(record, column), size=18, halign="center",
+                row.add_widget(Text(self.cell(record, column), size=theme.SIZE_SMALL,
+                                    halign="center",
                                     tid=f"stats.player.{i}.{column}",
                                     size_hint_x=wide.get(column, 1.0)))
             rows.add_widget(row)

@@ -175,5 +175,12 @@ class LineChart(_Chart):
                     px, py = flat[2 * i], flat[2 * i + 1]
                     Rectangle(pos=(px - dp(5), py - dp(5)), size=(dp(10), dp(10)))
             last = points[-1] if points else 0
-            self._label(f"{name} {last:g}", f"{self.tid}.legend.{k}", x0 + per * k, y0,
-                        per, legend_h, size=theme.SIZE_SMALL, color=rgba)
+            # a colour chip, then the name in text colour (a mid-tone player colour
+            # as text would read under 4.5:1 on the background)
+            chip = dp(14)
+            with self.canvas:
+                Color(*rgba)
+                Rectangle(pos=(x0 + per * k, y0 + (legend_h - chip) / 2), size=(chip, chip))
+            self._label(f"{name} {last:g}", f"{self.tid}.legend.{k}",
+                        x0 + per * k + chip + dp(4), y0, per - chip - dp(4), legend_h,
+                        size=theme.SIZE_SMALL, halign="left")
