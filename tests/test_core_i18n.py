@@ -148,3 +148,79 @@ def test_a_translator_reads_only_the_domains_it_is_asked_for(tmp_path: Path) -> 
     assert french("nodomain") == "nodomain"
     with pytest.raises(yaml.YAMLError):
         french("game.title")  # read the first time one of its keys is asked for
+
+
+# -- plurals (CLDR rules through Babel) and dates -----------------------------------------
+def _plural_entries(language: str) -> dict[str, dict[str, str]]:
+    from companion.i18n import load_plurals
+
+    found: dict[str, dict[str, str]] = {}
+    for domain in DOMAINS:
+        found.update(load_plurals(language, domain))
+    return found
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_plural_entry_has_every_form_its_language_needs(language):
+    from babel import Locale
+
+    needed = set(Locale.parse(language).plural_form.tags) | {"other"}
+    for key, forms in _plural_entries(language).items():
+        categories = set(forms) - {"count"}
+        assert needed <= categories, f"{language} {key}: missing {sorted(needed - categories)}"
+        count = forms.get("count", "n")
+        for category in categories:
+            assert count in placeholders(forms[category]), f"{language} {key}.{category}"
+
+
+# "{n} word" in a plain text is a plural waiting to be wrong ("1 games"); units and
+# numbered things do not change with the number
+COUNTED = re.compile(r"\{(?:n|games|players|points|rolls)\} (?!min\b|%|/|de \{)[^\W\d_]{3,}")
+NOT_PLURAL = {
+    "night.error.tray_full",  # "at most {n} dice": n is never 1
+    "night.tray.say.locked", "night.tray.say.unlocked",  # "Die {n}": the die's number
+    "night.ui.tempo_value",  # "{n} per minute": a unit
+    "night.ui.games_unfinished",  # "{n} unfinished", "{n} en cours": invariable
+    # two counts in one text, both written by the backup screen
+    "night.ui.backup_counts", "night.ui.restore_confirm",
+}
+ENGLISH_PARTICIPLES = {"night.ui.n_recovered", "night.ui.n_lost", "night.ui.n_won",
+                       "night.ui.n_lost_games", "night.ui.games_abandoned"}
+
+
+@pytest.mark.parametrize("domain", ["core", "night"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_counted_text_is_left_without_plural_forms(language, domain):
+    plurals = _plural_entries(language)
+    allowed = NOT_PLURAL | (ENGLISH_PARTICIPLES if language == "en" else set())
+    suspects = sorted(k for k, v in CATALOGS[language].items()
+                      if k.startswith(domain + ".") and k not in plurals
+                      and k not in allowed and COUNTED.search(v))
+    assert suspects == []
+
+
+@pytest.mark.parametrize(("language", "counts", "expected"), [
+    ("en", (0, 1, 2), ["(0 medals)", "(1 medal)", "(2 medals)"]),
+    ("fr", (0, 1, 2, 1_000_000),
+     ["(0 médaille)", "(1 médaille)", "(2 médailles)", "(1000000 de médailles)"]),
+])
+def test_plurals_follow_the_cldr_rule_of_the_language(language, counts, expected):
+    translate = Translator(language)
+    assert [translate("night.ui.medals_short", n=n) for n in counts] == expected
+
+
+def test_a_plural_chosen_by_a_named_count_and_the_fallback_to_english():
+    assert Translator("en")("night.ui.kind_kill", points=1, who="Bob") == \
+        "Best kill: 1 point (Bob)"
+    assert Translator("fr")("night.ui.games_finished", n=1) == "1 partie terminée"
+    assert Translator("fr")("night.ui.games_finished", n=3) == "3 parties terminées"
+    # no count given: the `other` form, never a crash
+    assert Translator("en")("night.ui.medals_short") == "({n} medals)"
+
+
+def test_dates_are_written_the_way_each_language_writes_them():
+    import time as clock
+
+    moment = clock.mktime((2026, 11, 26, 20, 5, 0, 0, 0, -1))
+    assert Translator("en").when(moment).replace("\u202f", " ") == "Nov 26, 2026 8:05 PM"
+    assert Translator("fr").when(moment) == "26 nov. 2026 20:05"

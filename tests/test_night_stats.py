@@ -77,6 +77,9 @@ def test_kinds_hand_computed(night: tuple[Journal, dict[str, int]]) -> None:
     assert castor_.wins == {ids["Ann"]: 2, ids["Bob"]: 1}
     assert castor_.average_minutes == pytest.approx(45)
     assert (evil_.games, evil_.coop) == (2, {"expert": (1, 0), "": (0, 1)})
+    # co-operative: the table's record is treasures, not wins per player; one game
+    # recovered its red treasure, the other lost it
+    assert (evil_.recovered, evil_.lost) == (1, 1)
     assert (bond_.games, bond_.unfinished, bond_.shared_victories) == (2, 1, 1)
     assert bond_.best_kill == (4, (ids["Cy"],))
     assert bond_.best_score == (4, (ids["Bob"], ids["Cy"]))
@@ -147,3 +150,64 @@ def test_tied_winners_each_get_a_win_and_keep_streaks(tmp_path: Path) -> None:
     s = stats.statistics(j)
     assert s.player(a).overall.wins == s.player(b).overall.wins == 1
     assert s.kinds["bond"].shared_victories == 1
+
+
+# -- placeholder seats: guests, never roster players -----------------------------------
+def _unnamed_bond(j: Journal, names: list[str]) -> int:
+    from companion.games import rules_for
+    from companion.session import Session
+    from tests.test_night_support import params
+
+    setup = {"params": params("bond"), "players": [{"name": n} for n in names]}
+    session = Session.start(rules_for("bond"), j, setup)
+    session.dispatch(bc.EndGame())
+    return session.game_id
+
+
+def test_placeholder_names_in_both_languages() -> None:
+    from companion.night.facts import is_placeholder
+
+    assert all(is_placeholder(n) for n in ("Player 1", "Joueur 2", " player  12 "))
+    assert not any(is_placeholder(n) for n in ("Anne", "Player", "Player One", "Joueuse 1"))
+
+
+def test_opening_history_or_statistics_adds_no_placeholder_to_the_roster(
+        tmp_path: Path) -> None:
+    j = open_journal(tmp_path)
+    ann = roster.add(j, "Ann").id
+    _unnamed_bond(j, ["Ann", "Player 2", "Player 3"])
+    _unnamed_bond(j, ["Joueur 1", "Joueur 2"])
+    history.games(j)
+    s = stats.statistics(j)
+    assert [p.name for p in roster.players(j, include_retired=True)] == ["Ann"]
+    assert [p.player.id for p in s.players] == [ann]
+    assert [b.name for b in s.bars] == ["Ann"]
+    # the games are still there, their unnamed seats are guests
+    assert len(history.games(j)) == 2
+    assert s.kinds["bond"].games == 2
+
+
+def test_placeholders_an_older_version_put_in_the_roster_are_taken_out(
+        tmp_path: Path) -> None:
+    j = open_journal(tmp_path)
+    bea = roster.add(j, "Bea").id
+    picked = roster.add(j, "Player 9").id  # typed by hand and picked at a setup: a person
+    start(j, "bond", [picked, bea]).dispatch(bc.EndGame())
+    gid = _unnamed_bond(j, ["Bea", "Player 2"])
+    started = j.game(gid).started
+    # what the linking by name used to do: the placeholder became a player dated from
+    # the game's start, linked to the seat
+    with j.writing() as db:
+        cursor = db.execute("INSERT INTO players(name, folded, created) VALUES (?, ?, ?)",
+                            ("Player 2", "player 2", started))
+        db.execute("INSERT INTO game_players(game_id, seat, player_id) VALUES (?, 0, ?)",
+                   (gid, bea))
+        db.execute("INSERT INTO game_players(game_id, seat, player_id) VALUES (?, 1, ?)",
+                   (gid, cursor.lastrowid))
+    s = stats.statistics(j)
+    assert sorted(p.name for p in roster.players(j, include_retired=True)) == [
+        "Bea", "Player 9"]
+    assert sorted(p.player.name for p in s.players) == ["Bea", "Player 9"]
+    assert s.player(bea).overall.games == 2
+    seats = history.game(j, gid).seats
+    assert [(seat.name, seat.player_id) for seat in seats] == [("Bea", bea), ("Player 2", None)]

@@ -213,6 +213,7 @@ def test_home_offers_the_unfinished_game_and_abandoning_removes_it(launch: Any) 
     assert ui.screen == "evil_play" and ui.text("play.turn").startswith("Turn 2")
     ui.tap("play.home")
     ui.tap(f"home.abandon.{game_id}")
+    ui.tap("abandon.yes")  # abandoning asks first
     assert ui.find(f"home.resume.{game_id}") is None
     assert ui.app.journal.unfinished() == []
 

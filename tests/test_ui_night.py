@@ -111,6 +111,14 @@ def test_roster_a_bond_game_from_it_then_history_log_and_statistics(launch: Any)
     assert ui.find("players.0.colour")._fill[:3] == pytest.approx((59 / 255, 115 / 255,
                                                                    217 / 255))
     ui.tap("players.2.retire")
+    # retiring asks first and says what changes; Cancel keeps the player in play
+    assert ui.dialog == "retire"
+    assert ui.text("retire.title") == "Retire Clea?"
+    assert "no longer be offered" in ui.text("retire.text")
+    ui.tap("retire.cancel")
+    assert ui.text("players.2.retire") == "Retire"
+    ui.tap("players.2.retire")
+    ui.tap("retire.yes")
     assert ui.text("players.2.retire") == "Bring back"
     ui.screenshot("night-players-800x480")
     ui.tap("players.back")
@@ -156,7 +164,7 @@ def test_roster_a_bond_game_from_it_then_history_log_and_statistics(launch: Any)
             ui.text("stats.player.1.best")) == ("3", "3", "0")
     ui.tap("stats.tab.games")
     text = ui.text("stats.kind.bond")
-    assert "1 games finished" in text and "Best kill: 3 points (Bob)" in text
+    assert "1 game finished" in text and "Best kill: 3 points (Bob)" in text
     ui.screenshot("night-stats-games-800x480")
     ui.tap("stats.tab.charts")
     assert (ui.text("stats.bars.label.0"), ui.text("stats.bars.value.0")) == ("Bob", "1")
@@ -399,3 +407,237 @@ def test_a_castor_game_from_the_roster_is_linked_to_its_players(launch: Any) -> 
     ids = {p.name: p.id for p in roster.players(journal)}
     assert [s.player_id for s in history.game(journal, game_id).seats] == [
         ids["Nathaniel"], ids["Maëlys"]]
+
+
+# -- names in any language, dialogs that hide nothing, abandon asks first -------------
+def test_french_names_with_accents_typed_on_the_keyboard_reach_the_roster(
+        launch: Any) -> None:
+    ui = launch(language="fr")
+    ui.tap("home.players")
+    ui.tap("players.add")
+    assert ui.dialog == "keyboard"
+    assert ui.text("keyboard.count") == "0/24"
+    # Kivy's VKeyboard, French layout: touches on its drawn keys, lower case; a name
+    # starts with a capital by itself
+    for letter in "hélène":
+        ui.tap(f"keyboard.{letter}")
+    assert (ui.text("keyboard.value"), ui.text("keyboard.count")) == ("Hélène", "6/24")
+    ui.screenshot("night-keyboard-fr-800x480")
+    ui.tap("keyboard.ok")
+    add_player(ui, "françois 2")
+    # Cancel keeps nothing of what was typed
+    ui.tap("players.add")
+    for letter in "zoé":
+        ui.tap(f"keyboard.{letter}")
+    ui.tap("keyboard.cancel")
+    assert ui.dialog is None
+    assert roster_names(ui) == ["François 2", "Hélène"]
+    assert [p.name for p in roster.players(ui.app.journal)] == ["François 2", "Hélène"]
+
+
+def test_the_name_keyboard_stops_at_its_limit_and_speaks_english(launch: Any) -> None:
+    from ui.dialogs import NAME_MAX
+
+    ui = launch()
+    ui.tap("home.players")
+    ui.tap("players.add")
+    assert ui.app.dialog.keys.layout == "qwerty"
+    for letter in "abcdefghijklmnopqrstuvwxyz":
+        ui.tap(f"keyboard.{letter}")
+    assert ui.text("keyboard.value") == "Abcdefghijklmnopqrstuvwx"
+    assert ui.text("keyboard.count") == f"{NAME_MAX}/{NAME_MAX}"
+    ui.screenshot("night-keyboard-en-800x480")
+    ui.tap("keyboard.ok")
+    assert roster_names(ui) == ["Abcdefghijklmnopqrstuvwx"]
+
+
+def _unfinished_bond_games(ui: Driver, count: int) -> list[int]:
+    from companion.games import rules_for
+    from companion.session import Session
+    from tests.test_night_support import params
+
+    ids = []
+    for k in range(count):
+        setup = {"params": params("bond"),
+                 "players": [{"name": f"Ann {k}"}, {"name": f"Bob {k}"}]}
+        ids.append(Session.start(rules_for("bond"), ui.app.journal, setup).game_id)
+    ui.app.root.get_screen("home").refresh()
+    ui.pump(5)
+    return ids
+
+
+def _drag_up(ui: Driver, tid: str, distance: float) -> None:
+    from kivy.tests.common import UnitTestTouch
+
+    widget = ui.find(tid)
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    for step in range(1, 11):
+        ui.pump(1)
+        touch.touch_move(x, y + distance * step / 10)
+    touch.touch_up()
+    ui.wait(1.0)  # the scroll's effect settles
+
+
+def _pixel(path: Path, x: float, y: float) -> tuple[int, int, int]:
+    """The colour of a screenshot at window coordinates (origin bottom left)."""
+    from kivy.core.image import Image as CoreImage
+
+    image = CoreImage(str(path), keep_data=True)
+    r, g, b, _a = image.read_pixel(int(x), image.height - 1 - int(y))
+    return round(r * 255), round(g * 255), round(b * 255)
+
+
+def test_home_lists_every_unfinished_game_and_abandon_asks_first(launch: Any) -> None:
+    ui = launch()
+    ids = _unfinished_bond_games(ui, 5)
+    # every game is listed (the list scrolls); the rest of home still fits 800x480
+    assert all(ui.visible(f"home.resume.{gid}") is not None for gid in ids)
+    for tid in ("home.game.bond", "home.history", "home.settings"):
+        widget = ui.find(tid)
+        assert widget.height >= 48 and widget.y >= 0, tid
+    ui.screenshot("night-home-five-unfinished-800x480")
+    # the oldest is at the bottom of the list: a finger drags the list up to reach it
+    _drag_up(ui, f"home.resume.{ids[-1]}", 200)
+    ui.screenshot("night-home-scrolled-800x480")
+
+    ui.tap(f"home.abandon.{ids[0]}")
+    assert ui.dialog == "abandon"
+    assert ui.text("abandon.title") == "Abandon this game?"
+    assert "Ann 0, Bob 0" in ui.text("abandon.text")
+    assert "can no longer be resumed" in ui.text("abandon.text")
+    # the dialog's body is opaque: where the screen behind has a green Resume button,
+    # the screenshot shows the dialog's panel colour
+    body = ui.app.dialog.box
+    behind = ui.app.root.get_screen("home").box
+    resume = next(w for w in behind.walk() if getattr(w, "tid", "") == f"home.resume.{ids[0]}")
+    x = body.x + 4
+    y = resume.to_window(*resume.center)[1]
+    assert body.y < y < body.top and resume.to_window(resume.x, 0)[0] < x
+    shot = ui.screenshot("night-home-abandon-800x480")
+    panel = tuple(round(c * 255) for c in theme_panel())
+    assert all(abs(a - b) <= 3 for a, b in zip(_pixel(shot, x, y), panel, strict=True))
+    ui.confirm_default = None
+    ui.app.confirm()  # the hardware OK button never abandons: it cancels
+    assert ui.dialog is None
+    assert ui.app.journal.game(ids[0]).abandoned == 0
+    ui.tap(f"home.abandon.{ids[0]}")
+    ui.tap("abandon.yes")
+    assert ui.app.journal.game(ids[0]).abandoned
+    assert ui.visible(f"home.resume.{ids[0]}") is None
+    assert all(ui.visible(f"home.resume.{gid}") is not None for gid in ids[1:])
+
+
+def theme_panel() -> tuple[float, ...]:
+    from ui import theme
+
+    return theme.PANEL[:3]
+
+
+# -- the design system's own promises ---------------------------------------------------
+def test_every_text_colour_pair_of_the_theme_reads_at_4_5_to_1() -> None:
+    from ui import theme
+    from ui.widgets.charts import PALETTE, hex_rgba
+
+    fills = [theme.BUTTON, theme.ACCENT, theme.SELECTED, theme.DANGER, theme.SUCCESS,
+             theme.PANEL, *theme.COLOURS.values(), *(hex_rgba(c) for c in PALETTE)]
+    for fill in fills:
+        text = theme.text_on(fill)
+        assert theme.contrast(text, fill) >= 4.5, fill
+        assert theme.contrast(text, theme.pressed(fill)) >= 4.5, fill
+        assert theme.contrast(theme.disabled_text(fill), theme.disabled(fill)) >= 4.5, fill
+        assert theme.disabled(fill)[3] == 1  # opaque: nothing behind shows through
+    for text in (theme.TEXT, theme.MUTED, theme.ACCENT):
+        for ground in (theme.BACKGROUND, theme.PANEL):
+            assert theme.contrast(text, ground) >= 4.5
+    # the selected state is dark on yellow, never white on yellow (1.6:1)
+    assert theme.text_on(theme.SELECTED) == theme.INK
+    assert theme.contrast(theme.TEXT, theme.SELECTED) < 2
+
+
+def test_the_type_scale_keeps_its_minimums() -> None:
+    from ui import theme
+
+    assert min(theme.SIZE_SMALL, theme.SIZE_BODY, theme.SIZE_BUTTON) >= theme.MIN_TEXT == 18
+    assert theme.SIZE_FIGURE * theme.CAP_RATIO >= theme.KEY_FIGURE_CAP == 26
+    assert theme.MIN_TOUCH == 48 and theme.touch(30) == theme.touch() >= 48
+    assert theme.scale_for(1280, 800) == pytest.approx(1.6)
+    assert theme.scale_for(1920, 1080) == pytest.approx(2.25)
+
+
+# -- statistics: guests are not players; a co-operative game's own record -----------------
+def test_statistics_of_a_cooperative_game_and_no_placeholder_players(launch: Any) -> None:
+    from companion.games import rules_for
+    from companion.games.bond.commands import EndGame
+    from companion.session import Session
+    from tests.test_night_support import evil, params
+    from ui import theme
+
+    for language in ("en", "fr"):  # the same journal, read in both languages
+        ui = launch(language=language)
+        j = ui.app.journal
+        if language == "en":
+            ann, bob = roster.add(j, "Ann").id, roster.add(j, "Bob").id
+            evil(j, [ann, bob], won=True, difficulty="expert", day=0)
+            evil(j, [ann, bob], won=False, day=1)
+            # a Mr. Bond game whose seats nobody named
+            Session.start(rules_for("bond"), j, {
+                "params": params("bond"),
+                "players": [{"name": "Player 1"}, {"name": "Player 2"}]}).dispatch(EndGame())
+        ui.tap("home.history")
+        guest = "Guest" if language == "en" else "Invité"
+        assert f"{guest} 1 0, {guest} 2 0" in ui.text(f"history.game.{3}")
+        ui.tap("history.back")
+        ui.tap("home.stats")
+        names = [ui.text(f"stats.player.{i}.name") for i in range(2)]
+        assert sorted(names) == ["Ann", "Bob"] and ui.visible("stats.player.2.name") is None
+        ui.tap("stats.filter")  # all games -> Pr. Evil
+        ui.tap("stats.tab.games")
+        text = ui.text("stats.kind.evil")
+        if language == "en":
+            assert "Treasures: 1 recovered, 1 lost" in text
+            assert "Expert (without the 30s): 1 won, 0 lost" in text
+            assert "Most wins" not in text
+        ui.screenshot(f"night-stats-evil-games-{language}-800x480")
+        ui.tap("stats.tab.charts")
+        labels = [(ui.text(f"stats.bars.label.{i}"), ui.text(f"stats.bars.value.{i}"))
+                  for i in range(4)]
+        if language == "en":
+            assert labels == [("Standard\nwon", "0"), ("Standard\nlost", "1"),
+                              ("Expert\nwon", "1"), ("Expert\nlost", "0")]
+            assert [ui.text(f"stats.treasures.value.{i}") for i in range(2)] == ["1", "1"]
+        ui.screenshot(f"night-stats-evil-charts-{language}-800x480")
+        ui.tap("stats.filter")  # -> Castor: no line to show, both arrows disabled
+        ui.tap("stats.filter")  # -> Mr. Bond: the guests' game
+        arrow = ui.visible("stats.line.prev")
+        assert arrow.disabled
+        assert theme.contrast(arrow.disabled_color, theme.disabled(arrow._fill)) >= 4.5
+        ui.screenshot(f"night-stats-bond-charts-{language}-800x480")
+        ui.tap("stats.back")
+        ui.tap("home.players")
+        assert roster_names(ui) == ["Ann", "Bob"]
+
+
+def test_a_plugged_in_keyboard_types_names_and_hides_the_on_screen_one(launch: Any) -> None:
+    from kivy.core.window import Window
+
+    ui = launch()
+    ui.tap("home.players")
+    ui.tap("players.add")
+    assert ui.app.dialog.keys.parent is not None
+    Window.dispatch("on_textinput", "zoë")  # SDL's text from a real keyboard
+    ui.pump(3)
+    assert ui.app.dialog.keys.parent is None  # the on-screen keys only took room
+    Window.dispatch("on_key_down", 8, 0, None, [])  # Backspace
+    Window.dispatch("on_textinput", "é")
+    Window.dispatch("on_keyboard", 13, 0, None, [])  # Enter: the dialog's OK
+    ui.pump(3)
+    assert ui.dialog is None
+    assert roster_names(ui) == ["Zoé"]
+    # Escape cancels, and the next dialog no longer listens to the keyboard
+    ui.tap("players.add")
+    Window.dispatch("on_keyboard", 27, 0, None, [])
+    ui.pump(3)
+    Window.dispatch("on_textinput", "x")
+    assert ui.dialog is None and roster_names(ui) == ["Zoé"]

@@ -83,7 +83,7 @@ def test_roll_lock_reroll_undo_redo_and_put_away(launch: Any) -> None:
     assert ui.text("play.total") == ""  # no sum with a symbol die
     ui.tap("play.dist.kind")
     ui.tap("play.dist.kind")
-    assert ui.text("play.dist.kind").startswith("Fudge: 1 rolls")
+    assert ui.text("play.dist.kind").startswith("Fudge: 1 roll ")
     assert bar_total(ui, "play.dist") == 1
     ui.screenshot("tray-fudge-800x480")
     ui.resize(1280, 800)

@@ -79,17 +79,22 @@ class Driver:
         from kivy.tests.common import UnitTestTouch
 
         widget = self.find(tid)
-        assert widget is not None, f"nothing tagged {tid!r} can be touched now " \
-                                   f"(screen {self.screen}, dialog {self.dialog})"
-        assert not widget.disabled, f"{tid!r} is disabled"
-        x, y = widget.to_window(*widget.center)
+        drawn = None
+        if widget is None and self.app.dialog is not None and hasattr(self.app.dialog, "locate"):
+            drawn = self.app.dialog.locate(tid)  # a key drawn on a canvas (VKeyboard)
+        assert widget is not None or drawn is not None, \
+            f"nothing tagged {tid!r} can be touched now " \
+            f"(screen {self.screen}, dialog {self.dialog})"
+        assert widget is None or not widget.disabled, f"{tid!r} is disabled"
+        x, y = drawn if widget is None else widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
         self.pump(1)
         touch.touch_up()
         self.pump(3)
         # a quick tap's release is held for min_state_time on the clock: let it happen
-        self.wait(float(getattr(widget, "min_state_time", 0)))
+        if widget is not None:
+            self.wait(float(getattr(widget, "min_state_time", 0)))
 
     def screenshot(self, name: str) -> Path:
         from kivy.core.window import Window

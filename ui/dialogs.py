@@ -1,19 +1,29 @@
-"""Modal dialogs: big buttons, no keyboard. One dialog is open at a time; the
-hardware OK button (and Enter) triggers the open dialog's default action."""
+"""Modal dialogs: opaque, titled with why the table is asked, big buttons. One dialog is
+open at a time; the hardware OK button (and Enter) triggers its default action.
+
+A destructive action (abandon a game, retire a player, restore a backup) goes through
+`confirm_loss`, which says what will be lost before anything is done. Names are typed
+on `NameKeyboard`: Kivy's own `VKeyboard`, or a plugged-in keyboard."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from kivy.app import App
+from kivy.core.window import Window
+from kivy.graphics import Color, Line
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.modalview import ModalView
+from kivy.uix.vkeyboard import VKeyboard
 
+from companion.names import NAME_MAX  # the roster's own limit, shown while typing
 from ui import theme
-from ui.widgets.basics import Tap, Text
+from ui.widgets.basics import Tap, Text, follow_height, paint_background
 
 Action = Callable[[], Any]
 
@@ -23,16 +33,28 @@ class Dialog(ModalView):
 
     def __init__(self, title: str, tid: str, subtitle: str = "", **kwargs: Any) -> None:
         kwargs.setdefault("size_hint", (0.92, 0.9))
-        super().__init__(auto_dismiss=False, background_color=(0, 0, 0, 0.7), **kwargs)
+        # the body is opaque: nothing of the screen behind shows through it (the
+        # ModalView's own see-through image is not drawn); only around it is dimmed
+        super().__init__(auto_dismiss=False, background="", background_color=(0, 0, 0, 0),
+                         overlay_color=theme.OVERLAY, **kwargs)
         self.tid = tid
         self.default: Action | None = None
-        self.box = BoxLayout(orientation="vertical", padding=dp(10), spacing=dp(8))
-        self.box.add_widget(Text(title, size=20, tid=f"{tid}.title", size_hint_y=None,
-                                 height=dp(44), bold=True))
+        self.box = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_M),
+                             spacing=dp(theme.SPACE_S))
+        paint_background(self.box, theme.PANEL)
+        with self.box.canvas.before:
+            Color(*theme.OUTLINE)
+            frame = Line(rectangle=(0, 0, 0, 0), width=dp(1.5))
+        self.box.bind(pos=lambda *_: self._frame(frame), size=lambda *_: self._frame(frame))
+        self.box.add_widget(Text(title, size=theme.SIZE_BUTTON, tid=f"{tid}.title",
+                                 size_hint_y=None, height=dp(44), bold=True))
         if subtitle:
-            self.box.add_widget(Text(subtitle, size=15, tid=f"{tid}.subtitle", size_hint_y=None,
-                                     height=dp(52), color=theme.MUTED))
+            self.box.add_widget(Text(subtitle, size=theme.SIZE_SMALL, tid=f"{tid}.subtitle",
+                                     size_hint_y=None, height=dp(56), color=theme.MUTED))
         self.add_widget(self.box)
+
+    def _frame(self, frame: Line) -> None:
+        frame.rectangle = (*self.box.pos, *self.box.size)
 
     def add(self, widget: Any) -> Any:
         self.box.add_widget(widget)
@@ -42,7 +64,8 @@ class Dialog(ModalView):
                 height: float = 56) -> GridLayout:
         grid = GridLayout(cols=cols or len(items), spacing=dp(8), size_hint_y=None)
         rows = -(-len(items) // grid.cols)
-        grid.height = rows * theme.touch(height) + (rows - 1) * dp(8)
+        # the buttons grow with the window (follow_height): so does their row
+        follow_height(grid, rows * theme.touch(height) + (rows - 1) * dp(8))
         for text, tid, action in items:
             button = Tap(text, tid=tid, size_hint_y=None, height=theme.touch(height))
             button.bind(on_release=lambda _b, a=action: a())
@@ -74,49 +97,176 @@ def message(title: str, text: str, tid: str = "message") -> Dialog:
     return open_dialog(dialog)
 
 
-class NameKeyboard(Dialog):
-    """An on-screen keyboard for a player's name: there is no keyboard at the table."""
+def confirm_loss(title: str, loss: str, action: str, on_yes: Action,
+                 tid: str = "confirm") -> Dialog:
+    """Ask before a destructive action. `title` says what is asked, `loss` what will be
+    lost; the red button (`action`) does it, Cancel (the default) keeps everything."""
+    app = App.get_running_app()
+    dialog = Dialog(title, tid, size_hint=(0.84, 0.7))
+    dialog.add(Text(loss, size=theme.SIZE_BODY, tid=f"{tid}.text", valign="top"))
 
-    ROWS = ("AZERTYUIOP", "QSDFGHJKLM", "WXCVBN-'É")
+    def yes() -> None:
+        dialog.dismiss()
+        on_yes()
+
+    row = dialog.buttons([(app.tr("core.ui.cancel"), f"{tid}.cancel", dialog.dismiss),
+                          (action, f"{tid}.yes", yes)])
+    row.children[0].set_background(theme.DANGER)
+    dialog.default = dialog.dismiss  # the hardware OK never destroys anything
+    return open_dialog(dialog)
+
+
+# -- names -------------------------------------------------------------------------
+_KEYBOARDS = Path(VKeyboard.layout_path.defaultvalue)
+
+
+def _french_layout() -> dict[str, Any]:
+    """Kivy's Swiss French layout (digits and é è à on the letter rows), with the keys
+    a name never needs (tab, ':', '$', '@', '?', '!') turned into ' ç ô ê ë ï, so
+    "François", "Hélène" and "Zoé" are typed without a mode key."""
+    layout = json.loads((_KEYBOARDS / "fr_CH.json").read_text(encoding="utf-8"))
+    swaps = {"normal": {"\u21b9": "'", ":": "ç", "$": "ô", "@": "ê", "?": "ë", "!": "ï"},
+             "shift": {"\u21b9": "'", ":": "Ç", "/": "Ô", "@": "Ê", "?": "Ë", "!": "Ï"}}
+    for mode, swap in swaps.items():
+        for row in (1, 2):
+            for key in layout[f"{mode}_{row}"]:
+                if key[0] in swap:
+                    key[0] = key[1] = key[2] = swap[key[0]]
+    layout["title"] = "fr_names"
+    return layout
+
+
+def _app_scale() -> float:
+    return float(getattr(App.get_running_app(), "scale", 1.0))
+
+
+class NameKeys(VKeyboard):
+    """Kivy's on-screen keyboard, fixed in place inside the dialog (no dragging,
+    turning or zooming), its keys drawn in the app's colours."""
+
+    def __init__(self, language: str, **kwargs: Any) -> None:
+        super().__init__(size_hint=(1, 1), do_translation=False, do_rotation=False,
+                         do_scale=False, margin_hint=[0, 0, 0, 0], key_margin=[3, 1, 3, 1],
+                         background_color=theme.PANEL,
+                         # tints Kivy's light key image dark: white labels at ~6:1
+                         key_background_color=(0.42, 0.45, 0.52, 1),
+                         font_size=dp(theme.SIZE_BUTTON) * _app_scale(), **kwargs)
+        if language == "fr":
+            self.available_layouts["fr_names"] = _french_layout()
+            self.layout = "fr_names"
+        else:
+            self.layout = "qwerty"
+        self.bind(size=lambda *_: self.layout in self.available_layouts
+                  and self.refresh(True))
+
+    def key_center(self, char: str) -> tuple[float, float] | None:
+        """Where a finger touches to type `char` (window coordinates), or None."""
+        layout = self.available_layouts.get(self.layout)
+        if layout is None or "LINE_1" not in self.layout_geometry:
+            return None
+        for line in range(1, layout["rows"] + 1):
+            for index, key in enumerate(layout[f"{self.layout_mode}_{line}"]):
+                if key[1] is not None and key[1].lower() == char.lower():
+                    (x, y), (w, h) = self.layout_geometry[f"LINE_{line}"][index]
+                    # the keyboard is a Scatter: its own transform, then its parents'
+                    return self.parent.to_window(*self.to_parent(x + w / 2, y + h / 2))
+        return None
+
+
+class NameKeyboard(Dialog):
+    """A player's name: typed on Kivy's `VKeyboard` (French or English layout, after
+    the app's language), or on a plugged-in keyboard, which then hides the on-screen
+    one. The counter shows the length against NAME_MAX; Cancel keeps the old name."""
 
     def __init__(self, title: str, initial: str, on_done: Callable[[str], None]) -> None:
-        super().__init__(title, "keyboard")
+        super().__init__(title, "keyboard", size_hint=(0.98, 0.98))
         app = App.get_running_app()
-        self.value = initial
+        self.value = initial[:NAME_MAX]
         self.on_done = on_done
-        self.shown = self.add(Text(initial, size=24, tid="keyboard.value", size_hint_y=None,
-                                   height=dp(48), halign="center"))
-        for row in self.ROWS:
-            grid = GridLayout(cols=len(row), spacing=dp(4), size_hint_y=None,
-                              height=theme.touch())
-            for letter in row:
-                key = Tap(letter, tid=f"keyboard.{letter}", size=20)
-                key.bind(on_release=lambda _b, ch=letter: self.type(ch))
-                grid.add_widget(key)
-            self.add(grid)
+        top = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(52))
+        self.shown = Text(self.value, size=theme.SIZE_TITLE, tid="keyboard.value",
+                          halign="center", bold=True)
+        paint_background(self.shown, theme.BACKGROUND)
+        self.counter = Text("", size=theme.SIZE_SMALL, tid="keyboard.count", halign="center",
+                            color=theme.MUTED, size_hint_x=None, width=dp(70))
+        clear = Tap(app.tr("core.ui.clear"), tid="keyboard.clear", size_hint_x=None,
+                    width=dp(110))
+        clear.bind(on_release=lambda _b: self.clear())
+        for widget in (self.shown, self.counter, clear):
+            top.add_widget(widget)
+        self.add(top)
+        self.keys = self.add(NameKeys(app.translator.language))
+        self.keys.bind(on_textinput=lambda _k, text: self.type(text),
+                       on_key_down=self._virtual_key)
         self.buttons([
-            (app.tr("core.ui.space"), "keyboard.space", lambda: self.type(" ")),
-            (app.tr("core.ui.delete"), "keyboard.delete", self.backspace),
-            (app.tr("core.ui.clear"), "keyboard.clear", self.clear),
+            (app.tr("core.ui.cancel"), "keyboard.cancel", self.dismiss),
             (app.tr("core.ui.ok"), "keyboard.ok", self.done),
-        ])
+        ], height=52)
         self.default = self.done
+        self._show()
+        Window.bind(on_textinput=self._physical_text, on_key_down=self._physical_key)
 
-    def type(self, ch: str) -> None:
-        if len(self.value) < 20:
-            # names read best capitalised: first letter upper, the rest lower
+    # -- typing ------------------------------------------------------------------------
+    def type(self, text: str) -> None:
+        for ch in text:
+            if not ch.isprintable() or len(self.value) >= NAME_MAX:
+                continue
+            # names read best capitalised: a word starts with a capital
             starts_word = not self.value or self.value.endswith((" ", "-", "'"))
-            self.value += ch if starts_word else ch.lower()
-            self.shown.text = self.value
+            self.value += ch.upper() if starts_word else ch
+        self._show()
 
     def backspace(self) -> None:
         self.value = self.value[:-1]
-        self.shown.text = self.value
+        self._show()
 
     def clear(self) -> None:
         self.value = ""
-        self.shown.text = ""
+        self._show()
+
+    def _show(self) -> None:
+        self.shown.text = self.value
+        self.counter.text = f"{len(self.value)}/{NAME_MAX}"
+        self.counter.color = theme.ACCENT if len(self.value) >= NAME_MAX else theme.MUTED
+
+    def _virtual_key(self, _keys: Any, keycode: str | None, internal: str | None,
+                     _modifiers: Any) -> None:
+        if keycode == "backspace":
+            self.backspace()
+        elif keycode == "enter":
+            self.done()
+        elif keycode == "escape":
+            self.dismiss()
+        elif internal and keycode not in ("shift", "capslock", "special", "layout"):
+            self.type(internal)  # a window without text input events (not SDL2)
+
+    # -- a physical keyboard ------------------------------------------------------------
+    def _physical_text(self, _window: Any, text: str) -> None:
+        self._hide_keys()
+        self.type(text)
+
+    def _physical_key(self, _window: Any, key: int, *_: Any) -> None:
+        if key == 8:  # Backspace (Enter and Escape are the app's OK and Cancel)
+            self._hide_keys()
+            self.backspace()
+
+    def _hide_keys(self) -> None:
+        """Someone types on a real keyboard: the on-screen one only takes room."""
+        if self.keys.parent is not None:
+            self.box.remove_widget(self.keys)
+            self.size_hint = (0.9, 0.5)
 
     def done(self) -> None:
         self.dismiss()
         self.on_done(self.value.strip())
+
+    def dismiss(self, *args: Any, **kwargs: Any) -> None:
+        Window.unbind(on_textinput=self._physical_text, on_key_down=self._physical_key)
+        super().dismiss(*args, **kwargs)
+
+    def locate(self, tid: str) -> tuple[float, float] | None:
+        """Where a finger touches `keyboard.<char>` (the keys are drawn, not widgets)."""
+        prefix = "keyboard."
+        if not tid.startswith(prefix) or len(tid) != len(prefix) + 1:
+            return None
+        return self.keys.key_center(tid[len(prefix):])

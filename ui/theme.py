@@ -1,34 +1,68 @@
-"""Sizes and colours for a screen read from a metre away, scaled with the window.
+"""The design system: sizes, spacing and colours for a screen read from a metre away.
 
-Everything is designed for 800x480 (the official 7" Pi screen); `scale` grows it on
-1280x800 and 1920x1080 screens so the layout keeps its proportions.
+Every number here is in pixels of the 800x480 design (the official 7" Pi screen, where
+Kivy's dp and sp are 1 px); `scale` grows them on 1280x800 and 1920x1080 screens so a
+layout keeps its proportions (`ui.widgets.basics` applies it to text and fixed rows).
+Screens take their sizes and colours from here, never from literals, so one change
+here reaches every game. docs/architecture.md ("Design system") shows the scale.
 """
 
 from __future__ import annotations
 
 from kivy.metrics import dp
 
-DESIGN_SIZE = (800, 480)
-MIN_TOUCH = 48  # dp: the smallest touch target
+Rgba = tuple[float, float, float, float]
 
-BACKGROUND = (0.10, 0.11, 0.14, 1)
-PANEL = (0.17, 0.18, 0.22, 1)
-TEXT = (0.96, 0.96, 0.96, 1)
-MUTED = (0.70, 0.72, 0.76, 1)
-ACCENT = (0.98, 0.76, 0.20, 1)
-DANGER = (0.86, 0.24, 0.22, 1)
-SUCCESS = (0.24, 0.70, 0.36, 1)
-BUTTON = (0.28, 0.30, 0.36, 1)
+DESIGN_SIZE = (800, 480)
+
+# -- touch ---------------------------------------------------------------------------
+MIN_TOUCH = 48  # px, both directions: the smallest touch target (a fingertip)
+ROW = 56  # a list row or a dialog's button row
+
+# -- type scale (font sizes in px at 800x480) ----------------------------------------
+#: Roboto's capital height as a share of its font size: a key figure of 26 px cap
+#: height needs a font of 26 / 0.71 = 37 px
+CAP_RATIO = 0.71
+KEY_FIGURE_CAP = 26  # px: the dial's numerals, dice, scores, totals, the instruction
+MIN_TEXT = 18  # px: nothing a player must read is smaller
+SIZE_SMALL = 18  # secondary text: hints, counts, the history's second line
+SIZE_BODY = 20  # sentences, list rows
+SIZE_BUTTON = 22  # button labels, dialog titles
+SIZE_TITLE = 26  # screen titles
+SIZE_FIGURE = 38  # key figures (cap height 27 px)
+SIZE_DISPLAY = 56  # the one number a screen is about (a die, an outcome)
+
+# -- spacing (px) --------------------------------------------------------------------
+SPACE_XS = 4
+SPACE_S = 8
+SPACE_M = 12
+SPACE_L = 16
+SPACE_XL = 24
+RADIUS = 8
+
+# -- colours: every text/background pair below is at least 4.5:1 (WCAG AA) -----------
+BACKGROUND: Rgba = (0.10, 0.11, 0.14, 1)
+PANEL: Rgba = (0.17, 0.18, 0.22, 1)  # cards and dialog bodies: opaque
+TEXT: Rgba = (0.96, 0.96, 0.96, 1)  # on BACKGROUND, PANEL, BUTTON, DANGER, SUCCESS
+MUTED: Rgba = (0.70, 0.72, 0.76, 1)  # secondary text, disabled labels
+INK: Rgba = (0.08, 0.08, 0.10, 1)  # text on light fills (ACCENT, yellow)
+ACCENT: Rgba = (0.98, 0.76, 0.20, 1)  # the selected state: INK on ACCENT, never white
+SELECTED = ACCENT
+DANGER: Rgba = (0.72, 0.16, 0.14, 1)  # destructive actions (abandon, retire, restore)
+SUCCESS: Rgba = (0.12, 0.48, 0.22, 1)  # the action that moves the game on
+BUTTON: Rgba = (0.28, 0.30, 0.36, 1)  # a button at rest
+OVERLAY: Rgba = (0, 0, 0, 0.6)  # dims the screen around an open dialog (never its body)
+OUTLINE: Rgba = (0.55, 0.57, 0.62, 1)  # a dialog's frame, so it stands out of the dim
 
 # Treasure colours: saturated enough on a cheap panel, always paired with a letter.
-COLOURS: dict[str, tuple[float, float, float, float]] = {
-    "red": (0.88, 0.20, 0.20, 1),
+COLOURS: dict[str, Rgba] = {
+    "red": (0.80, 0.16, 0.16, 1),
     "green": (0.18, 0.66, 0.30, 1),
-    "blue": (0.20, 0.45, 0.92, 1),
-    "mauve": (0.60, 0.36, 0.78, 1),
+    "blue": (0.16, 0.38, 0.86, 1),
+    "mauve": (0.52, 0.30, 0.72, 1),
     "yellow": (0.95, 0.80, 0.18, 1),
 }
-FALLBACK_COLOUR = (0.6, 0.6, 0.6, 1)
+FALLBACK_COLOUR: Rgba = (0.6, 0.6, 0.6, 1)
 
 
 def scale_for(width: float, height: float) -> float:
@@ -40,5 +74,56 @@ def touch(height: float = MIN_TOUCH) -> float:
     return dp(max(height, MIN_TOUCH))
 
 
-def colour(name: str) -> tuple[float, float, float, float]:
+def colour(name: str) -> Rgba:
     return COLOURS.get(name, FALLBACK_COLOUR)
+
+
+# -- contrast (WCAG 2.x) -------------------------------------------------------------
+def luminance(rgba: Rgba) -> float:
+    """Relative luminance of an sRGB colour (alpha ignored: fills here are opaque)."""
+    def channel(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(c) for c in rgba[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(fg: Rgba, bg: Rgba) -> float:
+    """The WCAG contrast ratio of text `fg` on `bg` (1 to 21)."""
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def text_on(bg: Rgba) -> Rgba:
+    """The text colour that reads best on a fill: light text on dark, INK on light;
+    on a mid-tone fill (a player's colour) where neither reaches 4.5:1, pure white
+    or black."""
+    best = TEXT if contrast(TEXT, bg) >= contrast(INK, bg) else INK
+    if contrast(best, bg) >= 4.5:
+        return best
+    white, black = (1.0, 1.0, 1.0, 1.0), (0.0, 0.0, 0.0, 1.0)
+    return white if contrast(white, bg) >= contrast(black, bg) else black
+
+
+def blend(a: Rgba, b: Rgba, t: float) -> Rgba:
+    """`a` moved a share `t` towards `b`, opaque."""
+    return (a[0] + (b[0] - a[0]) * t, a[1] + (b[1] - a[1]) * t,
+            a[2] + (b[2] - a[2]) * t, 1)
+
+
+def pressed(fill: Rgba) -> Rgba:
+    """A button under the finger: further from its text colour (darker under light
+    text, lighter under dark text), so the text keeps its contrast."""
+    away = (0, 0, 0, 1) if luminance(text_on(fill)) > 0.5 else (1, 1, 1, 1)
+    return blend(fill, away, 0.25)
+
+
+def disabled(fill: Rgba) -> Rgba:
+    """A disabled button: opaque (nothing behind shows through), halfway to the panel."""
+    return blend(fill, PANEL, 0.6)
+
+
+def disabled_text(fill: Rgba) -> Rgba:
+    """A disabled button's text: dimmed, yet still 4.5:1 on the dimmed fill."""
+    behind = disabled(fill)
+    return MUTED if contrast(MUTED, behind) >= 4.5 else text_on(behind)

@@ -10,11 +10,14 @@ after it changes, and years of history open quickly.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.i18n import LANGUAGES, load_domain
 from companion.journal import Entry, Journal
 
 #: bump when the derivation changes: every cached fact is then computed again
@@ -63,6 +66,59 @@ class Facts:
             if fields.get(key) is not None:
                 fields[key] = tuple(fields[key])
         return cls(game_id=game_id, **fields)
+
+
+@functools.lru_cache(maxsize=1)
+def _placeholder_pattern() -> re.Pattern[str]:
+    """The names the setup screens give a seat nobody named ("Player 2", "Joueur 3"),
+    in every language the app speaks: such a seat is a guest, not a roster player."""
+    forms = []
+    for language in LANGUAGES:
+        template = load_domain(language, "core").get("core.ui.player_n", "")
+        if "{n}" in template:
+            head, _, tail = template.partition("{n}")
+            forms.append(re.escape(head.strip()) + r"\s*\d+\s*" + re.escape(tail.strip()))
+    return re.compile("^(?:" + "|".join(forms or ["(?!)"]) + ")$", re.IGNORECASE)
+
+
+def is_placeholder(name: str) -> bool:
+    """True for a seat name the app made up ("Player 1"), not one a person typed."""
+    return bool(_placeholder_pattern().match(" ".join(str(name).split())))
+
+
+def forget_placeholders(journal: Journal) -> int:
+    """Take out of the roster the placeholder seats that older versions turned into
+    players when they linked past games by name. Such a player is named like a
+    placeholder, was created at the start of the first game it is linked to (that is
+    how the linking dates it), and no setup ever picked it from the roster. A player
+    someone added or renamed by hand is kept. Returns how many were removed."""
+    suspects = [(pid, created) for pid, name, created in
+                journal.read("SELECT id, name, created FROM players") if is_placeholder(name)]
+    doomed = []
+    for pid, created in suspects:
+        links = journal.read("SELECT gp.seat, g.setup, g.started FROM game_players gp"
+                             " JOIN games g ON g.id = gp.game_id WHERE gp.player_id = ?",
+                             (pid,))
+        if not links or min(started for _, _, started in links) != created:
+            continue
+        if any(_picked(setup, seat, pid) for seat, setup, _ in links):
+            continue
+        doomed.append(pid)
+    if doomed:
+        with journal.writing() as db:
+            for pid in doomed:
+                db.execute("DELETE FROM game_players WHERE player_id = ?", (pid,))
+                db.execute("DELETE FROM players WHERE id = ?", (pid,))
+    return len(doomed)
+
+
+def _picked(setup: str, seat: int, pid: int) -> bool:
+    """Whether the game's setup chose this seat's player from the roster."""
+    try:
+        seats = json.loads(setup).get("players") or []
+        return isinstance(seats[seat], Mapping) and seats[seat].get("roster_id") == pid
+    except (ValueError, AttributeError, IndexError, TypeError):
+        return False
 
 
 def status_of(finished: Any, abandoned: Any) -> str:

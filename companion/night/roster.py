@@ -37,6 +37,7 @@ from typing import Any
 from companion.journal import Journal, fold_name
 from companion.messages import RuleError
 from companion.names import checked_name, tidy_name
+from companion.night.facts import forget_placeholders, is_placeholder
 
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
 #: kinds whose games have no players (the dice tray)
@@ -176,6 +177,7 @@ def link_game(journal: Journal, game_id: int) -> None:
 
 def link_missing(journal: Journal) -> int:
     """Link every game with players but no link yet; returns how many were linked."""
+    forget_placeholders(journal)
     marks = ",".join("?" * len(NO_PLAYERS))
     rows = journal.read(
         "SELECT id, setup, started FROM games WHERE kind NOT IN (" + marks + ")"
@@ -200,8 +202,8 @@ def link_missing(journal: Journal) -> int:
                 if not (isinstance(pid, int) and pid in ids):
                     # the roster holds only names it would accept (the game keeps its own)
                     name = tidy_name(item.get("name", ""))
-                    if not name:
-                        continue
+                    if not name or is_placeholder(name):
+                        continue  # a guest seat, not a roster player
                     pid = known.get(fold_name(name))
                     if pid is None:
                         cursor = db.execute(

@@ -11,7 +11,8 @@ API for the screens:
   - `players`: `PlayerStats` (the roster player, `overall` and `by_kind` records);
   - `kinds`: `KindStats` per kind of game (games, abandoned, unfinished, average
     minutes, best score and best Bond kill with who, Castor medals handed out, Pr.
-    Evil's co-operative record by difficulty, shared victories, wins per player);
+    Evil's co-operative record by difficulty and its treasures recovered and lost,
+    shared victories, wins per player);
   - `bars`: `Bar`s per player (games and wins, overall) for a bar chart;
   each `Record` holds games, wins, win rate, best and average score (per kind only:
   scores of different games do not add up), Castor medals, Bond best kill, Pr.
@@ -104,6 +105,8 @@ class KindStats:
     medals: int = 0
     shared_victories: int = 0  # finished competitive games with tied winners
     coop: dict[str, tuple[int, int]] = field(default_factory=dict)
+    recovered: int = 0  # co-operative (Pr. Evil): treasures recovered in finished games
+    lost: int = 0  # and lost
     wins: dict[int, int] = field(default_factory=dict)  # roster id: wins
     _minutes: float = 0.0
 
@@ -163,6 +166,8 @@ def compute(facts: Iterable[Facts], links: dict[int, dict[int, int]],
             key = f.difficulty or ""
             w, lost = ks.coop.get(key, (0, 0))
             ks.coop[key] = (w + (f.outcome == "won"), lost + (f.outcome != "won"))
+            ks.recovered += f.recovered if isinstance(f.recovered, int) else 0
+            ks.lost += f.lost if isinstance(f.lost, int) else 0
         elif len(f.winners) > 1:
             ks.shared_victories += 1
         if f.medals is not None:

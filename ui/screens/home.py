@@ -1,4 +1,5 @@
-"""Home: choose a game, or resume an unfinished one."""
+"""Home: choose a game, or resume an unfinished one (every one of them, in a list that
+scrolls). Abandoning a game asks first and says what it loses."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from ui import theme
-from ui.widgets.basics import Tap, Text
+from ui.dialogs import confirm_loss
+from ui.screens.night_common import scroll_list
+from ui.widgets.basics import Tap, Text, follow_height
 
 GAMES = ("evil", "castor", "bond")
 
@@ -32,24 +35,17 @@ class HomeScreen(Screen):
         box.clear_widgets()
         box.add_widget(Text(app.tr("core.ui.home_title"), size=30, bold=True, halign="center",
                             size_hint_y=None, height=dp(56), tid="home.title"))
-        for record in app.journal.unfinished()[:3]:
-            if not app.playable(record.kind):
-                continue
-            row = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(56))
-            players = ", ".join(record.summary.get("players", []))
-            label = app.tr("core.ui.resume" if players else "core.ui.resume_alone",
-                           game=app.tr(f"core.games.{record.kind}"),
-                           progress=self.progress(record.kind, record.summary),
-                           players=players)
-            resume = Tap(label, tid=f"home.resume.{record.id}", background=theme.SUCCESS,
-                         size_hint_x=0.78)
-            resume.bind(on_release=lambda _b, gid=record.id: app.resume(gid))
-            abandon = Tap(app.tr("core.ui.abandon"), tid=f"home.abandon.{record.id}",
-                          size_hint_x=0.22)
-            abandon.bind(on_release=lambda _b, gid=record.id: self.abandon(gid))
-            row.add_widget(resume)
-            row.add_widget(abandon)
-            box.add_widget(row)
+        records = [r for r in app.journal.unfinished() if app.playable(r.kind)]
+        if records:
+            # up to three rows in view; with more, two and a half, so the cut row shows
+            # that the list scrolls
+            row_height = theme.touch(theme.ROW)
+            shown = len(records) if len(records) <= 3 else 2.5
+            scroller, rows = scroll_list(theme.SPACE_S)
+            follow_height(scroller, shown * row_height + (int(shown) - 1) * dp(theme.SPACE_S))
+            for record in records:
+                rows.add_widget(self.resume_row(record, row_height))
+            box.add_widget(scroller)
         box.add_widget(Text(app.tr("core.ui.choose_game"), size=18, color=theme.MUTED,
                             size_hint_y=None, height=dp(32)))
         # side by side: three resume rows and the bar below still fit 800x480
@@ -62,14 +58,35 @@ class HomeScreen(Screen):
         box.add_widget(row)
         box.add_widget(self.night_bar())
 
+    def resume_row(self, record: Any, height: float) -> BoxLayout:
+        app = App.get_running_app()
+        row = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), height)
+        resume = Tap(self.describe(record), tid=f"home.resume.{record.id}",
+                     background=theme.SUCCESS, size_hint_x=0.78)
+        resume.bind(on_release=lambda _b, gid=record.id: app.resume(gid))
+        abandon = Tap(app.tr("core.ui.abandon"), tid=f"home.abandon.{record.id}",
+                      size_hint_x=0.22)
+        abandon.bind(on_release=lambda _b, r=record: self.ask_abandon(r))
+        row.add_widget(resume)
+        row.add_widget(abandon)
+        return row
+
+    def describe(self, record: Any) -> str:
+        app = App.get_running_app()
+        players = ", ".join(record.summary.get("players", []))
+        return app.tr("core.ui.resume" if players else "core.ui.resume_alone",
+                      game=app.tr(f"core.games.{record.kind}"),
+                      progress=self.progress(record.kind, record.summary), players=players)
+
     def night_bar(self) -> BoxLayout:
         """Game night: the dice tray, players, history, statistics, export, settings."""
         app = App.get_running_app()
-        bar = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(52))
+        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(52))
         for name, screen in (("tray", "tray_setup"), ("players", "night_roster"),
                              ("history", "night_history"), ("stats", "night_stats"),
                              ("export", "night_export"), ("settings", "night_settings")):
-            button = Tap(app.tr(f"night.ui.home.{name}"), tid=f"home.{name}", size=16)
+            button = Tap(app.tr(f"night.ui.home.{name}"), tid=f"home.{name}",
+                         size=theme.SIZE_SMALL)
             button.bind(on_release=lambda _b, s=screen: setattr(app.root, "current", s))
             bar.add_widget(button)
         return bar
@@ -90,6 +107,14 @@ class HomeScreen(Screen):
     def choose(self, kind: str) -> None:
         app = App.get_running_app()
         app.root.current = f"{kind}_setup"
+
+    def ask_abandon(self, record: Any) -> None:
+        """Abandoning cannot be undone: say which game and what it loses first."""
+        app = App.get_running_app()
+        confirm_loss(app.tr("core.ui.abandon_title"),
+                     app.tr("core.ui.abandon_loss", game=self.describe(record)),
+                     app.tr("core.ui.abandon"), lambda: self.abandon(record.id),
+                     tid="abandon")
 
     def abandon(self, game_id: int) -> None:
         App.get_running_app().journal.abandon(game_id)

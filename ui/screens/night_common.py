@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -50,8 +49,8 @@ def scroll_list(spacing: float = 4) -> tuple[ScrollView, GridLayout]:
 
 
 def when(ts: float) -> str:
-    """A date and time as the table reads them (the device's local time)."""
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
+    """A date and time as the table reads them, in its language (local time)."""
+    return str(App.get_running_app().translator.when(ts))
 
 
 def minutes(seconds: float) -> str:

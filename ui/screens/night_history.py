@@ -14,13 +14,30 @@ from kivy.uix.screenmanager import Screen
 
 from companion.messages import CompanionError
 from companion.night import history
-from companion.night.history import GameLine
+from companion.night.facts import is_placeholder
+from companion.night.history import GameLine, Seat
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
 from ui.screens.night_common import KINDS, go, minutes, scroll_list, short_game_name, top_bar, when
 from ui.widgets.basics import Tap, Text
 
 PAGE = 30  # games drawn at once: years of history stay quick to open
+
+
+def difficulty_name(difficulty: str, short: bool = False) -> str:
+    """A Pr. Evil difficulty as the setup names it ("" is a game without one: standard);
+    `short` drops the parenthesis, for a chart's label."""
+    app = App.get_running_app()
+    key = f"evil.difficulty.{difficulty or 'standard'}"
+    name = app.tr(key) if app.translator.has(key) else difficulty
+    return name.split(" (")[0] if short else name
+
+
+def seat_name(seat: Seat) -> str:
+    """A seat nobody named ("Player 2") is a guest, not a person of the roster."""
+    if seat.player_id is None and is_placeholder(seat.name):
+        return App.get_running_app().tr("night.ui.guest", n=seat.seat + 1)
+    return seat.name
 
 
 def outcome_text(line: GameLine) -> str:
@@ -31,21 +48,25 @@ def outcome_text(line: GameLine) -> str:
         if line.outcome in ("won", "lost"):
             parts.append(app.tr(f"night.outcome.{line.outcome}"))
         if line.recovered is not None or line.lost is not None:
-            parts.append(app.tr("night.ui.treasures", recovered=line.recovered or 0,
-                                lost=line.lost or 0))
+            parts.append(app.tr("night.ui.treasures",
+                                recovered=app.tr("night.ui.n_recovered", n=line.recovered or 0),
+                                lost=app.tr("night.ui.n_lost", n=line.lost or 0)))
         if line.difficulty:
-            parts.append(app.tr("night.ui.difficulty", difficulty=line.difficulty))
-        parts.append(", ".join(s.name for s in line.seats))
+            parts.append(app.tr("night.ui.difficulty",
+                                difficulty=difficulty_name(line.difficulty)))
+        parts.append(", ".join(seat_name(s) for s in line.seats))
     else:
         seats = []
         for seat in line.seats:
-            text = seat.name if seat.score is None else f"{seat.name} {seat.score}"
+            name = seat_name(seat)
+            text = name if seat.score is None else f"{name} {seat.score}"
             if seat.medals:
                 text += " " + app.tr("night.ui.medals_short", n=seat.medals)
             seats.append(text)
         parts.append(", ".join(seats))
-        if line.winners:
-            parts.append(app.tr("night.ui.winners", names=", ".join(line.winners)))
+        winners = [seat_name(s) for s in line.seats if s.winner]
+        if winners:
+            parts.append(app.tr("night.ui.winners", names=", ".join(winners)))
     return " · ".join(parts)
 
 
@@ -204,7 +225,7 @@ class NightLogScreen(Screen):
     def details(line: GameLine) -> str:
         app = App.get_running_app()
         text = outcome_text(line)
-        kills = [f"{s.name} {s.best_kill}" for s in line.seats if s.best_kill]
+        kills = [f"{seat_name(s)} {s.best_kill}" for s in line.seats if s.best_kill]
         if kills:
             text += " · " + app.tr("night.ui.best_kills", kills=", ".join(kills))
         return text

@@ -18,7 +18,7 @@ from kivy.uix.screenmanager import Screen
 from companion.messages import CompanionError
 from companion.night import roster
 from ui import theme
-from ui.dialogs import Dialog, NameKeyboard, open_dialog
+from ui.dialogs import Dialog, NameKeyboard, confirm_loss, open_dialog
 from ui.screens.night_common import PALETTE, hex_rgba, player_rgba, scroll_list, top_bar
 from ui.widgets.basics import Tap, Text
 
@@ -59,7 +59,7 @@ class NightRosterScreen(Screen):
                                  tid="players.empty", size_hint_y=None, height=dp(60)))
         for i, player in enumerate(active + retired):
             if player.retired and (i == 0 or not (active + retired)[i - 1].retired):
-                rows.add_widget(Text(app.tr("night.ui.retired_players"), size=15,
+                rows.add_widget(Text(app.tr("night.ui.retired_players"), size=theme.SIZE_SMALL,
                                      color=theme.MUTED, size_hint_y=None, height=dp(28)))
             rows.add_widget(self.row(i, player))
         self.box.add_widget(scroller)
@@ -74,8 +74,8 @@ class NightRosterScreen(Screen):
                    color=theme.MUTED if player.retired else theme.TEXT)
         name.bind(on_release=lambda _b: self.rename(player))
         key = "night.ui.bring_back" if player.retired else "night.ui.retire"
-        toggle = Tap(app.tr(key), tid=f"players.{i}.retire", size=16, size_hint_x=None,
-                     width=dp(170))
+        toggle = Tap(app.tr(key), tid=f"players.{i}.retire", size=theme.SIZE_SMALL,
+                     size_hint_x=None, width=dp(170))
         toggle.bind(on_release=lambda _b: self.toggle_retired(player))
         for widget in (swatch, name, toggle):
             row.add_widget(widget)
@@ -105,10 +105,20 @@ class NightRosterScreen(Screen):
                                  done))
 
     def toggle_retired(self, player: roster.RosterPlayer) -> None:
+        """Bringing back is immediate; retiring asks first and says what changes."""
         app = App.get_running_app()
         change = roster.unretire if player.retired else roster.retire
-        attempt(lambda: change(app.journal, player.id))
-        self.refresh()
+
+        def apply() -> None:
+            attempt(lambda: change(app.journal, player.id))
+            self.refresh()
+
+        if player.retired:
+            apply()
+            return
+        confirm_loss(app.tr("night.ui.retire_title", name=player.name),
+                     app.tr("night.ui.retire_loss", name=player.name),
+                     app.tr("night.ui.retire"), apply, tid="retire")
 
     def choose_colour(self, player: roster.RosterPlayer) -> None:
         app = App.get_running_app()

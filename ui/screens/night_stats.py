@@ -13,6 +13,7 @@ from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.messages import CompanionError
 from companion.night import history, stats
@@ -28,7 +29,7 @@ from ui.screens.night_common import (
     short_game_name,
     top_bar,
 )
-from ui.screens.night_history import title_text
+from ui.screens.night_history import difficulty_name, title_text
 from ui.widgets.basics import Tap, Text, paint_background
 from ui.widgets.charts import BarChart, LineChart
 
@@ -63,15 +64,16 @@ class NightStatsScreen(Screen):
         app = App.get_running_app()
         self.box.clear_widgets()
         label = app.tr("night.ui.all_games") if self.kind is None else short_game_name(self.kind)
-        kind = Tap(app.tr("night.ui.filter", what=label), tid="stats.filter", size=16,
+        kind = Tap(app.tr("night.ui.filter", what=label), tid="stats.filter",
+                   size=theme.SIZE_SMALL,
                    size_hint_x=None, width=dp(260))
         kind.bind(on_release=lambda _b: self.cycle_kind())
         self.box.add_widget(top_bar(app.tr("night.ui.stats_title"), "stats", extra=[kind]))
         tabs = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch())
         for tab in TABS:
-            button = Tap(app.tr(f"night.ui.tab.{tab}"), tid=f"stats.tab.{tab}", size=17,
-                         background=theme.ACCENT if tab == self.tab else theme.BUTTON,
-                         color=theme.BACKGROUND if tab == self.tab else theme.TEXT)
+            button = Tap(app.tr(f"night.ui.tab.{tab}"), tid=f"stats.tab.{tab}",
+                         size=theme.SIZE_BODY,
+                         background=theme.SELECTED if tab == self.tab else theme.BUTTON)
             button.bind(on_release=lambda _b, t=tab: self.show_tab(t))
             tabs.add_widget(button)
         self.box.add_widget(tabs)
@@ -128,8 +130,10 @@ class NightStatsScreen(Screen):
         parts = []
         for difficulty in sorted(coop):
             won, lost = coop[difficulty]
-            name = difficulty or app.tr("night.difficulty.none")
-            parts.append(app.tr("night.ui.coop", difficulty=name, won=won, lost=lost))
+            name = difficulty_name(difficulty)
+            parts.append(app.tr("night.ui.coop", difficulty=name,
+                                won=app.tr("night.ui.n_won", n=won),
+                                lost=app.tr("night.ui.n_lost_games", n=lost)))
         return "; ".join(parts)
 
     def players_tab(self) -> BoxLayout:
@@ -139,10 +143,12 @@ class NightStatsScreen(Screen):
         columns = self.columns()
         wide = {"coop": 3.0, "streak": 1.3}
         header = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(28))
-        header.add_widget(Text(app.tr("night.ui.col.player"), size=15, color=theme.MUTED,
-                               size_hint_x=2.2))
+        header.add_widget(Widget(size_hint_x=None, width=dp(10)))  # the colour chips
+        header.add_widget(Text(app.tr("night.ui.col.player"), size=theme.SIZE_SMALL,
+                               color=theme.MUTED, size_hint_x=2.2))
         for column in columns:
-            header.add_widget(Text(app.tr(f"night.ui.col.{column}"), size=15, color=theme.MUTED,
+            header.add_widget(Text(app.tr(f"night.ui.col.{column}"), size=theme.SIZE_SMALL,
+                                   color=theme.MUTED,
                                    halign="center", size_hint_x=wide.get(column, 1.0)))
         outer.add_widget(header)
         scroller, rows = scroll_list(4)
@@ -160,11 +166,16 @@ class NightStatsScreen(Screen):
             paint_background(row, theme.PANEL)
             name = p.player.name + (" " + app.tr("night.ui.retired_mark")
                                     if p.player.retired else "")
-            row.add_widget(Text(name, size=18, bold=True, tid=f"stats.player.{i}.name",
-                                color=player_rgba(p.player.id, p.player.colour),
-                                size_hint_x=2.2, shorten=True))
+            # the player's colour as a chip: as the colour of their name, a mid-tone
+            # colour on the panel would be under 4.5:1
+            chip = Widget(size_hint_x=None, width=dp(10))
+            paint_background(chip, player_rgba(p.player.id, p.player.colour))
+            row.add_widget(chip)
+            row.add_widget(Text(name, size=theme.SIZE_SMALL, bold=True,
+                                tid=f"stats.player.{i}.name", size_hint_x=2.2, shorten=True))
             for column in columns:
-                row.add_widget(Text(self.cell(record, column), size=18, halign="center",
+                row.add_widget(Text(self.cell(record, column), size=theme.SIZE_SMALL,
+                                    halign="center",
                                     tid=f"stats.player.{i}.{column}",
                                     size_hint_x=wide.get(column, 1.0)))
             rows.add_widget(row)
@@ -187,7 +198,8 @@ class NightStatsScreen(Screen):
                 continue
             shown += 1
             lines = self.kind_lines(ks)
-            block = Text("\n".join(lines), size=17, tid=f"stats.kind.{kind}", valign="top",
+            block = Text("\n".join(lines), size=theme.SIZE_SMALL, tid=f"stats.kind.{kind}",
+                         valign="top", padding=(dp(theme.SPACE_S), dp(theme.SPACE_XS)),
                          markup=True, size_hint_y=None, height=dp(26) * len(lines) + dp(8))
             paint_background(block, theme.PANEL)
             rows.add_widget(block)
@@ -204,8 +216,10 @@ class NightStatsScreen(Screen):
     def kind_lines(self, ks: KindStats) -> list[str]:
         app = App.get_running_app()
         lines = [f"[b]{short_game_name(ks.kind)}[/b]",
-                 app.tr("night.ui.kind_games", n=ks.games, abandoned=ks.abandoned,
-                        unfinished=ks.unfinished)]
+                 app.tr("night.ui.kind_games",
+                        finished=app.tr("night.ui.games_finished", n=ks.games),
+                        abandoned=app.tr("night.ui.games_abandoned", n=ks.abandoned),
+                        unfinished=app.tr("night.ui.games_unfinished", n=ks.unfinished))]
         if ks.average_minutes is not None:
             lines.append(app.tr("night.ui.kind_minutes", time=minutes(ks.average_minutes * 60)))
         if ks.best_score is not None and ks.kind != "evil":
@@ -217,8 +231,13 @@ class NightStatsScreen(Screen):
             lines.append(app.tr("night.ui.kind_kill", points=ks.best_kill[0],
                                 who=self.holders(ks.best_kill[1])))
         if ks.kind == "evil":
+            # co-operative: the table wins or loses together; wins per player say nothing
             lines.append(app.tr("night.ui.kind_coop", record=self.coop_text(ks.coop)))
-        elif ks.shared_victories:
+            lines.append(app.tr("night.ui.kind_treasures",
+                                recovered=app.tr("night.ui.n_recovered", n=ks.recovered),
+                                lost=app.tr("night.ui.n_lost", n=ks.lost)))
+            return lines
+        if ks.shared_victories:
             lines.append(app.tr("night.ui.kind_shared", n=ks.shared_victories))
         if ks.wins:
             best = sorted(ks.wins.items(), key=lambda kv: -kv[1])[:3]
@@ -232,10 +251,13 @@ class NightStatsScreen(Screen):
         assert self.data is not None
         body = BoxLayout(spacing=dp(10))
         left = BoxLayout(orientation="vertical", spacing=dp(4))
-        left.add_widget(Text(app.tr("night.ui.wins_chart"), size=16, color=theme.MUTED,
-                             size_hint_y=None, height=dp(26), tid="stats.bars.title"))
+        if self.kind == "evil":
+            return self.coop_charts(body)
+        left.add_widget(Text(app.tr("night.ui.wins_chart"), size=theme.SIZE_SMALL,
+                             color=theme.MUTED, size_hint_y=None, height=dp(26),
+                             tid="stats.bars.title"))
         bars = sorted((b for b in stats.bars(self.data, self.kind) if b.games),
-                      key=lambda b: (-b.wins, -b.games, b.name.casefold()))[:8]
+                      key=lambda b: (-b.wins, -b.games, b.name.casefold()))[:6]
         chart = BarChart(tid="stats.bars")
         chart.show([(b.name, b.wins, player_rgba(b.player_id, b.colour)) for b in bars],
                    app.tr("night.ui.no_games"))
@@ -245,15 +267,18 @@ class NightStatsScreen(Screen):
         right = BoxLayout(orientation="vertical", spacing=dp(4))
         games = self.recent_line_games()
         chooser = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
-        prev = Tap("‹", tid="stats.line.prev", size=22, size_hint_x=None, width=dp(56),
+        prev = Tap("‹", tid="stats.line.prev", size=theme.SIZE_FIGURE, size_hint_x=None,
+                   width=dp(56),
                    disabled=self.line_index + 1 >= len(games))
         prev.bind(on_release=lambda _b: self.step_line(1))
-        following = Tap("›", tid="stats.line.next", size=22, size_hint_x=None, width=dp(56),
+        following = Tap("›", tid="stats.line.next", size=theme.SIZE_FIGURE,
+                        size_hint_x=None, width=dp(56),
                         disabled=self.line_index == 0)
         following.bind(on_release=lambda _b: self.step_line(-1))
         shown = title_text(games[self.line_index]) if games else app.tr("night.ui.no_line")
         chooser.add_widget(prev)
-        chooser.add_widget(Text(shown, size=14, halign="center", tid="stats.line.game"))
+        chooser.add_widget(Text(shown, size=theme.SIZE_SMALL, halign="center",
+                                tid="stats.line.game", shorten=True))
         chooser.add_widget(following)
         right.add_widget(chooser)
         lines = LineChart(tid="stats.lines")
@@ -270,6 +295,34 @@ class NightStatsScreen(Screen):
         lines.show(series, app.tr("night.ui.no_line"))
         right.add_widget(lines)
         body.add_widget(right)
+        return body
+
+    def coop_charts(self, body: BoxLayout) -> BoxLayout:
+        """Pr. Evil is co-operative: the table's games won and lost by difficulty, and
+        the treasures recovered and lost, rather than wins per player."""
+        app = App.get_running_app()
+        assert self.data is not None
+        ks = self.data.kinds.get("evil")
+        coop = ks.coop if ks is not None else {}
+        won_lost = []
+        for difficulty in sorted(coop):
+            won, lost = coop[difficulty]
+            name = difficulty_name(difficulty, short=True)
+            won_lost += [(app.tr("night.ui.bar_won", difficulty=name), won, theme.SUCCESS),
+                         (app.tr("night.ui.bar_lost", difficulty=name), lost, theme.DANGER)]
+        for title, tid, items in (
+                (app.tr("night.ui.coop_chart"), "stats.bars", won_lost[:6]),
+                (app.tr("night.ui.treasure_chart"), "stats.treasures",
+                 [(app.tr("night.ui.bar_recovered"), ks.recovered, theme.SUCCESS),
+                  (app.tr("night.ui.bar_lost_treasures"), ks.lost, theme.DANGER)]
+                 if ks is not None and ks.games else [])):
+            column = BoxLayout(orientation="vertical", spacing=dp(4))
+            column.add_widget(Text(title, size=theme.SIZE_SMALL, color=theme.MUTED,
+                                   size_hint_y=None, height=dp(26), tid=f"{tid}.title"))
+            chart = BarChart(tid=tid, label_lines=2)
+            chart.show(items, app.tr("night.ui.no_games"))
+            column.add_widget(chart)
+            body.add_widget(column)
         return body
 
     def colour_of(self, player_id: int | None) -> str:

@@ -85,15 +85,20 @@ class Text(Label):
 
 
 class Tap(ButtonBehavior, Label):
-    """A touch button: at least 48 dp high, flat colour, large text. A label that takes
-    touches rather than Kivy's Button: no theme images, one quad less to draw each."""
+    """A touch button: at least 48 dp high, flat opaque colour, large text. A label that
+    takes touches rather than Kivy's Button: no theme images, one quad less to draw each.
+
+    Unless the caller fixes a text colour, the text follows the fill (`theme.text_on`):
+    light on dark fills, dark on the yellow of the selected state. Pressed and disabled
+    states stay opaque and keep 4.5:1 contrast."""
 
     def __init__(self, text: str = "", size: float = 18, tid: str = "",
-                 background: tuple[float, float, float, float] = theme.BUTTON,
-                 **kwargs: Any) -> None:
-        kwargs.setdefault("color", theme.TEXT)
+                 background: theme.Rgba = theme.BUTTON, **kwargs: Any) -> None:
+        self._auto_text = "color" not in kwargs
+        kwargs.setdefault("color", theme.text_on(background))
         kwargs.setdefault("halign", "center")
         kwargs.setdefault("valign", "middle")
+        kwargs.setdefault("disabled_color", theme.disabled_text(background))
         super().__init__(text=text, **kwargs)
         self.tid = tid
         self._fill = background
@@ -101,23 +106,25 @@ class Tap(ButtonBehavior, Label):
         _fixed_height(self, kwargs)
         with self.canvas.before:
             self._color = Color(*background)
-            self._rect = SmoothRoundedRectangle(radius=[8])
+            self._rect = SmoothRoundedRectangle(radius=[theme.RADIUS])
         self.bind(pos=self._redraw, size=self._redraw, state=self._redraw,
                   disabled=self._redraw)
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 8, None)))
 
-    def set_background(self, rgba: tuple[float, float, float, float]) -> None:
+    def set_background(self, rgba: theme.Rgba) -> None:
         self._fill = rgba
+        if self._auto_text:
+            self.color = theme.text_on(rgba)
+        self.disabled_color = theme.disabled_text(rgba)
         self._redraw()
 
     def _redraw(self, *_: Any) -> None:
-        r, g, b, a = self._fill
         if self.disabled:
-            self._color.rgba = (r * 0.5, g * 0.5, b * 0.5, 0.6)
+            self._color.rgba = theme.disabled(self._fill)
         elif self.state == "down":
-            self._color.rgba = (min(r + 0.15, 1), min(g + 0.15, 1), min(b + 0.15, 1), a)
+            self._color.rgba = theme.pressed(self._fill)
         else:
-            self._color.rgba = (r, g, b, a)
+            self._color.rgba = self._fill
         self._rect.pos = self.pos
         self._rect.size = self.size
 

@@ -18,7 +18,7 @@ from ui import theme
 from ui.widgets.basics import Text
 
 RGBA = tuple[float, float, float, float]
-AXIS = (0.45, 0.47, 0.52, 1)
+AXIS = (0.55, 0.57, 0.62, 1)
 
 #: the roster's palette: distinct on a cheap panel, readable with white text on top
 PALETTE = ("#d9453d", "#e58a2e", "#d9b92b", "#3fa34d", "#2e9c9c", "#3b73d9",
@@ -58,8 +58,10 @@ class _Chart(Widget):
     def _label(self, text: str, tid: str, x: float, y: float, w: float, h: float,
                size: float = 14, color: RGBA = theme.TEXT, halign: str = "center",
                bold: bool = False) -> Text:
+        # one line is shortened to fit; a label written on two lines keeps them
         label = Text(text, size=size, tid=tid, color=color, halign=halign, bold=bold,
-                     size_hint=(None, None), shorten=True, shorten_from="right")
+                     size_hint=(None, None), shorten="\n" not in text,
+                     shorten_from="right")
         label.pos = (x, y)
         label.size = (w, h)
         label.text_size = (w, h)
@@ -68,11 +70,13 @@ class _Chart(Widget):
 
 
 class BarChart(_Chart):
-    """Vertical bars, one per item: (label, value, colour); the value above each bar."""
+    """Vertical bars, one per item: (label, value, colour); the value above each bar.
+    `label_lines` > 1 leaves room for labels on several lines ("Expert\nwon")."""
 
-    def __init__(self, tid: str = "bars", **kwargs: Any) -> None:
+    def __init__(self, tid: str = "bars", label_lines: int = 1, **kwargs: Any) -> None:
         self.items: list[tuple[str, float, RGBA]] = []
         self.empty_text = ""
+        self.label_lines = label_lines
         super().__init__(tid, **kwargs)
 
     def show(self, items: Sequence[tuple[str, float, RGBA]], empty_text: str = "") -> None:
@@ -88,10 +92,11 @@ class BarChart(_Chart):
         if w < 10 or h < 10:
             return
         if not self.items:
-            self._label(self.empty_text, f"{self.tid}.empty", x0, y0, w, h, size=16,
-                        color=theme.MUTED)
+            self._label(self.empty_text, f"{self.tid}.empty", x0, y0, w, h,
+                        size=theme.SIZE_SMALL, color=theme.MUTED)
             return
-        label_h, value_h = dp(22), dp(22)
+        # read from a metre away: values are key figures, names at the minimum size
+        label_h, value_h = dp(24) * self.label_lines + dp(2), dp(46)
         top = max((v for _, v, _ in self.items), default=0) or 1
         n = len(self.items)
         slot = w / n
@@ -108,9 +113,9 @@ class BarChart(_Chart):
                 Rectangle(pos=(bx, y0 + label_h), size=(bar_w, bar_h))
             shown = f"{value:g}" if isinstance(value, float) else str(value)
             self._label(shown, f"{self.tid}.value.{i}", x0 + slot * i, y0 + label_h + bar_h,
-                        slot, value_h, size=15, bold=True)
+                        slot, value_h, size=theme.SIZE_FIGURE, bold=True)
             self._label(name, f"{self.tid}.label.{i}", x0 + slot * i, y0, slot, label_h,
-                        size=15, color=theme.MUTED)
+                        size=theme.SIZE_SMALL, color=theme.MUTED)
 
 
 class LineChart(_Chart):
@@ -136,10 +141,10 @@ class LineChart(_Chart):
             return
         longest = max((len(p) for _, p, _ in self.series), default=0)
         if longest < 2:
-            self._label(self.empty_text, f"{self.tid}.empty", x0, y0, w, h, size=16,
-                        color=theme.MUTED)
+            self._label(self.empty_text, f"{self.tid}.empty", x0, y0, w, h,
+                        size=theme.SIZE_SMALL, color=theme.MUTED)
             return
-        legend_h, axis_w = dp(22), dp(34)
+        legend_h, axis_w = dp(26), dp(44)
         values = [v for _, points, _ in self.series for v in points]
         low, high = min(0.0, min(values)), max(values)
         span = (high - low) or 1
@@ -154,10 +159,10 @@ class LineChart(_Chart):
             Color(*AXIS)
             Line(points=[left, bottom, left + pw, bottom], width=1)
             Line(points=[left, bottom, left, bottom + ph], width=1)
-        self._label(f"{high:g}", f"{self.tid}.high", x0, bottom + ph - dp(10), axis_w - dp(4),
-                    dp(20), size=12, color=theme.MUTED, halign="right")
-        self._label(f"{low:g}", f"{self.tid}.low", x0, bottom - dp(10), axis_w - dp(4),
-                    dp(20), size=12, color=theme.MUTED, halign="right")
+        self._label(f"{high:g}", f"{self.tid}.high", x0, bottom + ph - dp(12), axis_w - dp(4),
+                    dp(24), size=theme.SIZE_SMALL, color=theme.MUTED, halign="right")
+        self._label(f"{low:g}", f"{self.tid}.low", x0, bottom - dp(12), axis_w - dp(4),
+                    dp(24), size=theme.SIZE_SMALL, color=theme.MUTED, halign="right")
         per = w / max(len(self.series), 1)
         for k, (name, points, rgba) in enumerate(self.series):
             flat: list[float] = []
@@ -165,10 +170,17 @@ class LineChart(_Chart):
                 flat.extend(at(i, v))
             with self.canvas:
                 Color(*rgba)
-                SmoothLine(points=flat, width=dp(2))
+                SmoothLine(points=flat, width=dp(3))
                 for i in range(len(points)):
                     px, py = flat[2 * i], flat[2 * i + 1]
-                    Rectangle(pos=(px - dp(3), py - dp(3)), size=(dp(6), dp(6)))
+                    Rectangle(pos=(px - dp(5), py - dp(5)), size=(dp(10), dp(10)))
             last = points[-1] if points else 0
-            self._label(f"{name} {last:g}", f"{self.tid}.legend.{k}", x0 + per * k, y0,
-                        per, legend_h, size=15, color=rgba)
+            # a colour chip, then the name in text colour (a mid-tone player colour
+            # as text would read under 4.5:1 on the background)
+            chip = dp(14)
+            with self.canvas:
+                Color(*rgba)
+                Rectangle(pos=(x0 + per * k, y0 + (legend_h - chip) / 2), size=(chip, chip))
+            self._label(f"{name} {last:g}", f"{self.tid}.legend.{k}",
+                        x0 + per * k + chip + dp(4), y0, per - chip - dp(4), legend_h,
+                        size=theme.SIZE_SMALL, halign="left")

@@ -46,7 +46,7 @@ class RosterPicker(Dialog):
                 grid.add_widget(button)
             scroller.add_widget(grid)
             self.add(scroller)
-        self.count = self.add(Text("", size=16, tid="roster.count", color=theme.MUTED,
+        self.count = self.add(Text("", size=theme.SIZE_SMALL, tid="roster.count", color=theme.MUTED,
                                    size_hint_y=None, height=dp(28), halign="center"))
         row = self.buttons([(app.tr("core.ui.cancel"), "roster.cancel", self.dismiss),
                             (app.tr("core.ui.ok"), "roster.ok", self.done)])
