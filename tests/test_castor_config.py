@@ -63,8 +63,8 @@ def test_a_valid_override_is_accepted(tmp_path):
     ({"tricks_per_round": 13}, "games.castor.tricks_per_round", "castor.config.deck_too_small"),
     ({"colours": [{"name": "mauve", "count": 10, "min": 1, "max": 3},
                   {"name": "green", "count": 16, "min": 1, "max": 16},
-                  {"name": "yellow", "count": 40, "min": 1, "max": 20}]},
-     "games.castor.colours.0.count", "castor.config.count_multiple"),
+                  {"name": "yellow", "count": 40, "min": 1, "max": 100}]},
+     "games.castor.colours.2.max", "castor.config.at_most"),
     ({"colours": [{"name": "mauve", "count": 60, "min": 5, "max": 4}]},
      "games.castor.colours.0.max", "castor.config.max_below_min"),
     ({"colours": [{"name": "mauve", "count": 60}]}, "games.castor.colours.0",
@@ -148,11 +148,18 @@ def _refusals() -> list[RuleError]:
         (state, c.EnterSheet(1, (1, 0), (1, 0, 3), (0, 0))),
         (state, c.EnterSheet(4, (1, 0), (1, 0), (0, 0))),
         (state, c.EnterSheet(1, (1, "x"), (1, 0), (0, 0))),
-        (state, c.PlayCard("Ann", "mauve", 99)),
+        (state, c.PlayCard("Ann", "mauve", 100)),
         (state, c.PlayCard("Bob", "mauve", 1)),
         (state, c.TakeTrick(3)),
-        (played, c.PlayCard("Bob", "green", 3)),
+        (played, c.PlayCard("Ann", "green", 4)),
         (played, c.TakeTrick(3)),
+        (state, c.EnterSheet(1, (2000, 0), (1, 0), (0, 0))),
+        (state, c.NoteComplice("other", " ")),
+        (state, c.NoteComplice("dance")),
+        (state, c.MoveCard("Ann", "Bob", "green", 3)),
+        (played, c.MoveCard("Ann", "Ann", "green", 3)),
+        (played, c.MovePlan("Ann", "Bob", 2)),
+        (played, c.MovePlan("Ann", "Bob", 0)),
         (played, c.ChooseLeader("Bob")),
         (state, c.DrawPower("agent3")),
         (state, c.SetTrumps(("red",))),
@@ -176,11 +183,17 @@ def test_refusals_and_instructions_read_as_full_sentences(language):
     state, events = RULES.apply(state, c.DrawPower("belton"))
     more: list[Any] = list(events)
     for command in (c.ChooseLeader("Ann"), c.SetTrumps(("blue", "mauve")),
-                    c.PlayCard("Ann", "blue", 3), c.PlayCard("Bob", "mauve", 1),
-                    c.TakeTrick(4), c.SetTrumps(()), c.SetTrumps(None)):
+                    c.NoteComplice("trumps", "blue beats mauve"),
+                    c.PlayCard("Ann", "blue", 30), c.PlayCard("Bob", "blue", 30),
+                    c.AwardTrick("Bob"), c.AwardTrick(None),
+                    c.TakeTrick(9), c.MoveCard("Ann", "Bob", "blue", 30),
+                    c.MovePlan("Ann", "Bob", 2), c.NoteComplice("other", "swap hands"),
+                    c.SetTrumps(()), c.SetTrumps(None),
+                    c.EnterSheet(1, (70, 0), (0, 0), (0, 0))):
         state, events = RULES.apply(state, command)
         more += events
     texts = [translate.message(m) for m in instructions(more)]
-    assert len(texts) >= 7
+    assert len(texts) >= 14
+    assert sum("check" in t.casefold() or "vérifiez" in t.casefold() for t in texts) == 4
     for text in texts:
         assert "{" not in text and "castor." not in text, text

@@ -16,6 +16,13 @@ from companion.messages import Message, msg
 #: what the app does with an agent's power card
 EFFECTS = ("choose_leader", "extra_plan", "none")
 
+#: The seed gives card counts, not the numbers printed on them: the configured values
+#: are guesses, and a card outside them is accepted with a "check your cards" note.
+#: Only a number no printed card can carry is refused: cards print at most two digits,
+#: and the config already allows 0 (`min` >= 0).
+CARD_MIN = 0
+CARD_MAX = 99
+
 
 @dataclass(frozen=True)
 class ColourSpec:
@@ -28,8 +35,12 @@ class ColourSpec:
 
     @property
     def copies(self) -> int:
-        """How many cards carry each value."""
-        return self.count // (self.high - self.low + 1)
+        """How many cards are thought to carry each value (a guess: the seed gives only
+        the count); rounded up when the count does not divide evenly."""
+        return -(-self.count // (self.high - self.low + 1))
+
+    def covers(self, value: int) -> bool:
+        return self.low <= value <= self.high
 
 
 @dataclass(frozen=True)
@@ -176,9 +187,8 @@ def _check_colours(section: Mapping[str, Any], problems: list[tuple[str, Message
             problems.append((f"{where}.min", msg("core.config.at_least", minimum=0)))
         if high < low:
             problems.append((f"{where}.max", msg("castor.config.max_below_min")))
-        elif count % (high - low + 1):
-            problems.append((f"{where}.count",
-                             msg("castor.config.count_multiple", values=high - low + 1)))
+        elif high > CARD_MAX:
+            problems.append((f"{where}.max", msg("castor.config.at_most", maximum=CARD_MAX)))
         total += count
     if len(set(names)) != len(names):
         problems.append(("colours", msg("castor.config.duplicates")))
@@ -265,6 +275,8 @@ def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
     for i, value in enumerate(plan):
         if value < 0:
             problems.append((f"plan_cards.{i}", msg("core.config.at_least", minimum=0)))
+        elif value > CARD_MAX:
+            problems.append((f"plan_cards.{i}", msg("castor.config.at_most", maximum=CARD_MAX)))
     _check_table_sizes(section, low, high, problems)
     _check_agents(section, high, problems)
     return problems
