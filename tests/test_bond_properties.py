@@ -98,7 +98,7 @@ def check_limits(state: BondState) -> None:
     assert sum(len(player.lair) for player in state.players) <= state.lair_cards_played
     for player in state.players:
         assert player.lair_size == sum(player.lair)
-        assert all(p.lair_min <= v <= p.lair_max for v in player.lair)
+        assert all(1 <= v <= p.plausible_high("lair") for v in player.lair)
         assert player.score >= 0
     assert all(n <= 2 for n in Counter(state.doublers_played).values())
     if state.capture is not None:
@@ -129,6 +129,14 @@ def test_scores_equal_the_kills_plus_the_corrections(game_setup, data):
             after, events = RULES.apply(state, command)
         except RuleError:
             continue  # refused: the old state is kept as it was
+        # a "check your cards" note exactly for each value outside the configured range
+        p = state.params
+        if isinstance(command, c.AddLairCard):
+            off = [command.value] if not p.lair_min <= command.value <= p.lair_max else []
+            assert [ev.value for ev in events if isinstance(ev, e.CheckCards)] == off
+        elif isinstance(command, c.Attack):
+            off = [v for v in command.spies if not p.spy_min <= v <= p.spy_max]
+            assert [ev.value for ev in events if isinstance(ev, e.CheckCards)] == off
         for event in events:
             if isinstance(event, e.SpyKilled):
                 assert event.points == event.power * 2 ** event.successes

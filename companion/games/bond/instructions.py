@@ -38,6 +38,8 @@ def instructions(events: Iterable[Any], state: BondState) -> list[Message]:
     out: list[Message] = []
     for event in events:
         match event:
+            case e.CheckCards(card=card, value=value, low=low, high=high):
+                out.append(msg(f"bond.check.{card}", value=value, low=low, high=high))
             case e.LairCardAdded(player=i, value=value, size=size):
                 out.append(msg("bond.say.lair_card", player=name[i], value=value, size=size))
             case e.LairCardRemoved(player=i, value=value, size=size):

@@ -18,8 +18,8 @@ EFFECTS = ("choose_leader", "extra_plan", "none")
 
 #: The seed gives card counts, not the numbers printed on them: the configured values
 #: are guesses, and a card outside them is accepted with a "check your cards" note.
-#: Only a number no printed card can carry is refused: cards print at most two digits,
-#: and the config already allows 0 (`min` >= 0).
+#: Only a number no printed card can carry is refused: cards print at most two digits
+#: (or the configured maximum, if a table set a higher one), and the config allows 0.
 CARD_MIN = 0
 CARD_MAX = 99
 
@@ -41,6 +41,11 @@ class ColourSpec:
 
     def covers(self, value: int) -> bool:
         return self.low <= value <= self.high
+
+    @property
+    def plausible_high(self) -> int:
+        """The highest value a card of this colour is accepted with."""
+        return max(CARD_MAX, self.high)
 
 
 @dataclass(frozen=True)
@@ -148,6 +153,11 @@ class CastorParams:
         return Counter(self.plan_cards)
 
     @property
+    def plan_plausible_high(self) -> int:
+        """The highest value a plan card is accepted with."""
+        return max(CARD_MAX, *self.plan_cards)
+
+    @property
     def plan_total(self) -> int:
         """The most plan points a round can hand out: every plan card once."""
         return sum(self.plan_cards)
@@ -187,8 +197,6 @@ def _check_colours(section: Mapping[str, Any], problems: list[tuple[str, Message
             problems.append((f"{where}.min", msg("core.config.at_least", minimum=0)))
         if high < low:
             problems.append((f"{where}.max", msg("castor.config.max_below_min")))
-        elif high > CARD_MAX:
-            problems.append((f"{where}.max", msg("castor.config.at_most", maximum=CARD_MAX)))
         total += count
     if len(set(names)) != len(names):
         problems.append(("colours", msg("castor.config.duplicates")))
@@ -275,8 +283,6 @@ def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
     for i, value in enumerate(plan):
         if value < 0:
             problems.append((f"plan_cards.{i}", msg("core.config.at_least", minimum=0)))
-        elif value > CARD_MAX:
-            problems.append((f"plan_cards.{i}", msg("castor.config.at_most", maximum=CARD_MAX)))
     _check_table_sizes(section, low, high, problems)
     _check_agents(section, high, problems)
     return problems

@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.games.castor import commands as c
 from companion.games.castor import events as e
-from companion.games.castor.params import CARD_MAX, CARD_MIN, CastorParams, validate_config
+from companion.games.castor.params import CARD_MIN, CastorParams, validate_config
 from companion.games.castor.scoring import Standings, next_round_leaders, standings
 from companion.games.castor.state import (
     Card,
@@ -189,10 +189,10 @@ def check_sheet(state: CastorState, plan: Any, green: Any, yellow: Any) -> Sheet
     if p.bonus_colour != p.malus_colour and sum(sheet.green) + sum(sheet.yellow) > dealt:
         raise RuleError("castor.error.too_many_dealt", total=sum(sheet.green) + sum(sheet.yellow),
                         limit=dealt)
-    limit = len(p.plan_cards) * CARD_MAX
+    limit = len(p.plan_cards) * p.plan_plausible_high
     if sum(sheet.plan) > limit:
         raise RuleError("castor.error.too_many_plan_points", total=sum(sheet.plan),
-                        limit=limit, cards=len(p.plan_cards), high=CARD_MAX)
+                        limit=limit, cards=len(p.plan_cards), high=p.plan_plausible_high)
     return sheet
 
 
@@ -323,9 +323,9 @@ def _play_card(state: CastorState, cmd: c.PlayCard) -> tuple[CastorState, Events
     if spec is None:
         raise RuleError("castor.error.unknown_colour", colour=str(cmd.colour))
     value = cmd.value
-    if not _is_int(value) or not CARD_MIN <= value <= CARD_MAX:
+    if not _is_int(value) or not CARD_MIN <= value <= spec.plausible_high:
         raise RuleError("castor.error.implausible_card", value=str(value),
-                        colour=_colour_msg(spec.name), low=CARD_MIN, high=CARD_MAX)
+                        colour=_colour_msg(spec.name), low=CARD_MIN, high=spec.plausible_high)
     if any(card.player == seat for card in trick.cards):
         raise RuleError("castor.error.played_twice", player=cmd.player)
     if not trick.cards and seat != trick.leader:
@@ -344,9 +344,10 @@ def _play_card(state: CastorState, cmd: c.PlayCard) -> tuple[CastorState, Events
 
 def _check_plan_value(state: CastorState, value: Any) -> int:
     """A plan card's value: any number a card can print (the listed ones are guesses)."""
-    if not _is_int(value) or not CARD_MIN <= value <= CARD_MAX:
+    high = state.params.plan_plausible_high
+    if not _is_int(value) or not CARD_MIN <= value <= high:
         raise RuleError("castor.error.implausible_plan", value=str(value), low=CARD_MIN,
-                        high=CARD_MAX)
+                        high=high)
     return int(value)
 
 
