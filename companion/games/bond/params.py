@@ -144,3 +144,14 @@ def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
         if most > total:
             problems.append(("deal", msg("bond.config.deal_too_big", needed=most, total=total)))
     return problems
+
+
+# -- correcting the settings for the next games -----------------------------------------
+def widened(section: Mapping[str, Any], card: str, value: int) -> tuple[str, Any] | None:
+    """The change to `games.bond` (dotted key under it, new value) after which a `card`
+    ("lair" or "spy") of this value is expected, or None when it already is."""
+    key = f"{card}_values"
+    node = section.get(key)
+    if not isinstance(node, Mapping) or node["min"] <= value <= node["max"]:
+        return None
+    return key, {"min": min(node["min"], value), "max": max(node["max"], value)}

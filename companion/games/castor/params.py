@@ -286,3 +286,24 @@ def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
     _check_table_sizes(section, low, high, problems)
     _check_agents(section, high, problems)
     return problems
+
+
+# -- correcting the settings for the next games -----------------------------------------
+def widened(section: Mapping[str, Any], reason: str, value: int,
+            colour: str | None = None) -> tuple[str, Any] | None:
+    """The change to `games.castor` (dotted key under it, new value) after which a card
+    noted with `reason` would be expected, or None when the settings already expect it
+    or no single change can say it (how many cards print each value)."""
+    if reason == "value":
+        colours = [dict(spec) for spec in section.get("colours", [])]
+        spec = next((s for s in colours if s.get("name") == colour), None)
+        if spec is None or spec["min"] <= value <= spec["max"]:
+            return None
+        spec["min"], spec["max"] = min(spec["min"], value), max(spec["max"], value)
+        return "colours", colours
+    if reason == "plan_value":
+        plan = list(section.get("plan_cards", []))
+        if value in plan:
+            return None
+        return "plan_cards", sorted([*plan, value])
+    return None
