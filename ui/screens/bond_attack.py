@@ -143,7 +143,6 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
     def other_spy() -> None:
         """Digits in place of the value buttons; OK adds the spy (the rules refuse a
         number no card prints, with a clear message, when the attack is sent)."""
-        grid.opacity, grid.disabled = 0, True
         typed.text = ""
         other_row.clear_widgets()
         for key in "0123456789":
@@ -153,8 +152,9 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
         ok = Tap(app.tr("core.ui.ok"), size=18, tid="attack.digit.ok", background=theme.SUCCESS)
         ok.bind(on_release=lambda _b: typed_done())
         other_row.add_widget(ok)
-        if typed.parent is None:
+        if typed.parent is None:  # the digits take the value buttons' place
             index = dialog.box.children.index(grid)
+            dialog.box.remove_widget(grid)
             dialog.box.add_widget(typed, index)
             dialog.box.add_widget(other_row, index)
 
@@ -164,9 +164,10 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
 
     def typed_done() -> None:
         if typed.parent is not None:
+            index = dialog.box.children.index(other_row)
             dialog.box.remove_widget(typed)
             dialog.box.remove_widget(other_row)
-        grid.opacity, grid.disabled = 1, False
+            dialog.box.add_widget(grid, index)
         if typed.text:
             add_spy(int(typed.text))
         else:

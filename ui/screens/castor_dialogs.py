@@ -202,7 +202,11 @@ def complice_dialog(state: CastorState) -> Dialog:
                   "points": move_points_dialog}
         follow[action](current())
 
-    dialog.buttons([(app.tr(f"castor.complice.{action}"), f"complice.{action}",
+    def label(action: str) -> str:  # the phrase fits in a sentence: a capital on a button
+        text = app.tr(f"castor.complice.{action}")
+        return text[:1].upper() + text[1:]
+
+    dialog.buttons([(label(action), f"complice.{action}",
                      lambda a=action: choose(a)) for action in c.COMPLICE_ACTIONS],
                    cols=2, height=56)
     dialog.add(BoxLayout())
