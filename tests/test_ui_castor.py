@@ -422,8 +422,16 @@ def test_a_card_outside_the_settings_is_accepted_with_a_note_and_a_fix_for_next_
     assert ui.app.session.state.tracking.done[0].plan == 7
 
 
-def test_the_keypad_greys_played_cards_only_when_the_setting_asks(launch: Any) -> None:
-    ui = launch(games={"castor": {"keypad_marks_played": True}})
+def test_the_keypad_greys_played_cards_only_when_the_setting_asks(
+        launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = isolated_settings(tmp_path, monkeypatch)
+    ui = launch()
+    ui.tap("home.settings")
+    assert ui.text("settings.castor.marks") == "Castor: grey the cards already played: off"
+    ui.tap("settings.castor.marks")
+    assert ui.text("settings.castor.marks") == "Castor: grey the cards already played: on"
+    assert yaml.safe_load(target.read_text())["games"]["castor"]["keypad_marks_played"]
+    ui.tap("settings.back")
     new_game(ui, 2)
     ui.tap("play.tricks")
     play_card(ui, "green", 8)
