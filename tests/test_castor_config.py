@@ -14,7 +14,7 @@ from companion import config
 from companion.games.castor import RULES
 from companion.games.castor import commands as c
 from companion.games.castor.instructions import instructions
-from companion.games.castor.params import CastorParams
+from companion.games.castor.params import CastorParams, validate_config, widened
 from companion.i18n import Translator, load_catalog
 from companion.messages import RuleError
 
@@ -197,3 +197,20 @@ def test_refusals_and_instructions_read_as_full_sentences(language):
     assert sum("check" in t.casefold() or "vérifiez" in t.casefold() for t in texts) == 4
     for text in texts:
         assert "{" not in text and "castor." not in text, text
+
+
+def test_a_noted_card_gives_the_settings_change_for_the_next_games():
+    section = config.load(use_default_user_file=False).data["games"]["castor"]
+    key, colours = widened(section, "value", 20, "blue")
+    assert key == "colours"
+    blue = next(spec for spec in colours if spec["name"] == "blue")
+    assert (blue["min"], blue["max"], blue["count"]) == (1, 20, 18)
+    assert section["colours"][1]["max"] == 18  # the section itself is not changed
+    assert validate_config({**section, "colours": colours}) == []  # a valid config
+    assert widened({**section, "colours": colours}, "value", 20, "blue") is None
+    assert widened(section, "value", 0, "green")[1][2]["min"] == 0
+    key, plan = widened(section, "plan_value", 7)
+    assert key == "plan_cards" and len(plan) == 21 and 7 in plan
+    assert widened(section, "plan_value", 3) is None
+    for reason in ("copies", "plan_copies", "plan_total"):  # no single setting says it
+        assert widened(section, reason, 3, "blue") is None

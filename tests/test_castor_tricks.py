@@ -390,3 +390,58 @@ def test_players_without_agents_play_without_powers():
     refused(state, c.DrawPower("martha"), "castor.error.agent_not_playing")
     _, events = play(state, [("Ann", "yellow", 4), ("Bob", "yellow", 5)])
     assert won(events).winner == "Bob"
+
+
+# -- complice cards ---------------------------------------------------------------------------
+def test_a_complice_note_is_kept_on_its_trick():
+    # seed: "Chaque fois, tu verras une indication ou une action à réaliser. [...] Cette
+    # « règle spéciale » ne s'applique que pour un tour."
+    state, events = run(new_state(), c.NoteComplice("other", "  lowest card wins "))
+    assert events[-1] == e.CompliceNoted("other", "lowest card wins")
+    state, _ = play(state, [("Maëlys", "green", 8), ("Nathaniel", "green", 3),
+                            ("Mathis", "green", 5)])
+    assert state.tracking.done[0].complice == (("other", "lowest card wins"),)
+    assert state.tracking.current.complice == ()  # the next trick starts without it
+
+
+def test_a_complice_can_give_the_trick_to_another_player_and_back():
+    state, _ = run(new_state(), c.PlayCard("Maëlys", "green", 8),
+                   c.PlayCard("Nathaniel", "green", 3), c.PlayCard("Mathis", "green", 5))
+    awarded, events = run(state, c.AwardTrick("Nathaniel"))
+    assert events == [e.TrickAwarded("Nathaniel")]
+    assert trick_view(awarded).winning == "Nathaniel"
+    usual, events = run(awarded, c.AwardTrick(None))
+    assert events == [e.TrickAwarded(None)] and trick_view(usual).winning == "Maëlys"
+    _, events = run(awarded, c.TakeTrick(2))
+    assert won(events).winner == "Nathaniel" and won(events).next_leader == "Nathaniel"
+
+
+@pytest.mark.parametrize(("command", "key"), [
+    (c.NoteComplice("other", ""), "castor.error.complice_empty"),
+    (c.NoteComplice("other", "x" * 81), "castor.error.complice_text"),
+    (c.NoteComplice("dance"), "castor.error.complice_action"),
+    (c.NoteComplice("trumps", 3), "castor.error.complice_text"),
+    (c.AwardTrick("Zoé"), "castor.error.unknown_player"),
+    (c.MoveCard("Maëlys", "Maëlys", "green", 8), "castor.error.move_to_self"),
+    (c.MoveCard("Nathaniel", "Maëlys", "green", 8), "castor.error.not_in_pile"),
+    (c.MoveCard("Mathis", "Maëlys", "red", 8), "castor.error.not_in_pile"),
+    (c.MovePlan("Mathis", "Maëlys", 4), "castor.error.not_enough_plan"),
+    (c.MovePlan("Mathis", "Maëlys", 0), "castor.error.move_points"),
+    (c.MovePlan("Mathis", "Maëlys", "3"), "castor.error.move_points"),
+])
+def test_corrections_that_do_not_fit_the_piles_are_refused_clearly(command, key):
+    # Mathis has won one trick: 8 and 11 green, 12 yellow, 3 plan points
+    state, _ = play(new_state(), [("Maëlys", "green", 8), ("Nathaniel", "yellow", 12),
+                                  ("Mathis", "green", 11)], plan=3)
+    refused(state, command, key)
+
+
+def test_moves_between_piles_change_the_round_sheet():
+    state, _ = play(new_state(), [("Maëlys", "green", 8), ("Nathaniel", "yellow", 12),
+                                  ("Mathis", "green", 11)], plan=3)
+    state, events = run(state, c.MoveCard("Mathis", "Maëlys", "yellow", 12),
+                        c.MovePlan("Mathis", "Nathaniel", 2))
+    assert events == [e.PileMoved("Mathis", "Maëlys", "yellow", 12),
+                      e.PileMoved("Mathis", "Nathaniel", None, 2)]
+    assert trick_view(state).so_far == Sheet((0, 2, 1), (0, 0, 2), (1, 0, 0))
+    refused(state, c.MoveCard("Mathis", "Maëlys", "yellow", 12), "castor.error.not_in_pile")
