@@ -232,3 +232,25 @@ def test_undo_redo_and_journal_replay_reproduce_every_state(game_setup, data):
     assert resumed.state == RULES.initial_state(game_setup)
     assert journal.game(session.game_id).summary == RULES.summary(resumed.state)
     assert Session.resume(RULES, journal, session.game_id).state == resumed.state
+
+
+@SETTINGS
+@given(st.lists(st.integers(1, 99), min_size=1, max_size=4), st.lists(st.integers(1, 99),
+                                                                      min_size=1, max_size=3))
+def test_any_printable_value_is_accepted_and_counted_with_notes_exactly_off_guess(lair, spies):
+    # seed: "18 cartes Repaire" and "18 cartes Espion": counts, not the values printed;
+    # the configured ranges are guesses: a card outside them is noted, never refused
+    state = RULES.initial_state({"params": PARAMS, "players": [{"name": "Ann"},
+                                                               {"name": "Bob"}]})
+    p = state.params
+    for value in lair:
+        state, events = RULES.apply(state, c.AddLairCard(1, value))
+        off = [] if p.lair_min <= value <= p.lair_max else [e.CheckCards("lair", value, 1, 4)]
+        assert [ev for ev in events if isinstance(ev, e.CheckCards)] == off
+    assert state.players[1].lair_size == sum(lair)
+    state, events = RULES.apply(state, c.Attack(1, tuple(spies), by=0))
+    off = [e.CheckCards("spy", v, 1, 5) for v in spies if not 1 <= v <= 5]
+    assert [ev for ev in events if isinstance(ev, e.CheckCards)] == off
+    played = next(ev for ev in events if isinstance(ev, e.SpiesPlayed))
+    assert played.power == sum(spies)
+    assert (state.capture is not None) == (sum(spies) <= sum(lair))
