@@ -362,7 +362,8 @@ def isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_a_card_outside_the_settings_is_accepted_with_a_note_and_a_fix_for_next_games(
-        launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+        launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str,
+        caplog: pytest.LogCaptureFixture) -> None:
     # seed: "60 cartes Action": counts, not the numbers printed; the settings' 1-18 blue
     # is a guess, so a 20 blue is recorded, with a note, never refused
     target = isolated_settings(tmp_path, monkeypatch)
@@ -379,6 +380,8 @@ def test_a_card_outside_the_settings_is_accepted_with_a_note_and_a_fix_for_next_
     else:
         assert ui.text("check.text").startswith("Vérifiez vos cartes : 20 bleu")
     ui.screenshot(f"castor-check-cards-{language}-800x480")
+    assert [r.message for r in caplog.records if r.name == "ui.screens.castor_checks"] == [
+        f"check your cards: {ui.text('check.text')}"]  # and in the app's log
     ui.tap("check.fix.0")  # through the settings' own saving, for the next games only
     assert ui.find("check.fix.0").disabled
     saved = yaml.safe_load(target.read_text())
@@ -405,6 +408,7 @@ def test_a_card_outside_the_settings_is_accepted_with_a_note_and_a_fix_for_next_
     other_card(ui, "blue", 20)
     assert ui.dialog is None
     assert "20" in ui.text("tricks.say")
+    assert len([r for r in caplog.records if r.name == "ui.screens.castor_checks"]) == 2
 
     # a plan card the settings do not list: the keypad, a note, a fix offered
     ui.tap("tricks.plan.other")

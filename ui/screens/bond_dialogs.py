@@ -19,7 +19,7 @@ from companion.games.bond.params import widened
 from companion.games.bond.state import BondState
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
-from ui.screens.castor_checks import Fix, check_cards_dialog
+from ui.screens.castor_checks import Fix, check_cards_dialog, log_notes
 from ui.screens.castor_dialogs import keypad_dialog
 from ui.widgets.basics import Tap, Text
 
@@ -145,9 +145,10 @@ def check_dialog(events: Sequence[Any], then: Callable[[], Any] | None = None) -
             value = {"min": min(old["min"], value["min"]), "max": max(old["max"], value["max"])}
         fixes[key] = Fix(app.tr(f"bond.ui.fix_{note.card}", low=value["min"], high=value["max"]),
                          f"games.bond.{key}", value)
+    lines = [app.say(check_cards(note)) for note in notes]
+    log_notes(lines)
     if not fixes:
         return None
-    return check_cards_dialog(app.tr("bond.ui.check_title"),
-                              [app.say(check_cards(note)) for note in notes],
+    return check_cards_dialog(app.tr("bond.ui.check_title"), lines,
                               app.tr("bond.ui.check_hint"), list(fixes.values()),
                               app.tr("bond.ui.fix_saved"), then)

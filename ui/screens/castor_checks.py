@@ -34,6 +34,12 @@ class Fix:
     value: Any
 
 
+def log_notes(lines: Sequence[str]) -> None:
+    """Every note goes to the app's log, shown in a dialog or only in the say line."""
+    for line in lines:
+        log.warning("check your cards: %s", line)
+
+
 def save_setting(dotted: str, value: Any) -> bool:
     """Through the settings screen's own saving (checked, atomic, reported on screen)."""
     settings = App.get_running_app().root.get_screen("night_settings")
@@ -44,8 +50,6 @@ def check_cards_dialog(title: str, lines: Sequence[str], hint: str, fixes: Seque
                        saved: str, then: Callable[[], Any] | None = None) -> Dialog:
     """The note: what looks wrong, a button per settings fix, OK (the default) goes on."""
     app = App.get_running_app()
-    for line in lines:
-        log.warning("check your cards: %s", line)
     dialog = Dialog(title, tid="check", subtitle=hint, size_hint=(0.9, 0.86))
     dialog.add(Text("\n".join(lines), size=17, tid="check.text", valign="top"))
     buttons: list[Tap] = []

@@ -18,7 +18,7 @@ from companion.games.castor.params import widened
 from companion.games.castor.state import CastorState
 from companion.games.castor.tricks import piles
 from ui.dialogs import Dialog, NameKeyboard, open_dialog
-from ui.screens.castor_checks import Fix, check_cards_dialog
+from ui.screens.castor_checks import Fix, check_cards_dialog, log_notes
 from ui.widgets.basics import Text
 
 KEYPAD_DIGITS = 3  # no sheet value needs more
@@ -173,10 +173,11 @@ def check_dialog(events: Sequence[Any], then: Callable[[], Any] | None = None) -
         else:
             label = app.tr("castor.ui.fix_plan", value=note.value, n=len(value))
         fixes.append(Fix(label, f"games.castor.{key}", value))
+    lines = [app.say(check_cards(note)) for note in notes]
+    log_notes(lines)
     if not needed:
         return None
-    return check_cards_dialog(app.tr("castor.ui.check_title"),
-                              [app.say(check_cards(note)) for note in notes],
+    return check_cards_dialog(app.tr("castor.ui.check_title"), lines,
                               app.tr("castor.ui.check_hint"), fixes,
                               app.tr("castor.ui.fix_saved"), then)
 
