@@ -303,8 +303,15 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
         ui.tap(f"tricks.plan.{plan}")
 
     # the twelfth trick filled the sheet: Player 1 3 + 2 + 4 plan, 1 green (bonus 8);
-    # Player 2 1 + 41 plan, 4 greens, 10 yellows (malus 8)
+    # Player 2 1 + 41 plan, 4 greens, 10 yellows (malus 8); the piles are revealed now
     assert ui.screen == "castor_play"
+    assert ui.dialog == "revealed"
+    assert ui.text("revealed.title") == "Round 1: the piles are revealed"
+    assert ui.text("revealed.text") == (
+        "Player 1: plan 9 · green 1 · yellow 0 +8 → 17\n"
+        "Player 2: plan 42 · green 4 · yellow 10 −8 → 34  ★")
+    ui.screenshot("castor-round-revealed-800x480")
+    ui.tap("revealed.ok")
     assert ui.text("board.round.1") == "R1\ntricks"
     assert [ui.text(f"board.cell.{s}.1") for s in range(2)] == ["17", "★ 34\nmedal"]
     assert [ui.text(f"board.total.{s}") for s in range(2)] == ["17", "34"]

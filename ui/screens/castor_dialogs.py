@@ -13,12 +13,14 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.castor import commands as c
 from companion.games.castor import events as e
+from companion.games.castor import scoreboard
 from companion.games.castor.instructions import check_cards, colour_chain
 from companion.games.castor.params import widened
 from companion.games.castor.state import CastorState
 from companion.games.castor.tricks import piles
 from ui.dialogs import Dialog, NameKeyboard, open_dialog
 from ui.screens.castor_checks import Fix, check_cards_dialog, log_notes
+from ui.screens.castor_common import MEDAL, SYMBOL_FONT
 from ui.widgets.basics import Text
 
 KEYPAD_DIGITS = 3  # no sheet value needs more
@@ -333,5 +335,33 @@ def pile_dialog(state: CastorState, name: str) -> Dialog:
                     size_hint=(0.85, 0.8))
     dialog.add(Text("\n".join(lines), size=18, tid="pile.text", valign="top"))
     dialog.buttons([(app.tr("castor.ui.pile_hide"), "pile.close", dialog.dismiss)])
+    dialog.default = dialog.dismiss
+    return open_dialog(dialog)
+
+
+# -- the end of a tracked round: the piles are revealed -----------------------------------
+def revealed_dialog(state: CastorState, number: int) -> Dialog | None:
+    """The round's sheet as the tricks filled it, now that every pile may be seen."""
+    app = App.get_running_app()
+    board = scoreboard(state)
+    if not 1 <= number <= len(board.rounds):
+        return None
+    column = board.rounds[number - 1]
+    params = state.params
+    lines = []
+    for player, cell in zip(board.players, column.cells, strict=True):
+        extra = (f" +{cell.bonus}" if cell.bonus else "") + (f" −{cell.malus}" if cell.malus
+                                                             else "")
+        lines.append(app.tr("castor.ui.revealed_line", player=player.name, plan=cell.plan,
+                            green=cell.green, yellow=cell.yellow, extra=extra,
+                            total=cell.total,
+                            green_name=app.tr(f"castor.colour.{params.bonus_colour}"),
+                            yellow_name=app.tr(f"castor.colour.{params.malus_colour}"))
+                     + (f"  {MEDAL}" if cell.medal else ""))
+    dialog = Dialog(app.tr("castor.ui.revealed_title", round=number), tid="revealed",
+                    subtitle=app.tr("castor.ui.revealed_hint"), size_hint=(0.92, 0.9))
+    dialog.add(Text("\n".join(lines), size=18, tid="revealed.text", valign="top",
+                    font_name=SYMBOL_FONT))
+    dialog.buttons([(app.tr("core.ui.ok"), "revealed.ok", dialog.dismiss)])
     dialog.default = dialog.dismiss
     return open_dialog(dialog)
