@@ -238,7 +238,8 @@ def test_undo_redo_and_journal_replay_reproduce_every_state(game_setup, data):
 @given(st.lists(st.integers(1, 99), min_size=1, max_size=4), st.lists(st.integers(1, 99),
                                                                       min_size=1, max_size=3))
 def test_any_printable_value_is_accepted_and_counted_with_notes_exactly_off_guess(lair, spies):
-    # seed: "18 cartes Repaire" and "18 cartes Espion": counts, not the values printed;
+    # seed: "18 cartes pour améliorer son repaire (Lair)" and "18 cartes espions":
+    # counts, not the values printed;
     # the configured ranges are guesses: a card outside them is noted, never refused
     state = RULES.initial_state({"params": PARAMS, "players": [{"name": "Ann"},
                                                                {"name": "Bob"}]})

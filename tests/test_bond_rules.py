@@ -115,7 +115,8 @@ def test_lair_size_is_the_sum_of_its_cards():
 
 @pytest.mark.parametrize("value", [5, 6, 12, 99])
 def test_a_lair_card_outside_the_configured_values_is_accepted_with_a_note(value):
-    # seed: "18 cartes Repaire": the values printed on them are a guess of the settings
+    # seed: "18 cartes pour améliorer son repaire (Lair)": the values printed on them are
+    # a guess of the settings
     state, events = play(new_state(), c.AddLairCard(0, value))
     assert events == [e.CheckCards("lair", value, 1, 4), e.LairCardAdded(0, value, value)]
     assert state.players[0].lair == (value,)
@@ -220,7 +221,8 @@ def test_an_attack_on_a_player_without_a_lair_is_refused():
 
 
 def test_a_spy_value_outside_the_configured_range_is_accepted_with_a_note():
-    # seed: "18 cartes Espion": the values printed on them are a guess of the settings
+    # seed: "18 cartes espions (cartes jaunes)": the values printed on them are a guess of
+    # the settings
     state = with_lair(new_state(), 1, 4)
     after, events = play(state, c.Attack(1, (2, 6)))
     assert events[0] == e.CheckCards("spy", 6, 1, 5)

@@ -332,7 +332,8 @@ def test_two_players_with_one_name_are_refused_and_the_setup_is_kept(launch: Any
 @pytest.mark.parametrize("language", ["en", "fr"])
 def test_cards_outside_the_settings_are_accepted_with_a_note_and_a_fix_for_next_games(
         launch: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
-    # seed: "18 cartes Repaire" and "18 cartes Espion": counts, not the numbers printed;
+    # seed: "18 cartes pour améliorer son repaire (Lair)" and "18 cartes espions":
+    # counts, not the numbers printed;
     # the settings' 1-4 lairs and 1-5 spies are guesses, never a refusal
     monkeypatch.delenv("COMPANION_CONFIG", raising=False)
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
