@@ -6,7 +6,7 @@ import pytest
 
 from companion import config
 from companion.games.bond import RULES, validate_config
-from companion.games.bond.params import BondParams
+from companion.games.bond.params import BondParams, widened
 
 
 def section(**changes):
@@ -83,3 +83,11 @@ def test_a_wrong_type_is_caught_before_the_meaning(tmp_path):
         config.load(user)
     assert [p.key for p in caught.value.problems] == ["games.bond.target_score"]
     assert caught.value.problems[0].message.key == "core.config.wrong_type"
+
+
+def test_a_noted_card_gives_the_settings_change_for_the_next_games():
+    section = config.load(use_default_user_file=False).data["games"]["bond"]
+    assert widened(section, "lair", 6) == ("lair_values", {"min": 1, "max": 6})
+    assert widened(section, "spy", 9) == ("spy_values", {"min": 1, "max": 9})
+    assert widened(section, "spy", 3) is None
+    assert validate_config({**section, "spy_values": {"min": 1, "max": 9}}) == []

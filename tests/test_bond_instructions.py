@@ -18,7 +18,9 @@ PARAMS = config.load(use_default_user_file=False).data["games"]["bond"]
 GAME = [
     c.AddLairCard(0, 3), c.AddLairCard(1, 4), c.RemoveLairCard(0, 3), c.AddLairCard(0, 2),
     c.Attack(1, (3,), by=0), c.Ridicule("A"), c.NotAnswered(), c.Ridicule("B"),
-    c.Answered(), c.Attack(0, (1,)), c.Kill(), c.CorrectScore(0, 5), c.EndGame(),
+    c.Answered(), c.Attack(0, (1,)), c.Kill(), c.CorrectScore(0, 5),
+    c.AddLairCard(1, 6), c.Attack(1, (7,)),  # values the settings do not print: noted
+    c.EndGame(),
 ]
 
 
@@ -62,6 +64,9 @@ def test_sentences_name_the_players_and_the_numbers():
     assert tr.message(instructions(events, state)[0]) == "Ann kills the spy: +1 (score 1)."
     _, events, state = steps[11]
     assert tr.message(instructions(events, state)[0]) == "Ann's score corrected by +5: 6."
+    _, events, state = steps[12]
+    assert tr.message(instructions(events, state)[0]) == (
+        "Check your cards: a lair card worth 6 is outside 1–4 in the settings. Accepted.")
 
 
 def test_the_victory_sentence_shares_a_tie():

@@ -98,7 +98,7 @@ def check_limits(state: BondState) -> None:
     assert sum(len(player.lair) for player in state.players) <= state.lair_cards_played
     for player in state.players:
         assert player.lair_size == sum(player.lair)
-        assert all(p.lair_min <= v <= p.lair_max for v in player.lair)
+        assert all(1 <= v <= p.plausible_high("lair") for v in player.lair)
         assert player.score >= 0
     assert all(n <= 2 for n in Counter(state.doublers_played).values())
     if state.capture is not None:
@@ -129,6 +129,14 @@ def test_scores_equal_the_kills_plus_the_corrections(game_setup, data):
             after, events = RULES.apply(state, command)
         except RuleError:
             continue  # refused: the old state is kept as it was
+        # a "check your cards" note exactly for each value outside the configured range
+        p = state.params
+        if isinstance(command, c.AddLairCard):
+            off = [command.value] if not p.lair_min <= command.value <= p.lair_max else []
+            assert [ev.value for ev in events if isinstance(ev, e.CheckCards)] == off
+        elif isinstance(command, c.Attack):
+            off = [v for v in command.spies if not p.spy_min <= v <= p.spy_max]
+            assert [ev.value for ev in events if isinstance(ev, e.CheckCards)] == off
         for event in events:
             if isinstance(event, e.SpyKilled):
                 assert event.points == event.power * 2 ** event.successes
@@ -224,3 +232,26 @@ def test_undo_redo_and_journal_replay_reproduce_every_state(game_setup, data):
     assert resumed.state == RULES.initial_state(game_setup)
     assert journal.game(session.game_id).summary == RULES.summary(resumed.state)
     assert Session.resume(RULES, journal, session.game_id).state == resumed.state
+
+
+@SETTINGS
+@given(st.lists(st.integers(1, 99), min_size=1, max_size=4), st.lists(st.integers(1, 99),
+                                                                      min_size=1, max_size=3))
+def test_any_printable_value_is_accepted_and_counted_with_notes_exactly_off_guess(lair, spies):
+    # seed: "18 cartes pour améliorer son repaire (Lair)" and "18 cartes espions":
+    # counts, not the values printed;
+    # the configured ranges are guesses: a card outside them is noted, never refused
+    state = RULES.initial_state({"params": PARAMS, "players": [{"name": "Ann"},
+                                                               {"name": "Bob"}]})
+    p = state.params
+    for value in lair:
+        state, events = RULES.apply(state, c.AddLairCard(1, value))
+        off = [] if p.lair_min <= value <= p.lair_max else [e.CheckCards("lair", value, 1, 4)]
+        assert [ev for ev in events if isinstance(ev, e.CheckCards)] == off
+    assert state.players[1].lair_size == sum(lair)
+    state, events = RULES.apply(state, c.Attack(1, tuple(spies), by=0))
+    off = [e.CheckCards("spy", v, 1, 5) for v in spies if not 1 <= v <= 5]
+    assert [ev for ev in events if isinstance(ev, e.CheckCards)] == off
+    played = next(ev for ev in events if isinstance(ev, e.SpiesPlayed))
+    assert played.power == sum(spies)
+    assert (state.capture is not None) == (sum(spies) <= sum(lair))

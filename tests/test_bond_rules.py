@@ -113,10 +113,26 @@ def test_lair_size_is_the_sum_of_its_cards():
     assert state.lair_cards_played == 2
 
 
-@pytest.mark.parametrize("value", [0, 5, -1, "2", True, 2.0])
-def test_a_lair_card_outside_the_configured_values_is_refused(value):
-    error = refused(new_state(), c.AddLairCard(0, value), "bond.error.lair_value")
-    assert error.message.params["low"] == 1 and error.message.params["high"] == 4
+@pytest.mark.parametrize("value", [5, 6, 12, 99])
+def test_a_lair_card_outside_the_configured_values_is_accepted_with_a_note(value):
+    # seed: "18 cartes pour améliorer son repaire (Lair)": the values printed on them are
+    # a guess of the settings
+    state, events = play(new_state(), c.AddLairCard(0, value))
+    assert events == [e.CheckCards("lair", value, 1, 4), e.LairCardAdded(0, value, value)]
+    assert state.players[0].lair == (value,)
+
+
+@pytest.mark.parametrize("value", [1, 4])
+def test_a_lair_card_in_the_configured_values_has_no_note(value):
+    _, events = play(new_state(), c.AddLairCard(0, value))
+    assert events == [e.LairCardAdded(0, value, value)]
+
+
+@pytest.mark.parametrize("value", [0, -1, 100, 10**6, "2", True, 2.0, None])
+def test_a_lair_card_no_card_can_print_is_refused_with_a_clear_message(value):
+    state = new_state()
+    error = refused(state, c.AddLairCard(0, value), "bond.error.lair_value")
+    assert error.message.params["low"] == 1 and error.message.params["high"] == 99
 
 
 @pytest.mark.parametrize("player", [-1, 3, None, "0"])
@@ -204,11 +220,23 @@ def test_an_attack_on_a_player_without_a_lair_is_refused():
     refused(destroyed, c.Attack(1, (1,)), "bond.error.no_lair")
 
 
-@pytest.mark.parametrize("spies", [(0,), (6,), (2, 6), (-1,), (True,), ("3",), (2.5,)])
-def test_a_spy_value_outside_the_configured_range_is_refused(spies):
+def test_a_spy_value_outside_the_configured_range_is_accepted_with_a_note():
+    # seed: "18 cartes espions (cartes jaunes)": the values printed on them are a guess of
+    # the settings
+    state = with_lair(new_state(), 1, 4)
+    after, events = play(state, c.Attack(1, (2, 6)))
+    assert events[0] == e.CheckCards("spy", 6, 1, 5)
+    assert e.SpiesPlayed(1, (2, 6), 8, 4, None) in events
+    assert after.spies_played == 2
+    _, events = play(state, c.Attack(1, (2, 5)))
+    assert not [ev for ev in events if isinstance(ev, e.CheckCards)]
+
+
+@pytest.mark.parametrize("spies", [(0,), (100,), (2, 10**6), (-1,), (True,), ("3",), (2.5,)])
+def test_a_spy_value_no_card_can_print_is_refused(spies):
     state = with_lair(new_state(), 1, 4)
     error = refused(state, c.Attack(1, spies), "bond.error.spy_value")
-    assert (error.message.params["low"], error.message.params["high"]) == (1, 5)
+    assert (error.message.params["low"], error.message.params["high"]) == (1, 99)
 
 
 def test_an_attack_needs_at_least_one_spy():

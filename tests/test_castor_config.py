@@ -14,7 +14,7 @@ from companion import config
 from companion.games.castor import RULES
 from companion.games.castor import commands as c
 from companion.games.castor.instructions import instructions
-from companion.games.castor.params import CastorParams
+from companion.games.castor.params import CastorParams, validate_config, widened
 from companion.i18n import Translator, load_catalog
 from companion.messages import RuleError
 
@@ -63,8 +63,8 @@ def test_a_valid_override_is_accepted(tmp_path):
     ({"tricks_per_round": 13}, "games.castor.tricks_per_round", "castor.config.deck_too_small"),
     ({"colours": [{"name": "mauve", "count": 10, "min": 1, "max": 3},
                   {"name": "green", "count": 16, "min": 1, "max": 16},
-                  {"name": "yellow", "count": 40, "min": 1, "max": 20}]},
-     "games.castor.colours.0.count", "castor.config.count_multiple"),
+                  {"name": "yellow", "count": 40, "min": 1, "max": -1}]},
+     "games.castor.colours.2.max", "castor.config.max_below_min"),
     ({"colours": [{"name": "mauve", "count": 60, "min": 5, "max": 4}]},
      "games.castor.colours.0.max", "castor.config.max_below_min"),
     ({"colours": [{"name": "mauve", "count": 60}]}, "games.castor.colours.0",
@@ -148,11 +148,18 @@ def _refusals() -> list[RuleError]:
         (state, c.EnterSheet(1, (1, 0), (1, 0, 3), (0, 0))),
         (state, c.EnterSheet(4, (1, 0), (1, 0), (0, 0))),
         (state, c.EnterSheet(1, (1, "x"), (1, 0), (0, 0))),
-        (state, c.PlayCard("Ann", "mauve", 99)),
+        (state, c.PlayCard("Ann", "mauve", 100)),
         (state, c.PlayCard("Bob", "mauve", 1)),
         (state, c.TakeTrick(3)),
-        (played, c.PlayCard("Bob", "green", 3)),
+        (played, c.PlayCard("Ann", "green", 4)),
         (played, c.TakeTrick(3)),
+        (state, c.EnterSheet(1, (2000, 0), (1, 0), (0, 0))),
+        (state, c.NoteComplice("other", " ")),
+        (state, c.NoteComplice("dance")),
+        (state, c.MoveCard("Ann", "Bob", "green", 3)),
+        (played, c.MoveCard("Ann", "Ann", "green", 3)),
+        (played, c.MovePlan("Ann", "Bob", 2)),
+        (played, c.MovePlan("Ann", "Bob", 0)),
         (played, c.ChooseLeader("Bob")),
         (state, c.DrawPower("agent3")),
         (state, c.SetTrumps(("red",))),
@@ -176,11 +183,34 @@ def test_refusals_and_instructions_read_as_full_sentences(language):
     state, events = RULES.apply(state, c.DrawPower("belton"))
     more: list[Any] = list(events)
     for command in (c.ChooseLeader("Ann"), c.SetTrumps(("blue", "mauve")),
-                    c.PlayCard("Ann", "blue", 3), c.PlayCard("Bob", "mauve", 1),
-                    c.TakeTrick(4), c.SetTrumps(()), c.SetTrumps(None)):
+                    c.NoteComplice("trumps", "blue beats mauve"),
+                    c.PlayCard("Ann", "blue", 30), c.PlayCard("Bob", "blue", 30),
+                    c.AwardTrick("Bob"), c.AwardTrick(None),
+                    c.TakeTrick(9), c.MoveCard("Ann", "Bob", "blue", 30),
+                    c.MovePlan("Ann", "Bob", 2), c.NoteComplice("other", "swap hands"),
+                    c.SetTrumps(()), c.SetTrumps(None),
+                    c.EnterSheet(1, (70, 0), (0, 0), (0, 0))):
         state, events = RULES.apply(state, command)
         more += events
     texts = [translate.message(m) for m in instructions(more)]
-    assert len(texts) >= 7
+    assert len(texts) >= 14
+    assert sum("check" in t.casefold() or "vérifiez" in t.casefold() for t in texts) == 4
     for text in texts:
         assert "{" not in text and "castor." not in text, text
+
+
+def test_a_noted_card_gives_the_settings_change_for_the_next_games():
+    section = config.load(use_default_user_file=False).data["games"]["castor"]
+    key, colours = widened(section, "value", 20, "blue")
+    assert key == "colours"
+    blue = next(spec for spec in colours if spec["name"] == "blue")
+    assert (blue["min"], blue["max"], blue["count"]) == (1, 20, 18)
+    assert section["colours"][1]["max"] == 18  # the section itself is not changed
+    assert validate_config({**section, "colours": colours}) == []  # a valid config
+    assert widened({**section, "colours": colours}, "value", 20, "blue") is None
+    assert widened(section, "value", 0, "green")[1][2]["min"] == 0
+    key, plan = widened(section, "plan_value", 7)
+    assert key == "plan_cards" and len(plan) == 21 and 7 in plan
+    assert widened(section, "plan_value", 3) is None
+    for reason in ("copies", "plan_copies", "plan_total"):  # no single setting says it
+        assert widened(section, reason, 3, "blue") is None

@@ -15,6 +15,7 @@ from companion.games.castor import commands as c
 from companion.games.castor import events as e
 from companion.games.castor.params import CastorParams
 from companion.games.castor.rules import game_standings
+from companion.games.castor.state import Sheet
 from companion.games.castor.tricks import round_plans
 from companion.journal import FILE_NAME, Journal
 from companion.session import Session
@@ -136,4 +137,55 @@ def test_the_summary_in_the_journal_follows_edits_and_victory(tmp_path):
     assert not record.finished and record.summary["turn"] == 3
     assert [g.id for g in journal.unfinished()] == [session.game_id]
     assert game_standings(session.state).medals == (1, 1)
+    journal.close()
+
+
+def test_off_guess_cards_replay_from_the_games_own_settings(tmp_path):
+    # the game's setup holds its settings: widening the config later changes nothing in
+    # a game already played, and a journal replays to the same state and the same notes
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    session = Session.start(RULES, journal, setup(2))
+    events = session.dispatch(c.PlayCard("Ann", "blue", 20))
+    assert e.CheckCards("value", 20, "blue", 1, 18) in events
+    session.dispatch(c.PlayCard("Bob", "blue", 20))  # again: still outside the game's 1-18
+    session.dispatch(c.TakeTrick(9))
+    state, game_id = session.state, session.game_id
+    journal.close()
+
+    journal = Journal(path)
+    resumed = Session.resume(RULES, journal, game_id)
+    assert resumed.state == state
+    assert resumed.state.params.colour("blue").high == 18
+    notes = [ev for entry in journal.entries(game_id) for ev in entry.events
+             if ev["type"] == "CheckCards"]  # in the game's log, as written
+    assert [n["reason"] for n in notes] == ["value", "value", "plan_value"]
+    journal.close()
+
+
+def test_complice_corrections_are_logged_undone_and_replayed(tmp_path):
+    # seed: "Il arrive que le Castor reçoive de l'aide d'un complice. Chaque fois, tu verras
+    # une indication ou une action à réaliser."
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    session = Session.start(RULES, journal, setup(2))
+    steps = [c.NoteComplice("winner", "lowest wins"), c.PlayCard("Ann", "green", 9),
+             c.PlayCard("Bob", "green", 2), c.AwardTrick("Bob"), c.TakeTrick(4),
+             c.NoteComplice("card"), c.MoveCard("Bob", "Ann", "green", 9),
+             c.NoteComplice("points"), c.MovePlan("Bob", "Ann", 3)]
+    states = [session.state]
+    for command in steps:
+        session.dispatch(command)
+        states.append(session.state)
+    done = session.state.tracking.done
+    assert done[0].winner == 1 and done[0].complice == (("winner", "lowest wins"),)
+    assert trick_view(session.state).so_far == Sheet((3, 1), (1, 1), (0, 0))
+    game_id = session.game_id
+    journal.close()
+    journal = Journal(path)
+    resumed = Session.resume(RULES, journal, game_id)
+    assert resumed.state == states[-1]
+    for expected in reversed(states[:-1]):  # undo always works, one command at a time
+        resumed.undo()
+        assert resumed.state == expected
     journal.close()

@@ -17,11 +17,12 @@ from hypothesis import strategies as st
 from companion import config
 from companion.games.castor import RULES, playable_values, trick_view
 from companion.games.castor import commands as c
-from companion.games.castor.params import CastorParams
+from companion.games.castor import events as e
+from companion.games.castor.params import CARD_MAX, CastorParams
 from companion.games.castor.rules import game_standings
 from companion.games.castor.scoring import score_round, standings
 from companion.games.castor.state import CastorState, Sheet
-from companion.games.castor.tricks import round_cards, round_plans, tally
+from companion.games.castor.tricks import piles, round_cards, round_plans, tally
 from companion.journal import Journal
 from companion.messages import RuleError
 from companion.session import Session
@@ -105,6 +106,11 @@ def junk(state: CastorState) -> st.SearchStrategy[Any]:
         st.builds(c.EnterSheet, st.integers(0, len(state.rounds) + 2), column, column, column),
         st.builds(c.DeleteRound, st.integers(0, len(state.rounds) + 1)),
         st.just(c.CancelTracking()),
+        st.builds(c.NoteComplice, st.sampled_from([*c.COMPLICE_ACTIONS, "x"]),
+                  st.sampled_from(["", "blue wins", "x" * 90])),
+        st.builds(c.AwardTrick, st.none() | names),
+        st.builds(c.MoveCard, names, names, colours, small),
+        st.builds(c.MovePlan, names, names, small),
     )
 
 
@@ -155,7 +161,7 @@ def check_limits(state: CastorState) -> None:
         assert sum(sheet.green) <= min(p.colour(p.bonus_colour).count, dealt)
         assert sum(sheet.yellow) <= min(p.colour(p.malus_colour).count, dealt)
         assert sum(sheet.green) + sum(sheet.yellow) <= dealt
-        assert sum(sheet.plan) <= p.plan_total
+        assert sum(sheet.plan) <= len(p.plan_cards) * p.plan_plausible_high
         if record.tricks:
             assert len(record.tricks) == p.tricks_per_round
             if not record.edited:
@@ -166,10 +172,14 @@ def check_limits(state: CastorState) -> None:
         for trick in tricks:
             seats = [card.player for card in trick.cards]
             assert len(seats) == len(set(seats)) <= n
-        for (colour, _), count in round_cards(tricks).items():
-            assert count <= p.colour(colour).copies
-        for value, count in round_plans(state.tracking.done).items():
-            assert count <= p.plan_counts[value]
+        # values beyond the settings' guesses are accepted (noted), within what a card prints
+        for (colour, value), _count in round_cards(tricks).items():
+            assert 0 <= value <= p.colour(colour).plausible_high
+        for value in round_plans(state.tracking.done):
+            assert 0 <= value <= p.plan_plausible_high
+        # the piles never hold a card twice more than was played, nor negative points
+        for pile in piles(n, tricks):
+            assert pile.plan >= 0
     summary = RULES.summary(state)
     for number, totals in enumerate(summary["rounds"], 1):
         score = game_standings(state).scores[number - 1]
@@ -245,3 +255,32 @@ def test_a_dealt_round_tracked_trick_by_trick_adds_up(n, rng: random.Random):
     assert sum(sheet.yellow) == sum(v for (colour, _), v in dealt.items() if colour == "yellow")
     assert round_cards(state.rounds[0].tricks) == dealt
     check_limits(state)
+
+
+# -- cards the settings did not expect ------------------------------------------------------
+@SETTINGS
+@given(st.lists(st.tuples(st.sampled_from(P.colour_names), st.integers(0, CARD_MAX)),
+                min_size=2, max_size=2),
+       st.integers(0, CARD_MAX))
+def test_any_printable_value_is_accepted_and_scored_with_notes_exactly_off_guess(cards, plan):
+    # seed: "60 cartes Action" and "20 cartes Plan machiavélique (d'une valeur de 1 à 6)":
+    # counts, not values; the settings' values and copies are guesses, never a refusal
+    state = RULES.initial_state({"params": PARAMS, "players": [{"name": "Ann"},
+                                                               {"name": "Bob"}]})
+    seen: Counter[tuple[str, int]] = Counter()
+    for name, (colour, value) in zip(("Ann", "Bob"), cards, strict=True):
+        state, events = RULES.apply(state, c.PlayCard(name, colour, value))
+        spec = P.colour(colour)
+        expected = []
+        if not spec.low <= value <= spec.high:
+            expected = [e.CheckCards("value", value, colour, spec.low, spec.high)]
+        elif seen[(colour, value)] >= spec.copies:
+            expected = [e.CheckCards("copies", value, colour, spec.low, spec.high, spec.copies)]
+        seen[(colour, value)] += 1
+        assert [ev for ev in events if isinstance(ev, e.CheckCards)] == expected
+    state, events = RULES.apply(state, c.TakeTrick(plan))
+    noted = [ev for ev in events if isinstance(ev, e.CheckCards)]
+    assert noted == ([] if plan in P.plan_counts else
+                     [e.CheckCards("plan_value", plan, low=1, high=6)])
+    winner = state.tracking.done[0].winner
+    assert tally(P, 2, state.tracking.done).plan[winner] == plan

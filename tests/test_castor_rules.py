@@ -248,7 +248,8 @@ def test_with_tied_winners_the_first_in_seating_order_leads_unless_the_table_cho
     (((1, 0, 0), (1, 1, -1), (1, 1, 1)), "castor.error.negative"),
     (((1, 9, 0), (1, 8, 0), (1, 0, 0)), "castor.error.too_many_cards"),  # 17 greens of 16
     (((1, 0, 9), (1, 0, 8), (1, 0, 0)), "castor.error.too_many_cards"),  # 17 yellows of 16
-    (((40, 0, 0), (20, 1, 1), (4, 0, 0)), "castor.error.too_many_plan_points"),  # 64 > 63
+    # beyond 20 plan cards printing at most 99 each
+    (((1000, 0, 0), (980, 1, 1), (1, 0, 0)), "castor.error.too_many_plan_points"),
 ])
 def test_counts_a_round_cannot_hold_are_refused(rows, key):
     plan, green, yellow = (tuple(col) for col in zip(*rows, strict=True))
@@ -256,6 +257,17 @@ def test_counts_a_round_cannot_hold_are_refused(rows, key):
     error = refused(state, c.EnterSheet(1, plan, green, yellow), key)
     assert error.message.params  # the message says which numbers
     assert state.rounds == ()
+
+
+def test_more_plan_points_than_the_listed_plan_cards_are_accepted_with_a_note():
+    # seed: "20 cartes Plan machiavélique (d'une valeur de 1 à 6)": how many of each is
+    # a guess of the settings (63 points in all), so 64 is noted, not refused
+    state = new_state(3)
+    state, events = RULES.apply(state, c.EnterSheet(1, (40, 20, 4), (0, 1, 0), (0, 1, 0)))
+    assert e.CheckCards("plan_total", 64, count=63) in events
+    assert state.rounds[0].sheet.plan == (40, 20, 4)
+    _, events = RULES.apply(new_state(3), c.EnterSheet(1, (40, 20, 3), (0, 1, 0), (0, 1, 0)))
+    assert not [ev for ev in events if isinstance(ev, e.CheckCards)]
 
 
 def test_two_players_cannot_win_more_green_and_yellow_cards_than_were_dealt():

@@ -213,20 +213,27 @@ def test_power_cards_are_drawn_before_the_first_card_and_only_for_agents_in_play
     refused(new_state(), c.DrawPower("nobody"), "castor.error.agent_not_playing")
 
 
-# -- bad cards -------------------------------------------------------------------------
-def test_the_same_card_twice_in_a_trick_is_refused():
+# -- cards the settings did not expect: accepted, noted --------------------------------
+def notes(events: list[Any]) -> list[e.CheckCards]:
+    return [ev for ev in events if isinstance(ev, e.CheckCards)]
+
+
+def test_the_same_card_twice_in_a_trick_is_accepted_with_a_note():
+    # seed: "60 cartes Action": how many cards print each value is a guess of the settings
     state, _ = run(new_state(), c.PlayCard("Maëlys", "green", 8))
-    error = refused(state, c.PlayCard("Nathaniel", "green", 8), "castor.error.same_card_in_trick")
-    assert error.message.params["value"] == 8
+    state, events = run(state, c.PlayCard("Nathaniel", "green", 8))
+    assert notes(events) == [e.CheckCards("copies", 8, "green", 1, 16, 1)]
+    assert [card.value for card in state.tracking.current.cards] == [8, 8]
 
 
-def test_a_card_already_played_this_round_is_refused_but_fine_next_round():
+def test_a_card_already_played_this_round_is_noted_but_not_next_round():
     state, _ = play(new_state(), [("Maëlys", "green", 8), ("Nathaniel", "blue", 1),
                                   ("Mathis", "blue", 2)])
-    refused(state, c.PlayCard("Maëlys", "green", 8), "castor.error.card_used")
+    _, events = run(state, c.PlayCard("Maëlys", "green", 8))
+    assert notes(events) == [e.CheckCards("copies", 8, "green", 1, 16, 1)]
     state, _ = full_round(new_state(), PLANS)  # played green 1..12, 8 included
     state, events = run(state, c.PlayCard("Maëlys", "green", 8))
-    assert events[-1] == e.CardPlayed("Maëlys", "green", 8)
+    assert events[-1] == e.CardPlayed("Maëlys", "green", 8) and not notes(events)
 
 
 def test_a_player_plays_once_per_trick():
@@ -239,23 +246,39 @@ def test_a_card_of_a_player_not_in_the_game_is_refused():
     refused(new_state(), c.PlayCard("Zoé", "green", 8), "castor.error.unknown_player")
 
 
+@pytest.mark.parametrize(("colour", "value"), [
+    ("mauve", 11), ("green", 0), ("blue", 19), ("blue", 99), ("yellow", 17)])
+def test_values_outside_the_configured_range_are_accepted_with_a_note(colour, value):
+    # seed: "60 cartes Action" in four colours; the values printed are not given
+    state, events = run(new_state(), c.PlayCard("Maëlys", colour, value))
+    spec = state.params.colour(colour)
+    assert notes(events) == [e.CheckCards("value", value, colour, spec.low, spec.high)]
+    assert state.tracking.current.cards[-1].value == value
+
+
 @pytest.mark.parametrize(("colour", "value", "key"), [
-    ("mauve", 11, "castor.error.bad_value"),
-    ("green", 0, "castor.error.bad_value"),
-    ("blue", 19, "castor.error.bad_value"),
-    ("blue", -3, "castor.error.bad_value"),
-    ("blue", "3", "castor.error.bad_value"),
-    ("blue", True, "castor.error.bad_value"),
+    ("blue", -3, "castor.error.implausible_card"),
+    ("blue", 100, "castor.error.implausible_card"),
+    ("blue", 10**6, "castor.error.implausible_card"),
+    ("blue", "3", "castor.error.implausible_card"),
+    ("blue", True, "castor.error.implausible_card"),
+    ("blue", 2.5, "castor.error.implausible_card"),
     ("red", 3, "castor.error.unknown_colour"),
 ])
-def test_values_outside_the_configured_range_are_refused(colour, value, key):
-    refused(new_state(), c.PlayCard("Maëlys", colour, value), key)
+def test_values_no_card_can_print_are_refused_with_a_clear_message(colour, value, key):
+    state = new_state()
+    error = refused(state, c.PlayCard("Maëlys", colour, value), key)
+    if key == "castor.error.implausible_card":
+        assert error.message.params["low"] == 0 and error.message.params["high"] == 99
+    assert state.tracking is None
 
 
-def test_the_value_range_comes_from_config():
+def test_the_value_range_comes_from_the_game_setup():
     state = new_state(colours=recoloured("mauve", count=10, min=0, max=9))
-    refused(state, c.PlayCard("Maëlys", "mauve", 10), "castor.error.bad_value")
-    state, _ = run(state, c.PlayCard("Maëlys", "mauve", 0))
+    _, events = run(state, c.PlayCard("Maëlys", "mauve", 10))
+    assert notes(events) == [e.CheckCards("value", 10, "mauve", 0, 9)]
+    _, events = run(state, c.PlayCard("Maëlys", "mauve", 0))
+    assert not notes(events)
 
 
 def test_the_leader_plays_first():
@@ -269,12 +292,17 @@ def test_a_trick_is_taken_only_when_everyone_played_with_a_real_plan_value():
     error = refused(state, c.TakeTrick(3), "castor.error.trick_incomplete")
     assert error.message.params == {"players": "Nathaniel, Mathis"}
     state, _ = run(state, c.PlayCard("Nathaniel", "green", 9), c.PlayCard("Mathis", "green", 10))
-    for bad in (0, 7, -1, "3", None):
-        refused(state, c.TakeTrick(bad), "castor.error.bad_plan")
+    for bad in (-1, 100, 10**6, "3", None, 2.5):
+        refused(state, c.TakeTrick(bad), "castor.error.implausible_plan")
+    # seed: "20 cartes Plan machiavélique (d'une valeur de 1 à 6)": the list is a guess
+    _, events = run(state, c.TakeTrick(7))
+    assert notes(events) == [e.CheckCards("plan_value", 7, low=1, high=6)]
+    _, events = run(state, c.TakeTrick(0))
+    assert notes(events) == [e.CheckCards("plan_value", 0, low=1, high=6)]
 
 
-def test_no_more_plan_cards_of_a_value_than_the_pile_holds():
-    # two plan cards are worth 6
+def test_more_plan_cards_of_a_value_than_listed_are_accepted_with_a_note():
+    # two plan cards are worth 6 in the settings: a third is noted, not refused
     state = new_state()
     leader = "Maëlys"
     for n in range(2):
@@ -286,8 +314,9 @@ def test_no_more_plan_cards_of_a_value_than_the_pile_holds():
     seats = ["Maëlys", "Nathaniel", "Mathis"]
     order = seats[seats.index(leader):] + seats[:seats.index(leader)]
     state, _ = run(state, *(c.PlayCard(p, "green", i + 1) for i, p in enumerate(order)))
-    error = refused(state, c.TakeTrick(6), "castor.error.plan_exhausted")
-    assert error.message.params == {"value": 6, "count": 2}
+    state, events = run(state, c.TakeTrick(6))
+    assert notes(events) == [e.CheckCards("plan_copies", 6, count=2)]
+    assert state.tracking.done[-1].plan == 6
 
 
 PLANS = [1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3]
@@ -361,3 +390,58 @@ def test_players_without_agents_play_without_powers():
     refused(state, c.DrawPower("martha"), "castor.error.agent_not_playing")
     _, events = play(state, [("Ann", "yellow", 4), ("Bob", "yellow", 5)])
     assert won(events).winner == "Bob"
+
+
+# -- complice cards ---------------------------------------------------------------------------
+def test_a_complice_note_is_kept_on_its_trick():
+    # seed: "Chaque fois, tu verras une indication ou une action à réaliser. [...] Cette
+    # « règle spéciale » ne s'applique que pour un tour."
+    state, events = run(new_state(), c.NoteComplice("other", "  lowest card wins "))
+    assert events[-1] == e.CompliceNoted("other", "lowest card wins")
+    state, _ = play(state, [("Maëlys", "green", 8), ("Nathaniel", "green", 3),
+                            ("Mathis", "green", 5)])
+    assert state.tracking.done[0].complice == (("other", "lowest card wins"),)
+    assert state.tracking.current.complice == ()  # the next trick starts without it
+
+
+def test_a_complice_can_give_the_trick_to_another_player_and_back():
+    state, _ = run(new_state(), c.PlayCard("Maëlys", "green", 8),
+                   c.PlayCard("Nathaniel", "green", 3), c.PlayCard("Mathis", "green", 5))
+    awarded, events = run(state, c.AwardTrick("Nathaniel"))
+    assert events == [e.TrickAwarded("Nathaniel")]
+    assert trick_view(awarded).winning == "Nathaniel"
+    usual, events = run(awarded, c.AwardTrick(None))
+    assert events == [e.TrickAwarded(None)] and trick_view(usual).winning == "Maëlys"
+    _, events = run(awarded, c.TakeTrick(2))
+    assert won(events).winner == "Nathaniel" and won(events).next_leader == "Nathaniel"
+
+
+@pytest.mark.parametrize(("command", "key"), [
+    (c.NoteComplice("other", ""), "castor.error.complice_empty"),
+    (c.NoteComplice("other", "x" * 81), "castor.error.complice_text"),
+    (c.NoteComplice("dance"), "castor.error.complice_action"),
+    (c.NoteComplice("trumps", 3), "castor.error.complice_text"),
+    (c.AwardTrick("Zoé"), "castor.error.unknown_player"),
+    (c.MoveCard("Maëlys", "Maëlys", "green", 8), "castor.error.move_to_self"),
+    (c.MoveCard("Nathaniel", "Maëlys", "green", 8), "castor.error.not_in_pile"),
+    (c.MoveCard("Mathis", "Maëlys", "red", 8), "castor.error.not_in_pile"),
+    (c.MovePlan("Mathis", "Maëlys", 4), "castor.error.not_enough_plan"),
+    (c.MovePlan("Mathis", "Maëlys", 0), "castor.error.move_points"),
+    (c.MovePlan("Mathis", "Maëlys", "3"), "castor.error.move_points"),
+])
+def test_corrections_that_do_not_fit_the_piles_are_refused_clearly(command, key):
+    # Mathis has won one trick: 8 and 11 green, 12 yellow, 3 plan points
+    state, _ = play(new_state(), [("Maëlys", "green", 8), ("Nathaniel", "yellow", 12),
+                                  ("Mathis", "green", 11)], plan=3)
+    refused(state, command, key)
+
+
+def test_moves_between_piles_change_the_round_sheet():
+    state, _ = play(new_state(), [("Maëlys", "green", 8), ("Nathaniel", "yellow", 12),
+                                  ("Mathis", "green", 11)], plan=3)
+    state, events = run(state, c.MoveCard("Mathis", "Maëlys", "yellow", 12),
+                        c.MovePlan("Mathis", "Nathaniel", 2))
+    assert events == [e.PileMoved("Mathis", "Maëlys", "yellow", 12),
+                      e.PileMoved("Mathis", "Nathaniel", None, 2)]
+    assert trick_view(state).so_far == Sheet((0, 2, 1), (0, 0, 2), (1, 0, 0))
+    refused(state, c.MoveCard("Mathis", "Maëlys", "yellow", 12), "castor.error.not_in_pile")

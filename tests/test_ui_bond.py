@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import yaml
 
 from companion import config
 from tests.uidriver import Driver
@@ -325,3 +326,70 @@ def test_two_players_with_one_name_are_refused_and_the_setup_is_kept(launch: Any
     assert ui.screen == "bond_setup"
     assert [ui.text("setup.name.0"), ui.text("setup.name.1")] == ["Bob", "Bob"]
     assert ui.app.journal.unfinished() == []  # no game was started
+
+
+# -- cards the settings did not expect ------------------------------------------------------
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_cards_outside_the_settings_are_accepted_with_a_note_and_a_fix_for_next_games(
+        launch: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    # seed: "18 cartes pour améliorer son repaire (Lair)" and "18 cartes espions":
+    # counts, not the numbers printed;
+    # the settings' 1-4 lairs and 1-5 spies are guesses, never a refusal
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    target = tmp_path / "config" / "table-companion" / "config.yaml"
+    ui = launch(language=language)
+    new_game(ui, players=2)
+    ui.tap("play.player.1.add_lair")
+    ui.tap("lair.add.other")
+    assert ui.dialog == "keypad"
+    ui.tap("keypad.6")
+    ui.tap("keypad.ok")
+    assert ui.dialog == "check"
+    assert ui.app.session.state.players[1].lair == (6,)  # recorded before it is shown
+    if language == "en":
+        assert ui.text("check.text") == ("Check your cards: a lair card worth 6 is outside "
+                                         "1–4 in the settings. Accepted.")
+        assert ui.text("check.fix.0") == "Next games: lair cards 1 to 6"
+    ui.screenshot(f"bond-check-cards-{language}-800x480")
+    ui.tap("check.fix.0")
+    assert yaml.safe_load(target.read_text())["games"]["bond"]["lair_values"] == {
+        "min": 1, "max": 6}
+    ui.tap("check.ok")
+    assert ui.dialog is None
+    assert card(ui, 1, "lair").endswith("6")
+    # the game keeps its settings; the next game's setup reads the widened ones
+    assert ui.app.session.state.params.lair_max == 4
+    assert ui.app.settings.get("games.bond.lair_values") == {"min": 1, "max": 6}
+
+    # a spy of 7 typed in the attack, with a 2: the note first, then the capture goes on
+    ui.tap("play.player.1.attack")
+    ui.tap("attack.spy.2")
+    ui.tap("attack.spy.other")
+    ui.tap("attack.digit.7")
+    assert ui.text("attack.typed") == "7"
+    ui.screenshot(f"bond-attack-typing-{language}-800x480")
+    ui.tap("attack.digit.ok")
+    assert ui.text("attack.spies").startswith("Spies: 2 + 7" if language == "en"
+                                              else "Espions")
+    ui.screenshot(f"bond-attack-other-{language}-800x480")
+    ui.tap("attack.send")
+    assert ui.dialog == "check"
+    ui.tap("check.ok")
+    assert ui.dialog == "escaped"  # 9 against a lair of 6: the spy escapes
+    ui.tap("escaped.ok")
+
+    # a number no card prints: a clear message, nothing lost, undo still works
+    ui.tap("play.player.0.add_lair")
+    ui.tap("lair.add.other")
+    for key in ("1", "2", "0", "ok"):
+        ui.tap(f"keypad.{key}")
+    assert ui.dialog == "error"
+    if language == "en":
+        assert ui.text("error.text") == (
+            "120 cannot be a lair card: cards print a whole number from 1 to 99.")
+    ui.tap("error.ok")
+    assert ui.app.session.state.players[0].lair == ()
+    ui.tap("play.undo")
+    assert ui.app.session.state.players[1].lair == (6,)
+    assert ui.app.session.state.spies_played == 0

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 
 from companion.i18n import load_catalog
 from tests.uidriver import Driver
@@ -255,7 +256,8 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
     assert ui.text("tricks.status") == "Player 1 to play · Player 2 is winning (7 blue)"
     assert ui.find("tricks.value.7") is None  # no colour chosen yet for Player 1's card
     ui.tap("tricks.colour.blue")
-    assert ui.find("tricks.value.7").disabled  # that card is on the table
+    # the card on the table is not greyed: card counting is left to memory (a setting)
+    assert not ui.find("tricks.value.7").disabled
     ui.tap("tricks.value.9")
     # the highest card of the first colour wins
     assert ui.text("tricks.status") == "Player 1 wins the trick."
@@ -277,7 +279,9 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
     ui.tap("extra.4")
 
     # trick 3: a complice card makes blue beat mauve for this trick only
-    ui.tap("tricks.set_trumps")
+    ui.tap("tricks.complice")
+    assert ui.dialog == "complice"
+    ui.tap("complice.trumps")
     assert ui.dialog == "trumps"
     ui.tap("trumps.blue")
     assert ui.text("tricks.trumps") == "This trick: blue, then mauve"
@@ -299,8 +303,15 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
         ui.tap(f"tricks.plan.{plan}")
 
     # the twelfth trick filled the sheet: Player 1 3 + 2 + 4 plan, 1 green (bonus 8);
-    # Player 2 1 + 41 plan, 4 greens, 10 yellows (malus 8)
+    # Player 2 1 + 41 plan, 4 greens, 10 yellows (malus 8); the piles are revealed now
     assert ui.screen == "castor_play"
+    assert ui.dialog == "revealed"
+    assert ui.text("revealed.title") == "Round 1: the piles are revealed"
+    assert ui.text("revealed.text") == (
+        "Player 1: plan 9 · green 1 · yellow 0 +8 → 17\n"
+        "Player 2: plan 42 · green 4 · yellow 10 −8 → 34  ★")
+    ui.screenshot("castor-round-revealed-800x480")
+    ui.tap("revealed.ok")
     assert ui.text("board.round.1") == "R1\ntricks"
     assert [ui.text(f"board.cell.{s}.1") for s in range(2)] == ["17", "★ 34\nmedal"]
     assert [ui.text(f"board.total.{s}") for s in range(2)] == ["17", "34"]
@@ -336,13 +347,234 @@ def test_after_a_restart_the_tracked_round_is_where_it_was(launch: Any,
     assert ui.text("tricks.status") == "Player 1 to play · Player 2 is winning (4 yellow)"
 
 
+# -- cards the settings did not expect ------------------------------------------------------
+def type_number(ui: Driver, number: int) -> None:
+    assert ui.dialog == "keypad"
+    for digit in str(number):
+        ui.tap(f"keypad.{digit}")
+    ui.tap("keypad.ok")
+
+
+def other_card(ui: Driver, colour: str, value: int) -> None:
+    ui.tap(f"tricks.colour.{colour}")
+    ui.tap("tricks.value.other")
+    type_number(ui, value)
+
+
+def isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    return tmp_path / "config" / "table-companion" / "config.yaml"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_card_outside_the_settings_is_accepted_with_a_note_and_a_fix_for_next_games(
+        launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, language: str,
+        caplog: pytest.LogCaptureFixture) -> None:
+    # seed: "60 cartes Action": counts, not the numbers printed; the settings' 1-18 blue
+    # is a guess, so a 20 blue is recorded, with a note, never refused
+    target = isolated_settings(tmp_path, monkeypatch)
+    ui = launch(language=language)
+    new_game(ui, 2)
+    ui.tap("play.tricks")
+    other_card(ui, "blue", 20)
+    assert ui.dialog == "check"
+    assert ui.app.session.state.tracking.current.cards[-1].value == 20  # recorded first
+    if language == "en":
+        assert ui.text("check.text") == (
+            "Check your cards: 20 blue is outside 1–18 in the settings. Accepted.")
+        assert ui.text("check.fix.0") == "Next games: blue cards 1 to 20"
+    else:
+        assert ui.text("check.text").startswith("Vérifiez vos cartes : 20 bleu")
+    ui.screenshot(f"castor-check-cards-{language}-800x480")
+    assert [r.message for r in caplog.records if r.name == "ui.screens.castor_checks"] == [
+        f"check your cards: {ui.text('check.text')}"]  # and in the app's log
+    ui.tap("check.fix.0")  # through the settings' own saving, for the next games only
+    assert ui.find("check.fix.0").disabled
+    saved = yaml.safe_load(target.read_text())
+    blue = next(c for c in saved["games"]["castor"]["colours"] if c["name"] == "blue")
+    assert (blue["min"], blue["max"]) == (1, 20)
+    ui.tap("check.ok")
+    assert ui.dialog is None
+    assert ui.text("tricks.chip.0").endswith("20 " + ("blue" if language == "en" else "bleu"))
+    assert ("Check your cards" if language == "en" else "Vérifiez vos cartes") in ui.text(
+        "tricks.say")
+    # the game keeps the settings it started with; the next game takes the new ones
+    assert ui.app.session.state.params.colour("blue").high == 18
+    assert ui.app.root.get_screen("castor_setup").params.colour("blue").high == 20
+
+    # a number no card prints: a clear message, nothing lost, the keypad tried again
+    other_card(ui, "blue", 100)
+    assert ui.dialog == "error"
+    if language == "en":
+        assert ui.text("error.text") == (
+            "100 cannot be a blue card: cards print a whole number from 0 to 99.")
+    ui.tap("error.ok")
+    assert len(ui.app.session.state.tracking.current.cards) == 1
+    # the settings expect 20 now: the game's log still notes it, no dialog interrupts
+    other_card(ui, "blue", 20)
+    assert ui.dialog is None
+    assert "20" in ui.text("tricks.say")
+    assert len([r for r in caplog.records if r.name == "ui.screens.castor_checks"]) == 2
+
+    # a plan card the settings do not list: the keypad, a note, a fix offered
+    ui.tap("tricks.plan.other")
+    type_number(ui, 7)
+    assert ui.dialog == "check"
+    if language == "en":
+        assert ui.text("check.fix.0") == "Next games: add a plan card worth 7 (21 plan cards)"
+    ui.tap("check.ok")
+    assert ui.app.session.state.tracking.done[0].plan == 7
+    # undo always works, and takes back exactly the last action
+    ui.tap("tricks.undo")
+    assert ui.app.session.state.tracking.done == ()
+    assert len(ui.app.session.state.tracking.current.cards) == 2
+    ui.tap("tricks.redo")
+    assert ui.app.session.state.tracking.done[0].plan == 7
+
+
+def test_the_keypad_greys_played_cards_only_when_the_setting_asks(
+        launch: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = isolated_settings(tmp_path, monkeypatch)
+    ui = launch()
+    ui.tap("home.settings")
+    assert ui.text("settings.castor.marks") == "Castor: grey the cards already played: off"
+    ui.tap("settings.castor.marks")
+    assert ui.text("settings.castor.marks") == "Castor: grey the cards already played: on"
+    assert yaml.safe_load(target.read_text())["games"]["castor"]["keypad_marks_played"]
+    ui.tap("settings.back")
+    new_game(ui, 2)
+    ui.tap("play.tricks")
+    play_card(ui, "green", 8)
+    ui.tap("tricks.colour.green")
+    assert ui.find("tricks.value.8").color != ui.find("tricks.value.9").color  # greyed
+    ui.tap("tricks.value.8")  # greyed, still accepted: the table has the last word
+    assert ui.dialog == "check"
+    ui.tap("check.ok")
+    assert [c.value for c in ui.app.session.state.tracking.current.cards] == [8, 8]
+
+
+# -- hidden piles -----------------------------------------------------------------------------
+def labels(ui: Driver) -> list[str]:
+    """Every text the eye can read now: the screen and the open dialog."""
+    roots = [ui.app.root.current_screen] + ([ui.app.dialog] if ui.app.dialog else [])
+    return [str(w.text) for root in roots for w in root.walk(restrict=True)
+            if isinstance(getattr(w, "text", None), str) and w.text]
+
+
+def test_no_other_players_pile_is_shown_during_a_tracked_round(launch: Any) -> None:
+    # seed: "Tu peux consulter la pile des cartes que tu as gagnées, mais pas celle des
+    # autres joueurs."
+    ui = launch()
+    new_game(ui, 3)
+    ui.tap("play.tricks")
+    # Player 1 wins two tricks with greens and yellows; Player 2 one
+    for cards, plan in (([("green", 8), ("yellow", 12), ("green", 3)], 5),
+                        ([("green", 11), ("yellow", 6), ("yellow", 2)], 4)):
+        for colour, value in cards:
+            play_card(ui, colour, value)
+        ui.tap(f"tricks.plan.{plan}")
+    play_card(ui, "blue", 2)
+    play_card(ui, "mauve", 1)
+    play_card(ui, "blue", 5)
+    ui.tap("tricks.plan.2")
+    # Player 1: 9 plan points, 3 greens, 3 yellows; Player 2: 2 points, 1 blue 1 mauve
+    tallies = re.compile(r"plan points?:|green cards|yellow cards|\b9\b.*plan|card\(s\)",
+                         re.IGNORECASE)
+    for where in ("castor_tricks", "castor_play"):
+        ui.app.root.current = where
+        ui.pump(3)
+        texts = labels(ui)
+        assert texts and not [t for t in texts if tallies.search(t)], (where, texts)
+        assert not ui.has("board.cell.0.1")  # the round is not on the scoreboard yet
+    # the sheet of the round being tracked does not show the piles either
+    ui.tap("play.sheet")
+    assert [ui.text(f"sheet.{f}.{s}") for f in ("plan", "green", "yellow")
+            for s in range(3)] == ["0"] * 9
+    ui.tap("sheet.cancel")
+
+    # Player 1 looks at their own pile, after an "only Player 1 looks" step
+    ui.tap("play.tricks")
+    ui.tap("tricks.piles")
+    assert ui.dialog == "piles"
+    ui.tap("piles.0")
+    assert ui.dialog == "look" and ui.text("look.title") == "Only Player 1 looks"
+    assert not [t for t in labels(ui) if tallies.search(t)]
+    ui.tap("look.show")
+    assert ui.dialog == "pile"
+    assert ui.text("pile.title") == "Player 1's pile this round"
+    pile = ui.text("pile.text")
+    assert pile.startswith("Plan points: 9\n")
+    assert "green: 3 card(s) (3, 8, 11)" in pile and "yellow: 3 card(s) (2, 6, 12)" in pile
+    assert "Player 2" not in pile and "Player 3" not in pile
+    ui.screenshot("castor-own-pile-800x480")
+    ui.tap("pile.close")
+    assert ui.dialog is None
+
+
+# -- complice cards ---------------------------------------------------------------------------
+def test_a_complice_card_is_noted_with_its_corrections_each_undoable(launch: Any) -> None:
+    # seed: "Chaque fois, tu verras une indication ou une action à réaliser."
+    ui = launch()
+    new_game(ui, 2)
+    ui.tap("play.tricks")
+    ui.tap("tricks.complice")
+    assert ui.dialog == "complice"
+    ui.screenshot("castor-complice-800x480")
+    ui.tap("complice.other")  # the table's own words
+    assert ui.dialog == "keyboard"
+    for letter in "SWAP":
+        ui.tap(f"keyboard.{letter}")
+    ui.tap("keyboard.ok")
+    assert ui.app.session.state.tracking.current.complice == (("other", "Swap"),)
+    assert ui.text("tricks.say").endswith("Complice card: “Swap”.")
+    # the complice gives this trick to the lower card
+    play_card(ui, "blue", 9)
+    play_card(ui, "blue", 4)
+    ui.tap("tricks.complice")
+    ui.tap("complice.winner")
+    assert ui.dialog == "award"
+    ui.tap("award.1")
+    assert ui.text("tricks.status") == "Player 2 wins the trick."
+    ui.tap("tricks.plan.3")
+    assert ui.app.session.state.tracking.done[0].winner == 1
+    # a won card changes piles: from Player 2 to Player 1
+    ui.tap("tricks.complice")
+    ui.tap("complice.card")
+    assert ui.dialog == "move_from"
+    ui.tap("move_from.1")
+    assert ui.dialog == "move_to"
+    ui.tap("move_to.0")
+    ui.tap("move_colour.blue")
+    type_number(ui, 9)
+    assert ui.dialog is None
+    assert ui.text("tricks.say") == "Player 2 gives the 9 blue from their pile to Player 1."
+    # plan points change piles; more than the pile holds: a clear message, nothing lost
+    ui.tap("tricks.complice")
+    ui.tap("complice.points")
+    ui.tap("move_from.1")
+    ui.tap("move_to.0")
+    type_number(ui, 5)
+    assert ui.dialog == "error"
+    assert "Player 2's pile does not hold 5 plan points" in ui.text("error.text")
+    ui.tap("error.ok")
+    before = ui.app.session.state
+    # every step is its own logged command: undo takes back the last one each time
+    ui.tap("tricks.undo")  # the "points" note
+    ui.tap("tricks.undo")  # the card moved
+    state = ui.app.session.state
+    assert state.tracking.current.moves == () and state != before
+    ui.tap("tricks.redo")
+    assert ui.app.session.state.tracking.current.moves[0].value == 9
+
+
 def test_every_screen_key_is_in_both_catalogs() -> None:
     named: set[str] = set()
     for path in SCREENS.glob("castor_*.py"):
         named |= set(re.findall(r'"(castor\.ui\.[a-z_.]+)"', path.read_text("utf-8")))
     named |= {f"castor.ui.command.{name}" for name in (
         "EnterSheet", "DeleteRound", "DrawPower", "ChooseLeader", "SetTrumps", "PlayCard",
-        "TakeTrick", "CancelTracking")}
+        "TakeTrick", "CancelTracking", "NoteComplice", "AwardTrick", "MoveCard", "MovePlan")}
     named |= {f"castor.ui.source.{source}" for source in ("tricks", "edited")}
     assert len(named) > 40, "the scan found too few keys"
     for language in ("en", "fr"):

@@ -69,8 +69,8 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
     spies_label = dialog.add(Text(size=20, tid="attack.spies", size_hint_y=None,
                                   height=dp(34)))
     values = list(range(p.spy_min, p.spy_max + 1))
-    grid = GridLayout(cols=min(len(values), 8), spacing=dp(6), size_hint_y=None)
-    rows = -(-len(values) // grid.cols)
+    grid = GridLayout(cols=min(len(values) + 1, 8), spacing=dp(6), size_hint_y=None)
+    rows = -(-(len(values) + 1) // grid.cols)
     grid.height = rows * theme.touch(56) + (rows - 1) * dp(6)
     value_buttons = []
     for value in values:
@@ -78,6 +78,12 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
         tap.bind(on_release=lambda _b, v=value: add_spy(v))
         value_buttons.append(tap)
         grid.add_widget(tap)
+    # a spy the settings do not list: typed, accepted with a note (a keypad inside the
+    # attack keeps the spies chosen so far)
+    other = Tap(app.tr("bond.ui.other_value"), size=18, tid="attack.spy.other")
+    other.bind(on_release=lambda _b: other_spy())
+    value_buttons.append(other)
+    grid.add_widget(other)
     dialog.add(grid)
     preview = dialog.add(Text(size=26, bold=True, halign="center", tid="attack.preview",
                               size_hint_y=None, height=dp(56)))
@@ -129,6 +135,43 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
         if not flow.full:
             flow.spies.append(value)
         redraw()
+
+    typed = Text("", size=24, bold=True, halign="center", tid="attack.typed",
+                 size_hint_y=None, height=dp(40))
+    other_row = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(52))
+
+    def other_spy() -> None:
+        """Digits in place of the value buttons; OK adds the spy (the rules refuse a
+        number no card prints, with a clear message, when the attack is sent)."""
+        typed.text = ""
+        other_row.clear_widgets()
+        for key in "0123456789":
+            tap = Tap(key, size=20, tid=f"attack.digit.{key}")
+            tap.bind(on_release=lambda _b, k=key: digit(k))
+            other_row.add_widget(tap)
+        ok = Tap(app.tr("core.ui.ok"), size=18, tid="attack.digit.ok", background=theme.SUCCESS)
+        ok.bind(on_release=lambda _b: typed_done())
+        other_row.add_widget(ok)
+        if typed.parent is None:  # the digits take the value buttons' place
+            index = dialog.box.children.index(grid)
+            dialog.box.remove_widget(grid)
+            dialog.box.add_widget(typed, index)
+            dialog.box.add_widget(other_row, index)
+
+    def digit(key: str) -> None:
+        if len(typed.text) < 3:
+            typed.text = (typed.text + key).lstrip("0")
+
+    def typed_done() -> None:
+        if typed.parent is not None:
+            index = dialog.box.children.index(other_row)
+            dialog.box.remove_widget(typed)
+            dialog.box.remove_widget(other_row)
+            dialog.box.add_widget(grid, index)
+        if typed.text:
+            add_spy(int(typed.text))
+        else:
+            redraw()
 
     def remove_spy() -> None:
         if flow.spies:

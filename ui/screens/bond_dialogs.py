@@ -1,17 +1,26 @@
 """Mr. Bond's smaller dialogs: a lair card (add, or remove one entered by mistake), the
-score correction stepper, the end by agreement, and the escape shown to the table."""
+score correction stepper, the end by agreement, the escape shown to the table, and the
+"check your cards" note for a card the settings did not expect."""
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.bond import commands as c
+from companion.games.bond import events as e
 from companion.games.bond import view
+from companion.games.bond.instructions import check_cards
+from companion.games.bond.params import widened
 from companion.games.bond.state import BondState
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
+from ui.screens.castor_checks import Fix, check_cards_dialog, log_notes
+from ui.screens.castor_dialogs import keypad_dialog
 from ui.widgets.basics import Tap, Text
 
 
@@ -29,8 +38,16 @@ def lair_dialog(state: BondState, player: int) -> Dialog:
                                     cards="+".join(map(str, owner.lair)))
                     if owner.has_lair else app.tr("bond.ui.no_lair"))
     values = range(p.lair_min, p.lair_max + 1)
-    dialog.buttons([(str(v), f"lair.add.{v}", lambda v=v: _act(dialog, c.AddLairCard(player, v)))
-                    for v in values], cols=min(len(values), 8), height=72)
+
+    def other() -> None:  # a number the settings do not list: noted, never refused
+        dialog.dismiss()
+        keypad_dialog(app.tr("bond.ui.other_lair_title", player=owner.name), 0,
+                      lambda v: app.send(c.AddLairCard(player, v)))
+
+    items = [(str(v), f"lair.add.{v}", lambda v=v: _act(dialog, c.AddLairCard(player, v)))
+             for v in values]
+    items.append((app.tr("bond.ui.other_value"), "lair.add.other", other))
+    dialog.buttons(items, cols=min(len(items), 8), height=72)
     if owner.has_lair:
         dialog.add(Text(app.tr("bond.ui.lair_remove"), size=15, color=theme.MUTED,
                         size_hint_y=None, height=dp(28)))
@@ -106,3 +123,32 @@ def escaped_dialog(sentences: str) -> Dialog:
     dialog.buttons([(app.tr("core.ui.ok"), "escaped.ok", dialog.dismiss)])
     dialog.default = dialog.dismiss
     return open_dialog(dialog)
+
+
+def check_dialog(events: Sequence[Any], then: Callable[[], Any] | None = None) -> Dialog | None:
+    """The note for lair and spy cards outside the game's configured values, offering
+    to widen the user's settings for the next games; None when the settings already
+    expect them (the game in progress keeps its own settings and its log notes them)."""
+    app = App.get_running_app()
+    notes = [ev for ev in events if isinstance(ev, e.CheckCards)]
+    if not notes:
+        return None
+    section = app.settings.get("games.bond") or {}
+    fixes: dict[str, Fix] = {}
+    for note in notes:
+        change = widened(section, note.card, note.value)
+        if change is None:
+            continue
+        key, value = change
+        if key in fixes:  # several spies off the range: one fix covering them all
+            old = fixes[key].value
+            value = {"min": min(old["min"], value["min"]), "max": max(old["max"], value["max"])}
+        fixes[key] = Fix(app.tr(f"bond.ui.fix_{note.card}", low=value["min"], high=value["max"]),
+                         f"games.bond.{key}", value)
+    lines = [app.say(check_cards(note)) for note in notes]
+    log_notes(lines)
+    if not fixes:
+        return None
+    return check_cards_dialog(app.tr("bond.ui.check_title"), lines,
+                              app.tr("bond.ui.check_hint"), list(fixes.values()),
+                              app.tr("bond.ui.fix_saved"), then)

@@ -19,7 +19,13 @@ from ui import theme
 from ui.screens.bond_attack import attack_dialog
 from ui.screens.bond_capture import capture_dialog
 from ui.screens.bond_cards import PlayerCard, grid_columns
-from ui.screens.bond_dialogs import correct_dialog, end_dialog, escaped_dialog, lair_dialog
+from ui.screens.bond_dialogs import (
+    check_dialog,
+    correct_dialog,
+    end_dialog,
+    escaped_dialog,
+    lair_dialog,
+)
 from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
@@ -68,12 +74,21 @@ class BondPlayScreen(PlayScreen):
             self.grid.add_widget(card)
 
     def after_update(self, update: Update | None) -> None:
-        """Redraw from the committed state, then open what the rules ask for."""
-        app = App.get_running_app()
+        """Redraw from the committed state, then open what the rules ask for: first the
+        "check your cards" note when a card the settings did not expect was just
+        recorded, then (on its OK) the capture or escape."""
         state = self.state
         self.refresh(state, update)
         if self.show_end_or_stay(state.outcome is not None):
             return
+        if update is not None and update.verb == "do" and check_dialog(
+                update.events, then=lambda: self._follow(update)) is not None:
+            return
+        self._follow(update)
+
+    def _follow(self, update: Update | None) -> None:
+        app = App.get_running_app()
+        state = self.state
         if state.capture is not None:
             capture_dialog(state)
         elif update is not None and update.verb != "undo" and any(

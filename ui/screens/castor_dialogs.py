@@ -1,18 +1,26 @@
-"""Castor's dialogs: a number keypad for the score sheet, and the trick tracker's
-power card, leader, one-trick trumps and bottom plan card (each a logged command)."""
+"""Castor's dialogs: a number keypad, and the trick tracker's power card, leader,
+one-trick trumps, bottom plan card, the complice card's note and corrections (each a
+logged command), the "check your cards" note, and a player's own pile (only they look)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.castor import commands as c
-from companion.games.castor.instructions import colour_chain
+from companion.games.castor import events as e
+from companion.games.castor import scoreboard
+from companion.games.castor.instructions import check_cards, colour_chain
+from companion.games.castor.params import widened
 from companion.games.castor.state import CastorState
-from ui.dialogs import Dialog, open_dialog
+from companion.games.castor.tricks import piles
+from ui.dialogs import Dialog, NameKeyboard, open_dialog
+from ui.screens.castor_checks import Fix, check_cards_dialog, log_notes
+from ui.screens.castor_common import MEDAL, SYMBOL_FONT
 from ui.widgets.basics import Text
 
 KEYPAD_DIGITS = 3  # no sheet value needs more
@@ -123,12 +131,237 @@ def trumps_dialog(state: CastorState) -> Dialog:
 
 def extra_plan_dialog(state: CastorState, player: str, plan: int,
                       values: list[int]) -> Dialog:
-    """Martha-like power: the winner also takes the bottom plan card; its value?"""
+    """Martha-like power: the winner also takes the bottom plan card; its value? (any
+    number through the keypad: the listed values are a guess)"""
     app = App.get_running_app()
     dialog = Dialog(app.tr("castor.ui.extra_title", player=player), tid="extra",
                     size_hint=(0.8, 0.7))
-    dialog.buttons([(str(v), f"extra.{v}", lambda v=v: _act(dialog, c.TakeTrick(plan, v)))
-                    for v in values], cols=min(6, max(len(values), 1)), height=64)
+
+    def other() -> None:
+        dialog.dismiss()
+        keypad_dialog(app.tr("castor.ui.extra_title", player=player), 0,
+                      lambda v: App.get_running_app().send(c.TakeTrick(plan, v)))
+
+    items = [(str(v), f"extra.{v}", lambda v=v: _act(dialog, c.TakeTrick(plan, v)))
+             for v in values]
+    items.append((app.tr("castor.ui.other_value"), "extra.other", other))
+    dialog.buttons(items, cols=min(7, len(items)), height=64)
     dialog.add(BoxLayout())
     dialog.buttons([(app.tr("core.ui.cancel"), "extra.cancel", dialog.dismiss)])
+    return open_dialog(dialog)
+
+
+# -- "check your cards" ------------------------------------------------------------------
+def check_dialog(events: Sequence[Any], then: Callable[[], Any] | None = None) -> Dialog | None:
+    """The note for cards the game's settings did not expect, with the settings fix for
+    the next games; None when the user's settings already expect every such card (the
+    game in progress keeps its own settings, so its log still notes them)."""
+    app = App.get_running_app()
+    notes = [ev for ev in events if isinstance(ev, e.CheckCards)]
+    section = app.settings.get("games.castor") or {}
+    fixes: list[Fix] = []
+    needed = False
+    for note in notes:
+        change = widened(section, note.reason, note.value, note.colour)
+        if change is None:
+            needed |= note.reason not in ("value", "plan_value")  # no settings fix for it
+            continue
+        needed = True
+        key, value = change
+        if key == "colours":
+            spec = next(s for s in value if s["name"] == note.colour)
+            label = app.tr("castor.ui.fix_colour", colour=app.tr(f"castor.colour.{note.colour}"),
+                           low=spec["min"], high=spec["max"])
+        else:
+            label = app.tr("castor.ui.fix_plan", value=note.value, n=len(value))
+        fixes.append(Fix(label, f"games.castor.{key}", value))
+    lines = [app.say(check_cards(note)) for note in notes]
+    log_notes(lines)
+    if not needed:
+        return None
+    return check_cards_dialog(app.tr("castor.ui.check_title"), lines,
+                              app.tr("castor.ui.check_hint"), fixes,
+                              app.tr("castor.ui.fix_saved"), then)
+
+
+# -- the complice card -------------------------------------------------------------------
+def complice_dialog(state: CastorState) -> Dialog:
+    """A complice card came up: note what it says, then make the correction it needs."""
+    app = App.get_running_app()
+    dialog = Dialog(app.tr("castor.ui.complice_title"), tid="complice",
+                    subtitle=app.tr("castor.ui.complice_hint"))
+
+    def choose(action: str) -> None:
+        dialog.dismiss()
+        if action == "other":
+            open_dialog(NameKeyboard(app.tr("castor.ui.complice_text_title"), "",
+                                     lambda text: text and app.send(c.NoteComplice("other",
+                                                                                   text))))
+            return
+        if not app.send(c.NoteComplice(action)):
+            return
+        follow = {"trumps": trumps_dialog, "leader": lambda s: leader_dialog(s, None),
+                  "winner": award_dialog, "card": move_card_dialog,
+                  "points": move_points_dialog}
+        follow[action](current())
+
+    def label(action: str) -> str:  # the phrase fits in a sentence: a capital on a button
+        text = app.tr(f"castor.complice.{action}")
+        return text[:1].upper() + text[1:]
+
+    dialog.buttons([(label(action), f"complice.{action}",
+                     lambda a=action: choose(a)) for action in c.COMPLICE_ACTIONS],
+                   cols=2, height=56)
+    dialog.add(BoxLayout())
+    dialog.buttons([(app.tr("core.ui.close"), "complice.close", dialog.dismiss)])
+    return open_dialog(dialog)
+
+
+def current() -> CastorState:
+    session = App.get_running_app().session
+    assert session is not None
+    return session.state
+
+
+def pick_player(state: CastorState, title: str, tid: str, then: Callable[[str], Any],
+                leave_out: str | None = None, extra: tuple[str, Any] | None = None) -> Dialog:
+    """One button per player (and an optional extra choice); `then(name)`."""
+    app = App.get_running_app()
+    dialog = Dialog(title, tid=tid, size_hint=(0.8, 0.75))
+
+    def chosen(value: Any) -> None:
+        dialog.dismiss()
+        then(value)
+
+    items = [(p.name, f"{tid}.{i}", lambda n=p.name: chosen(n))
+             for i, p in enumerate(state.players) if p.name != leave_out]
+    if extra is not None:
+        items.append((extra[0], f"{tid}.none", lambda v=extra[1]: chosen(v)))
+    dialog.buttons(items, cols=min(3, len(items)), height=60)
+    dialog.add(BoxLayout())
+    dialog.buttons([(app.tr("core.ui.cancel"), f"{tid}.cancel", dialog.dismiss)])
+    return open_dialog(dialog)
+
+
+def award_dialog(state: CastorState) -> Dialog:
+    """A complice's rule gives the trick to someone other than the strongest card."""
+    app = App.get_running_app()
+    return pick_player(state, app.tr("castor.ui.award_title"), "award",
+                       lambda name: app.send(c.AwardTrick(name)),
+                       extra=(app.tr("castor.ui.award_usual"), None))
+
+
+def move_card_dialog(state: CastorState) -> Dialog:
+    """A won card changes piles: from whom, to whom, which colour, which number. Nobody
+    sees a pile here: the giver reads the card from their own."""
+    app = App.get_running_app()
+
+    def giver(name: str) -> None:
+        pick_player(current(), app.tr("castor.ui.move_to", player=name), "move_to",
+                    lambda to: colour(name, to), leave_out=name)
+
+    def colour(name: str, to: str) -> None:
+        dialog = Dialog(app.tr("castor.ui.move_colour", player=name), tid="move_colour",
+                        size_hint=(0.8, 0.6))
+
+        def chosen(col: str) -> None:
+            dialog.dismiss()
+            keypad_dialog(app.tr("castor.ui.move_value", player=name,
+                                 colour=app.tr(f"castor.colour.{col}")), 0,
+                          lambda v: app.send(c.MoveCard(name, to, col, v)))
+
+        dialog.buttons([(app.tr(f"castor.colour.{col}"), f"move_colour.{col}",
+                         lambda col=col: chosen(col)) for col in state.params.colour_names],
+                       cols=2, height=56)
+        dialog.buttons([(app.tr("core.ui.cancel"), "move_colour.cancel", dialog.dismiss)])
+        open_dialog(dialog)
+
+    return pick_player(state, app.tr("castor.ui.move_card_from"), "move_from", giver)
+
+
+def move_points_dialog(state: CastorState) -> Dialog:
+    """Plan points change piles: from whom, to whom, how many."""
+    app = App.get_running_app()
+
+    def giver(name: str) -> None:
+        pick_player(current(), app.tr("castor.ui.move_to", player=name), "move_to",
+                    lambda to: keypad_dialog(app.tr("castor.ui.move_points", player=name,
+                                                    receiver=to), 0,
+                                             lambda n: app.send(c.MovePlan(name, to, n))),
+                    leave_out=name)
+
+    return pick_player(state, app.tr("castor.ui.move_points_from"), "move_from", giver)
+
+
+# -- a player's own pile -----------------------------------------------------------------
+def piles_dialog(state: CastorState) -> Dialog:
+    """Whose pile? Then only that player looks (the rules hide the others' piles)."""
+    app = App.get_running_app()
+    return pick_player(state, app.tr("castor.ui.piles_title"), "piles",
+                       lambda name: look_dialog(name))
+
+
+def look_dialog(name: str) -> Dialog:
+    app = App.get_running_app()
+    dialog = Dialog(app.tr("castor.ui.look_title", player=name), tid="look",
+                    size_hint=(0.8, 0.6))
+    dialog.add(Text(app.tr("castor.ui.look_text", player=name), size=18, tid="look.text"))
+
+    def show() -> None:
+        dialog.dismiss()
+        pile_dialog(current(), name)
+
+    dialog.buttons([(app.tr("core.ui.cancel"), "look.cancel", dialog.dismiss),
+                    (app.tr("castor.ui.look_show", player=name), "look.show", show)])
+    dialog.default = show
+    return open_dialog(dialog)
+
+
+def pile_dialog(state: CastorState, name: str) -> Dialog:
+    """One player's won pile this round: cards by colour, plan points, the bonus and
+    malus colours' counts."""
+    app = App.get_running_app()
+    seat = state.seat(name)
+    tracking = state.tracking
+    assert seat is not None
+    tricks = (*tracking.done, tracking.current) if tracking else ()
+    pile = piles(len(state.players), tricks)[seat]
+    lines = [app.tr("castor.ui.pile_plan", points=pile.plan)]
+    for colour in state.params.colour_names:
+        values = sorted(v for col, v in pile.cards if col == colour)
+        lines.append(app.tr("castor.ui.pile_colour", colour=app.tr(f"castor.colour.{colour}"),
+                            n=len(values), values=", ".join(map(str, values)) or "—"))
+    dialog = Dialog(app.tr("castor.ui.pile_title", player=name), tid="pile",
+                    size_hint=(0.85, 0.8))
+    dialog.add(Text("\n".join(lines), size=18, tid="pile.text", valign="top"))
+    dialog.buttons([(app.tr("castor.ui.pile_hide"), "pile.close", dialog.dismiss)])
+    dialog.default = dialog.dismiss
+    return open_dialog(dialog)
+
+
+# -- the end of a tracked round: the piles are revealed -----------------------------------
+def revealed_dialog(state: CastorState, number: int) -> Dialog | None:
+    """The round's sheet as the tricks filled it, now that every pile may be seen."""
+    app = App.get_running_app()
+    board = scoreboard(state)
+    if not 1 <= number <= len(board.rounds):
+        return None
+    column = board.rounds[number - 1]
+    params = state.params
+    lines = []
+    for player, cell in zip(board.players, column.cells, strict=True):
+        extra = (f" +{cell.bonus}" if cell.bonus else "") + (f" −{cell.malus}" if cell.malus
+                                                             else "")
+        lines.append(app.tr("castor.ui.revealed_line", player=player.name, plan=cell.plan,
+                            green=cell.green, yellow=cell.yellow, extra=extra,
+                            total=cell.total,
+                            green_name=app.tr(f"castor.colour.{params.bonus_colour}"),
+                            yellow_name=app.tr(f"castor.colour.{params.malus_colour}"))
+                     + (f"  {MEDAL}" if cell.medal else ""))
+    dialog = Dialog(app.tr("castor.ui.revealed_title", round=number), tid="revealed",
+                    subtitle=app.tr("castor.ui.revealed_hint"), size_hint=(0.92, 0.9))
+    dialog.add(Text("\n".join(lines), size=18, tid="revealed.text", valign="top",
+                    font_name=SYMBOL_FONT))
+    dialog.buttons([(app.tr("core.ui.ok"), "revealed.ok", dialog.dismiss)])
+    dialog.default = dialog.dismiss
     return open_dialog(dialog)

@@ -19,6 +19,7 @@ from companion.games.castor.view import RoundColumn, Scoreboard
 from companion.session import Update
 from ui import theme
 from ui.screens.castor_common import DARK_INK, MEDAL, SYMBOL_FONT
+from ui.screens.castor_dialogs import check_dialog, revealed_dialog
 from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
@@ -77,7 +78,27 @@ class CastorPlayScreen(PlayScreen):
         return super().state  # type: ignore[no-any-return]
 
     def after_update(self, update: Update | None) -> None:
-        """Redraw from the committed state, then show the screen the game calls for."""
+        """Redraw from the committed state, show the screen the game calls for, then the
+        "check your cards" note if the action recorded a card the settings did not expect
+        and, when a tracked round ends, its piles revealed (only as it is done: undo and
+        redo say nothing new)."""
+        self._show_screen(update)
+        if update is None or update.verb != "do":
+            return
+        # a tracked round just ended: its piles may be seen now ("la pile des cartes que
+        # tu as gagnées" is hidden from the others only during the round)
+        ended = [ev.round for ev in update.events
+                 if isinstance(ev, e.SheetEntered) and ev.source == "tricks"]
+        state = self.state
+
+        def reveal() -> None:
+            if ended:
+                revealed_dialog(state, ended[0])
+
+        if check_dialog(update.events, then=reveal) is None:
+            reveal()
+
+    def _show_screen(self, update: Update | None) -> None:
         app = App.get_running_app()
         board = scoreboard(self.state)
         self.refresh(board, update)

@@ -13,7 +13,6 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.games.castor import commands as c
-from companion.games.castor import trick_view
 from companion.games.castor.scoring import score_round
 from companion.games.castor.state import Sheet
 from ui import theme
@@ -41,15 +40,14 @@ class CastorSheetScreen(Screen):
         self.add_widget(self.box)
 
     def open(self, round_number: int) -> None:
-        """Fill the sheet: the round's sheet when editing, the tricks taken so far when
-        the round is being tracked, zeros otherwise."""
+        """Fill the sheet: the round's sheet when editing, zeros otherwise. A round being
+        tracked starts from zeros too: its piles are hidden until the round ends ("Tu
+        peux consulter la pile des cartes que tu as gagnées, mais pas celle des autres
+        joueurs"), so each player counts their own pile."""
         state = current_state()
         n = len(state.players)
         if round_number <= len(state.rounds):
             sheet = state.rounds[round_number - 1].sheet
-        elif state.tracking is not None:
-            view = trick_view(state)
-            sheet = view.so_far if view else Sheet((0,) * n, (0,) * n, (0,) * n)
         else:
             sheet = Sheet((0,) * n, (0,) * n, (0,) * n)
         self.round = round_number

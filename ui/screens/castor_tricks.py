@@ -1,11 +1,17 @@
-"""The trick tracker: for each trick, the power cards drawn, a one-trick trump change,
-each player's card in play order (a colour, then its value among those still unplayed),
-who is winning, and the plan card the winner takes. At the round's last trick the rules
-fill in the score sheet and the scoreboard shows it."""
+"""The trick tracker: for each trick, the power cards drawn, a complice card (its note,
+trump change and corrections), each player's card in play order (a colour, then its
+value; "other" for a number the settings do not list), who is winning, and the plan
+card the winner takes. At the round's last trick the rules fill in the score sheet and
+the scoreboard shows it.
+
+The rules hide the piles ("Tu peux consulter la pile des cartes que tu as gagnées, mais
+pas celle des autres joueurs"): this screen shows the trick on the table and who took
+the last one, never a player's tally; "Piles" shows one player's own pile to them.
+Greying the cards already played is a setting (`games.castor.keypad_marks_played`, off
+by default: the physical game leaves card counting to memory)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from kivy.app import App
@@ -18,30 +24,24 @@ from companion.games.castor import commands as c
 from companion.games.castor import playable_values, trick_view
 from companion.games.castor.instructions import colour_chain
 from companion.games.castor.state import CastorState
-from companion.games.castor.tricks import round_plans
 from companion.games.castor.view import TrickView
 from companion.session import Update
 from ui import theme
 from ui.screens.castor_common import MEDAL, SYMBOL_FONT, card_text, colour_name, current_state, ink
 from ui.screens.castor_dialogs import (
+    complice_dialog,
     drawn_powers,
     extra_plan_dialog,
+    keypad_dialog,
     leader_dialog,
+    piles_dialog,
     power_dialog,
-    trumps_dialog,
 )
 from ui.screens.castor_play import said
 from ui.widgets.basics import Tap, Text, follow_height
 
-VALUE_COLUMNS = 9
-
-
-def plans_left(state: CastorState) -> Counter[int]:
-    """Plan cards of each value not yet taken this round."""
-    left = Counter(state.params.plan_counts)
-    if state.tracking is not None:
-        left.subtract(round_plans(state.tracking.done))
-    return left
+VALUE_COLUMNS = 10
+MARKS_SETTING = "games.castor.keypad_marks_played"
 
 
 class CastorTricksScreen(Screen):
@@ -63,13 +63,16 @@ class CastorTricksScreen(Screen):
         tools = follow_height(BoxLayout(spacing=dp(6)), theme.touch(48))
         self.power_button = Tap(app.tr("castor.ui.power_button"), tid="tricks.power", size=16)
         self.power_button.bind(on_release=lambda _b: power_dialog(current_state()))
-        self.trumps_button = Tap(app.tr("castor.ui.trumps_button"), tid="tricks.set_trumps",
-                                 size=16)
-        self.trumps_button.bind(on_release=lambda _b: trumps_dialog(current_state()))
+        self.complice_button = Tap(app.tr("castor.ui.complice_button"), tid="tricks.complice",
+                                   size=16)
+        self.complice_button.bind(on_release=lambda _b: complice_dialog(current_state()))
         self.leader_button = Tap(app.tr("castor.ui.leader_button"), tid="tricks.leader",
                                  size=16)
         self.leader_button.bind(on_release=lambda _b: self.choose_leader())
-        for widget in (self.power_button, self.trumps_button, self.leader_button):
+        self.piles_button = Tap(app.tr("castor.ui.piles_button"), tid="tricks.piles", size=16)
+        self.piles_button.bind(on_release=lambda _b: piles_dialog(current_state()))
+        for widget in (self.power_button, self.complice_button, self.leader_button,
+                       self.piles_button):
             tools.add_widget(widget)
         self.chips = follow_height(BoxLayout(spacing=dp(4)), dp(54))
         self.status = Text(size=16, bold=True, tid="tricks.status", size_hint_y=None,
@@ -121,6 +124,7 @@ class CastorTricksScreen(Screen):
         self.power_button.disabled = not before_cards or not agents
         self.leader_button.disabled = not before_cards
         self.leader_button.text = app.tr("castor.ui.leader_button", player=view.leader)
+        self.piles_button.disabled = state.tracking is None
         self._draw_chips(view)
         self.status.text = self._status(view)
         if update is not None:
@@ -177,6 +181,7 @@ class CastorTricksScreen(Screen):
             self.chips.add_widget(chip)
 
     def _draw_card_entry(self, state: CastorState, view: TrickView) -> None:
+        app = App.get_running_app()
         self.colours.clear_widgets()
         self.values.clear_widgets()
         blocked = view.choosing is not None or view.next_player is None
@@ -185,23 +190,29 @@ class CastorTricksScreen(Screen):
             text = colour_name(colour).upper() if chosen else colour_name(colour)
             tap = Tap(("▶ " if chosen else "") + text, size=18, bold=chosen,
                       tid=f"tricks.colour.{colour}", font_name=SYMBOL_FONT,
-                      background=theme.colour(colour), color=ink(colour),
-                      disabled=blocked or not playable_values(state, colour))
+                      background=theme.colour(colour), color=ink(colour), disabled=blocked)
             tap.bind(on_release=lambda _b, col=colour: self.pick_colour(col))
             self.colours.add_widget(tap)
         spec = state.params.colour(self.colour) if self.colour else None
         if spec is None or blocked:
-            app = App.get_running_app()
             self.values.add_widget(Text(app.tr("castor.ui.pick_colour", player=view.next_player
                                                or "…"), size=16, color=theme.MUTED,
                                         tid="tricks.hint"))
             return
-        playable = set(playable_values(state, spec.name))
+        # a card already played is greyed only if the table asked for it; never refused
+        marks = bool(app.settings.get(MARKS_SETTING, False))
+        playable = set(playable_values(state, spec.name)) if marks else None
         for value in range(spec.low, spec.high + 1):
             tap = Tap(str(value), size=20, tid=f"tricks.value.{value}",
-                      disabled=value not in playable)
+                      background=theme.PANEL if playable is not None and value not in playable
+                      else theme.BUTTON,
+                      color=theme.MUTED if playable is not None and value not in playable
+                      else theme.TEXT)
             tap.bind(on_release=lambda _b, v=value: self.play(v))
             self.values.add_widget(tap)
+        other = Tap(app.tr("castor.ui.other_value"), size=16, tid="tricks.value.other")
+        other.bind(on_release=lambda _b: self.other_value(view.next_player or "", spec.name))
+        self.values.add_widget(other)
 
     def _draw_plans(self, state: CastorState, view: TrickView) -> None:
         app = App.get_running_app()
@@ -209,12 +220,17 @@ class CastorTricksScreen(Screen):
         self.values.clear_widgets()
         self.colours.add_widget(Text(app.tr("castor.ui.plan_prompt", player=view.winning),
                                      size=17, tid="tricks.plan_prompt"))
-        left = plans_left(state)
+        # the plan pile is face up for everyone; the listed values are a guess: any
+        # value is taken (an unexpected one gets a "check your cards" note)
         for value in sorted(state.params.plan_counts):
             tap = Tap(str(value), size=24, bold=True, tid=f"tricks.plan.{value}",
-                      background=theme.SUCCESS, disabled=left[value] <= 0)
+                      background=theme.SUCCESS)
             tap.bind(on_release=lambda _b, v=value: self.take(v))
             self.values.add_widget(tap)
+        other = Tap(app.tr("castor.ui.other_value"), size=16, tid="tricks.plan.other")
+        other.bind(on_release=lambda _b: keypad_dialog(
+            app.tr("castor.ui.plan_prompt", player=view.winning), 0, self.take))
+        self.values.add_widget(other)
 
     # -- actions ----------------------------------------------------------------------
     def pick_colour(self, colour: str) -> None:
@@ -227,16 +243,20 @@ class CastorTricksScreen(Screen):
             return
         App.get_running_app().send(c.PlayCard(view.next_player, self.colour, value))
 
+    def other_value(self, player: str, colour: str) -> None:
+        """A number the settings do not list: the keypad (the rules note it, or refuse
+        a number no card prints)."""
+        app = App.get_running_app()
+        keypad_dialog(app.tr("castor.ui.other_value_title", player=player,
+                             colour=colour_name(colour)), 0, self.play)
+
     def take(self, plan: int) -> None:
         state = current_state()
         view = trick_view(state)
         if view is None or view.winning is None:
             return
         if view.extra_plan:
-            left = plans_left(state)
-            left[plan] -= 1
-            extra_plan_dialog(state, view.winning, plan,
-                              sorted(v for v, n in left.items() if n > 0))
+            extra_plan_dialog(state, view.winning, plan, sorted(state.params.plan_counts))
             return
         App.get_running_app().send(c.TakeTrick(plan))
 

@@ -147,6 +147,16 @@ class NightSettingsScreen(Screen):
             right.add_widget(button)
         right.add_widget(self.note(app.tr("night.ui.parts_note"), "settings.parts.note"))
 
+        # Castor's card keypad greys the cards already played only if the table wants it
+        marks = bool(s.get("games.castor.keypad_marks_played", False))
+        button = Tap(app.tr("castor.ui.setting_marks",
+                            state=app.tr("night.ui.on" if marks else "night.ui.off")),
+                     tid="settings.castor.marks", size=16, size_hint_y=None,
+                     height=theme.touch(), background=theme.SUCCESS if marks else theme.BUTTON)
+        button.bind(on_release=lambda _b: self.set_value("games.castor.keypad_marks_played",
+                                                         not marks))
+        right.add_widget(button)
+
         # dice faces in use (read-only: they are checked against the physical dice)
         right.add_widget(self.heading(app.tr("night.ui.dice_faces")))
         for die, faces in (s.get("games.evil.dice", {}) or {}).items():

@@ -11,8 +11,10 @@ spy `Kill()` or `Ridicule(letter)` followed by `Answered()` / `NotAnswered()`;
 `EndGame()` (by agreement), `CorrectScore(player, delta)`, `RemoveLairCard(player, value)`.
 
 Decisions where the rulebook is silent or loose (see also config/games/bond.yaml):
-- Card values are not in the rulebook: lair and spy values are configurable ranges.
-  Each spy card of an attack must be within the spy range; their sum may exceed it.
+- Card values are not in the rulebook: lair and spy values are configurable ranges,
+  guesses. A card outside its range is accepted with an `events.CheckCards` note (the
+  screen offers to widen the user's settings for the next games); only a number no card
+  prints is refused (outside 1..99, or above a higher configured maximum).
 - A single spy may be played on any lair, the player's own included (rulebook). The
   rulebook speaks of several spies "from one's hand on another player's lair": when the
   attacker is given (`by`), several spies on their own lair are refused unless

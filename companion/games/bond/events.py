@@ -15,6 +15,18 @@ class LairCardAdded:
 
 
 @dataclass(frozen=True)
+class CheckCards:
+    """A card was accepted although the game's settings do not print that value: the
+    table should check its cards (and may widen the settings for the next games).
+    `card`: "lair" or "spy"; `low`..`high`: the game's configured range."""
+
+    card: str
+    value: int
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
 class LairCardRemoved:
     """A lair card entered by mistake was taken back; `size` is the new size."""
 

@@ -19,6 +19,11 @@ def command_name(command: Any) -> Message:
     return msg(f"bond.command.{type(command).__name__}")
 
 
+def check_cards(event: e.CheckCards) -> Message:
+    """The "check your cards" note for a card outside the game's configured values."""
+    return msg(f"bond.check.{event.card}", value=event.value, low=event.low, high=event.high)
+
+
 def _names(state: BondState, indices: Iterable[int]) -> str:
     return ", ".join(state.players[i].name for i in indices)
 
@@ -38,6 +43,8 @@ def instructions(events: Iterable[Any], state: BondState) -> list[Message]:
     out: list[Message] = []
     for event in events:
         match event:
+            case e.CheckCards():
+                out.append(check_cards(event))
             case e.LairCardAdded(player=i, value=value, size=size):
                 out.append(msg("bond.say.lair_card", player=name[i], value=value, size=size))
             case e.LairCardRemoved(player=i, value=value, size=size):

@@ -15,6 +15,13 @@ from companion.messages import Message, msg
 #: rulebook: "il y a 2 cartes par lettre": a ridicule is answered by the twin card
 DOUBLERS_PER_LETTER = 2
 
+#: The seed gives the card counts, not the values printed: the configured ranges are
+#: guesses, and a card outside them is accepted with a "check your cards" note. Only a
+#: number no card can print is refused: cards print at least 1 (the config's floor)
+#: and at most two digits (or the configured maximum, if a table set a higher one).
+CARD_MIN = 1
+CARD_MAX = 99
+
 
 @dataclass(frozen=True)
 class BondParams:
@@ -75,6 +82,10 @@ class BondParams:
         """Cards dealt to each player at the start (the app reminds the dealer)."""
         return self.small_table_cards if players <= self.small_table_players else self.hand_cards
 
+    def plausible_high(self, card: str) -> int:
+        """The highest value a `card` ("lair" or "spy") is accepted with."""
+        return max(CARD_MAX, self.lair_max if card == "lair" else self.spy_max)
+
     @property
     def doubler_cards(self) -> int:
         return DOUBLERS_PER_LETTER * len(self.letters)
@@ -89,7 +100,7 @@ def _range(section: Mapping[str, Any], key: str, problems: list[tuple[str, Messa
     if not isinstance(node, Mapping) or not all(_is_int(node.get(k)) for k in ("min", "max")):
         problems.append((key, msg("bond.config.range")))
         return
-    if not 1 <= node["min"] <= node["max"]:
+    if not CARD_MIN <= node["min"] <= node["max"]:
         problems.append((key, msg("bond.config.range")))
 
 
@@ -133,3 +144,14 @@ def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
         if most > total:
             problems.append(("deal", msg("bond.config.deal_too_big", needed=most, total=total)))
     return problems
+
+
+# -- correcting the settings for the next games -----------------------------------------
+def widened(section: Mapping[str, Any], card: str, value: int) -> tuple[str, Any] | None:
+    """The change to `games.bond` (dotted key under it, new value) after which a `card`
+    ("lair" or "spy") of this value is expected, or None when it already is."""
+    key = f"{card}_values"
+    node = section.get(key)
+    if not isinstance(node, Mapping) or node["min"] <= value <= node["max"]:
+        return None
+    return key, {"min": min(node["min"], value), "max": max(node["max"], value)}

@@ -12,7 +12,7 @@ from typing import Any
 
 from companion.games.bond import commands as c
 from companion.games.bond import events as e
-from companion.games.bond.params import BondParams, validate_config
+from companion.games.bond.params import CARD_MIN, BondParams, validate_config
 from companion.games.bond.state import BondState, Capture, Outcome, Player
 from companion.messages import RuleError
 
@@ -95,6 +95,16 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+def _plausible(value: Any, high: int) -> bool:
+    """A number a card can print; the configured range is only a guess (see params)."""
+    return _is_int(value) and CARD_MIN <= value <= high
+
+
+def _notes(card: str, values: tuple[int, ...], low: int, high: int) -> Events:
+    """A "check your cards" note for each value outside the game's configured range."""
+    return [e.CheckCards(card, v, low, high) for v in values if not low <= v <= high]
+
+
 def _player(state: BondState, index: Any) -> Player:
     if not _is_int(index) or not 0 <= index < len(state.players):
         raise RuleError("bond.error.unknown_player", player=str(index))
@@ -157,15 +167,16 @@ def _escape(state: BondState, owner: int, power: int, reason: str) -> tuple[Bond
 def _add_lair_card(state: BondState, cmd: c.AddLairCard) -> tuple[BondState, Events]:
     player = _player(state, cmd.player)
     p = state.params
-    if not _is_int(cmd.value) or not p.lair_min <= cmd.value <= p.lair_max:
-        raise RuleError("bond.error.lair_value", value=str(cmd.value), low=p.lair_min,
-                        high=p.lair_max)
+    if not _plausible(cmd.value, p.plausible_high("lair")):
+        raise RuleError("bond.error.lair_value", value=str(cmd.value), low=CARD_MIN,
+                        high=p.plausible_high("lair"))
     if state.lair_cards_played >= p.lair_cards:
         raise RuleError("bond.error.no_lair_cards_left", count=p.lair_cards)
     player = replace(player, lair=(*player.lair, cmd.value))
     state = replace(_with_player(state, cmd.player, player),
                     lair_cards_played=state.lair_cards_played + 1)
-    return state, [e.LairCardAdded(cmd.player, cmd.value, player.lair_size)]
+    notes = _notes("lair", (cmd.value,), p.lair_min, p.lair_max)
+    return state, [*notes, e.LairCardAdded(cmd.player, cmd.value, player.lair_size)]
 
 
 def _remove_lair_card(state: BondState, cmd: c.RemoveLairCard) -> tuple[BondState, Events]:
@@ -189,9 +200,9 @@ def _attack(state: BondState, cmd: c.Attack) -> tuple[BondState, Events]:
     if not spies:
         raise RuleError("bond.error.no_spies")
     for value in spies:
-        if not _is_int(value) or not p.spy_min <= value <= p.spy_max:
-            raise RuleError("bond.error.spy_value", value=str(value), low=p.spy_min,
-                            high=p.spy_max)
+        if not _plausible(value, p.plausible_high("spy")):
+            raise RuleError("bond.error.spy_value", value=str(value), low=CARD_MIN,
+                            high=p.plausible_high("spy"))
     if not target.has_lair:
         raise RuleError("bond.error.no_lair", player=target.name)
     if len(spies) > 1 and cmd.by == cmd.target and not p.multi_spy_own_lair:
@@ -201,7 +212,8 @@ def _attack(state: BondState, cmd: c.Attack) -> tuple[BondState, Events]:
         raise RuleError("bond.error.no_spies_left", left=left, count=p.spy_cards)
     power = sum(spies)
     state = replace(state, spies_played=state.spies_played + len(spies))
-    events: Events = [e.SpiesPlayed(cmd.target, spies, power, target.lair_size, cmd.by)]
+    events: Events = [*_notes("spy", spies, p.spy_min, p.spy_max),
+                      e.SpiesPlayed(cmd.target, spies, power, target.lair_size, cmd.by)]
     if power <= target.lair_size:
         capture = Capture(owner=cmd.target, spies=spies, attacker=cmd.by)
         return replace(state, capture=capture), [*events, e.SpyCaptured(cmd.target, power)]

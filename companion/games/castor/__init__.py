@@ -7,7 +7,12 @@ The state (`state.CastorState`) carries its params and only what the table enter
 
 Commands (`commands`): `EnterSheet` (enter or edit a round's sheet), `DeleteRound`
 (the last one), and for the trick tracker `DrawPower`, `ChooseLeader`, `SetTrumps`,
-`PlayCard`, `TakeTrick`, `CancelTracking`. Undo and redo are the session's.
+`PlayCard`, `TakeTrick`, `CancelTracking`, and for a "complice" card `NoteComplice`,
+`AwardTrick`, `MoveCard`, `MovePlan`. Undo and redo are the session's.
+
+Card values and distributions are the config's guesses (the seed gives counts): a card
+beyond them is accepted with an `events.CheckCards` note; only a number no card prints
+(outside 0..99) is refused.
 
 For the screens (`view`, pure):
 - `scoreboard(state) -> Scoreboard`: players x rounds (`Cell`: plan, green, yellow,
@@ -16,7 +21,8 @@ For the screens (`view`, pure):
 - `trick_view(state) -> TrickView | None`: the trick in progress (or the next round's
   first trick): leader, powers drawn, who must choose the leader, trumps in force,
   cards played, who plays next, who wins so far, whether the bottom plan card may be
-  taken, and the round's tally so far;
+  taken, and the round's tally so far (the rules hide it from the table: the screens
+  never show it during the round);
 - `playable_values(state, colour)`: the values of a colour still unplayed this round;
 - `instructions.instructions(events)`: what to tell the table after an action
   (translation keys: who leads next, who won the trick, the round, the game).

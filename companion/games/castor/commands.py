@@ -56,6 +56,46 @@ class SetTrumps:
     trumps: tuple[str, ...] | None
 
 
+#: what a "complice" card may say, as the table notes it ("other": free text)
+COMPLICE_ACTIONS = ("trumps", "leader", "winner", "card", "points", "other")
+
+
+@dataclass(frozen=True)
+class NoteComplice:
+    """A "complice" card came up this trick: what it says (one of COMPLICE_ACTIONS, and
+    the table's own words). The app records it; the corrections are their own commands."""
+
+    action: str
+    text: str = ""
+
+
+@dataclass(frozen=True)
+class AwardTrick:
+    """A complice's rule gives this trick to this player, whoever played the strongest
+    card (None: back to the usual winner)."""
+
+    player: str | None
+
+
+@dataclass(frozen=True)
+class MoveCard:
+    """A won card goes from one player's pile to another's (a complice's action)."""
+
+    giver: str
+    receiver: str
+    colour: str
+    value: int
+
+
+@dataclass(frozen=True)
+class MovePlan:
+    """Plan points go from one player's pile to another's (a complice's action)."""
+
+    giver: str
+    receiver: str
+    points: int
+
+
 @dataclass(frozen=True)
 class PlayCard:
     """This player puts down this card in the trick being followed."""
@@ -81,5 +121,5 @@ class CancelTracking:
 
 COMMANDS = registry(
     [EnterSheet, DeleteRound, DrawPower, ChooseLeader, SetTrumps, PlayCard, TakeTrick,
-     CancelTracking]
+     CancelTracking, NoteComplice, AwardTrick, MoveCard, MovePlan]
 )

@@ -39,6 +39,49 @@ class TrumpsSet:
 
 
 @dataclass(frozen=True)
+class CheckCards:
+    """A card was accepted although the game's settings did not expect it: the table
+    should check its cards (and may correct the settings for the next games).
+
+    `reason`: "value" (outside the colour's low..high), "copies" (more cards of this
+    value than the settings count), "plan_value" (a plan value not among the plan
+    cards), "plan_copies" (more plan cards of this value than listed), "plan_total"
+    (a sheet's plan points above all the listed plan cards together)."""
+
+    reason: str
+    value: int
+    colour: str | None = None
+    low: int | None = None
+    high: int | None = None
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class CompliceNoted:
+    """A complice card came up: what the table noted."""
+
+    action: str
+    text: str
+
+
+@dataclass(frozen=True)
+class TrickAwarded:
+    """A complice's rule gives the trick to this player (None: the usual winner again)."""
+
+    player: str | None
+
+
+@dataclass(frozen=True)
+class PileMoved:
+    """A won card (colour, value) or plan points (colour None) changed piles."""
+
+    giver: str
+    receiver: str
+    colour: str | None
+    value: int
+
+
+@dataclass(frozen=True)
 class CardPlayed:
     """A player put a card down in the trick being followed."""
 

@@ -33,6 +33,29 @@ def _trumps(trumps: tuple[str, ...] | None) -> Message:
     return msg("castor.say.trumps", colours=colour_chain(trumps))
 
 
+def check_cards(event: e.CheckCards) -> Message:
+    """The "check your cards" note for a card the settings did not expect."""
+    match event.reason:
+        case "value" | "copies":
+            assert event.colour is not None
+            return msg(f"castor.check.{event.reason}", value=event.value,
+                       colour=colour(event.colour), low=event.low, high=event.high,
+                       count=event.count)
+        case "plan_value":
+            return msg("castor.check.plan_value", value=event.value, low=event.low,
+                       high=event.high)
+        case _:  # plan_copies, plan_total
+            return msg(f"castor.check.{event.reason}", value=event.value, count=event.count)
+
+
+def moved(event: e.PileMoved) -> Message:
+    if event.colour is None:
+        return msg("castor.say.points_moved", giver=event.giver, receiver=event.receiver,
+                   points=event.value)
+    return msg("castor.say.card_moved", giver=event.giver, receiver=event.receiver,
+               value=event.value, colour=colour(event.colour))
+
+
 def instructions(events: Iterable[Any]) -> list[Message]:
     out: list[Message] = []
     for event in events:
@@ -45,6 +68,20 @@ def instructions(events: Iterable[Any]) -> list[Message]:
                 out.append(msg("castor.say.leader", player=player))
             case e.TrumpsSet(trumps=trumps):
                 out.append(_trumps(trumps))
+            case e.CheckCards():
+                out.append(check_cards(event))
+            case e.CompliceNoted(action="other", text=text):
+                out.append(msg("castor.say.complice_text", text=text))
+            case e.CompliceNoted(action=action, text=text):
+                out.append(msg("castor.say.complice", action=msg(f"castor.complice.{action}")))
+                if text:
+                    out.append(msg("castor.say.complice_text", text=text))
+            case e.TrickAwarded(player=None):
+                out.append(msg("castor.say.award_cleared"))
+            case e.TrickAwarded(player=player):
+                out.append(msg("castor.say.awarded", player=player))
+            case e.PileMoved():
+                out.append(moved(event))
             case e.TrickWon(winner=winner, plan=plan, extra_plan=extra, next_leader=nxt):
                 points = plan + (extra or 0)
                 out.append(msg("castor.say.trick_won", player=winner, points=points))

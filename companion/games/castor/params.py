@@ -16,6 +16,13 @@ from companion.messages import Message, msg
 #: what the app does with an agent's power card
 EFFECTS = ("choose_leader", "extra_plan", "none")
 
+#: The seed gives card counts, not the numbers printed on them: the configured values
+#: are guesses, and a card outside them is accepted with a "check your cards" note.
+#: Only a number no printed card can carry is refused: cards print at most two digits
+#: (or the configured maximum, if a table set a higher one), and the config allows 0.
+CARD_MIN = 0
+CARD_MAX = 99
+
 
 @dataclass(frozen=True)
 class ColourSpec:
@@ -28,8 +35,17 @@ class ColourSpec:
 
     @property
     def copies(self) -> int:
-        """How many cards carry each value."""
-        return self.count // (self.high - self.low + 1)
+        """How many cards are thought to carry each value (a guess: the seed gives only
+        the count); rounded up when the count does not divide evenly."""
+        return -(-self.count // (self.high - self.low + 1))
+
+    def covers(self, value: int) -> bool:
+        return self.low <= value <= self.high
+
+    @property
+    def plausible_high(self) -> int:
+        """The highest value a card of this colour is accepted with."""
+        return max(CARD_MAX, self.high)
 
 
 @dataclass(frozen=True)
@@ -137,6 +153,11 @@ class CastorParams:
         return Counter(self.plan_cards)
 
     @property
+    def plan_plausible_high(self) -> int:
+        """The highest value a plan card is accepted with."""
+        return max(CARD_MAX, *self.plan_cards)
+
+    @property
     def plan_total(self) -> int:
         """The most plan points a round can hand out: every plan card once."""
         return sum(self.plan_cards)
@@ -176,9 +197,6 @@ def _check_colours(section: Mapping[str, Any], problems: list[tuple[str, Message
             problems.append((f"{where}.min", msg("core.config.at_least", minimum=0)))
         if high < low:
             problems.append((f"{where}.max", msg("castor.config.max_below_min")))
-        elif count % (high - low + 1):
-            problems.append((f"{where}.count",
-                             msg("castor.config.count_multiple", values=high - low + 1)))
         total += count
     if len(set(names)) != len(names):
         problems.append(("colours", msg("castor.config.duplicates")))
@@ -268,3 +286,24 @@ def validate_config(section: Mapping[str, Any]) -> list[tuple[str, Message]]:
     _check_table_sizes(section, low, high, problems)
     _check_agents(section, high, problems)
     return problems
+
+
+# -- correcting the settings for the next games -----------------------------------------
+def widened(section: Mapping[str, Any], reason: str, value: int,
+            colour: str | None = None) -> tuple[str, Any] | None:
+    """The change to `games.castor` (dotted key under it, new value) after which a card
+    noted with `reason` would be expected, or None when the settings already expect it
+    or no single change can say it (how many cards print each value)."""
+    if reason == "value":
+        colours = [dict(spec) for spec in section.get("colours", [])]
+        spec = next((s for s in colours if s.get("name") == colour), None)
+        if spec is None or spec["min"] <= value <= spec["max"]:
+            return None
+        spec["min"], spec["max"] = min(spec["min"], value), max(spec["max"], value)
+        return "colours", colours
+    if reason == "plan_value":
+        plan = list(section.get("plan_cards", []))
+        if value in plan:
+            return None
+        return "plan_cards", sorted([*plan, value])
+    return None

@@ -18,10 +18,19 @@ from typing import Any
 
 from companion.games.castor import commands as c
 from companion.games.castor import events as e
-from companion.games.castor.params import CastorParams, validate_config
+from companion.games.castor.params import CARD_MIN, CastorParams, validate_config
 from companion.games.castor.scoring import Standings, next_round_leaders, standings
-from companion.games.castor.state import Card, CastorState, Player, Round, Sheet, Tracking, Trick
-from companion.games.castor.tricks import round_cards, round_plans, tally, trick_winner
+from companion.games.castor.state import (
+    Card,
+    CastorState,
+    Move,
+    Player,
+    Round,
+    Sheet,
+    Tracking,
+    Trick,
+)
+from companion.games.castor.tricks import piles, round_cards, round_plans, tally, trick_winner
 from companion.messages import Message, RuleError, msg
 
 Events = list[Any]
@@ -161,8 +170,10 @@ def _column(state: CastorState, values: Any, what: str) -> tuple[int, ...]:
 
 
 def check_sheet(state: CastorState, plan: Any, green: Any, yellow: Any) -> Sheet:
-    """A sheet the deck can produce: counts within what one round deals, plan points
-    within the plan cards. Raises RuleError naming the first problem."""
+    """A sheet the deck can produce: counts within what one round deals (the rulebook's
+    counts), plan points within what the plan cards could print. Raises RuleError naming
+    the first problem; plan points above the listed plan cards are only noted
+    (`sheet_notes`)."""
     p = state.params
     sheet = Sheet(_column(state, plan, "plan"), _column(state, green, "green"),
                   _column(state, yellow, "yellow"))
@@ -178,10 +189,19 @@ def check_sheet(state: CastorState, plan: Any, green: Any, yellow: Any) -> Sheet
     if p.bonus_colour != p.malus_colour and sum(sheet.green) + sum(sheet.yellow) > dealt:
         raise RuleError("castor.error.too_many_dealt", total=sum(sheet.green) + sum(sheet.yellow),
                         limit=dealt)
-    if sum(sheet.plan) > p.plan_total:
+    limit = len(p.plan_cards) * p.plan_plausible_high
+    if sum(sheet.plan) > limit:
         raise RuleError("castor.error.too_many_plan_points", total=sum(sheet.plan),
-                        limit=p.plan_total)
+                        limit=limit, cards=len(p.plan_cards), high=p.plan_plausible_high)
     return sheet
+
+
+def sheet_notes(state: CastorState, sheet: Sheet) -> Events:
+    """A sheet with more plan points than the listed plan cards hold: accepted, noted."""
+    total = sum(sheet.plan)
+    if total > state.params.plan_total:
+        return [e.CheckCards("plan_total", total, count=state.params.plan_total)]
+    return []
 
 
 def _enter_sheet(state: CastorState, cmd: c.EnterSheet) -> tuple[CastorState, Events]:
@@ -194,7 +214,7 @@ def _enter_sheet(state: CastorState, cmd: c.EnterSheet) -> tuple[CastorState, Ev
     if is_new and before.finished:
         raise RuleError("castor.error.game_over")
     sheet = check_sheet(state, cmd.plan, cmd.green, cmd.yellow)
-    events: Events = []
+    events: Events = sheet_notes(state, sheet)
     if is_new:
         if state.tracking is not None:
             events.append(e.TrackingCancelled(number, len(state.tracking.done)))
@@ -303,30 +323,46 @@ def _play_card(state: CastorState, cmd: c.PlayCard) -> tuple[CastorState, Events
     if spec is None:
         raise RuleError("castor.error.unknown_colour", colour=str(cmd.colour))
     value = cmd.value
-    if not _is_int(value) or not spec.low <= value <= spec.high:
-        raise RuleError("castor.error.bad_value", value=str(value), colour=_colour_msg(spec.name),
-                        low=spec.low, high=spec.high)
+    if not _is_int(value) or not CARD_MIN <= value <= spec.plausible_high:
+        raise RuleError("castor.error.implausible_card", value=str(value),
+                        colour=_colour_msg(spec.name), low=CARD_MIN, high=spec.plausible_high)
     if any(card.player == seat for card in trick.cards):
         raise RuleError("castor.error.played_twice", player=cmd.player)
     if not trick.cards and seat != trick.leader:
         raise RuleError("castor.error.not_leader", player=cmd.player,
                         leader=_name(state, trick.leader))
-    key = (spec.name, value)
-    if round_cards((*tracking.done, trick))[key] >= spec.copies:
-        in_trick = sum(1 for card in trick.cards if (card.colour, card.value) == key)
-        error = "castor.error.same_card_in_trick" if in_trick else "castor.error.card_used"
-        raise RuleError(error, value=value, colour=_colour_msg(spec.name))
+    # the configured values and copies are guesses: beyond them, accept and note
+    if not spec.covers(value):
+        events.append(e.CheckCards("value", value, spec.name, spec.low, spec.high))
+    elif round_cards((*tracking.done, trick))[(spec.name, value)] >= spec.copies:
+        events.append(e.CheckCards("copies", value, spec.name, spec.low, spec.high,
+                                   spec.copies))
     trick = replace(trick, cards=(*trick.cards, Card(seat, spec.name, value)))
     events.append(e.CardPlayed(cmd.player, spec.name, value))
     return _with_current(state, tracking, trick), events
 
 
 def _check_plan_value(state: CastorState, value: Any) -> int:
-    counts = state.params.plan_counts
-    if not _is_int(value) or value not in counts:
-        raise RuleError("castor.error.bad_plan", value=str(value),
-                        values=", ".join(str(v) for v in sorted(counts)))
+    """A plan card's value: any number a card can print (the listed ones are guesses)."""
+    high = state.params.plan_plausible_high
+    if not _is_int(value) or not CARD_MIN <= value <= high:
+        raise RuleError("castor.error.implausible_plan", value=str(value), low=CARD_MIN,
+                        high=high)
     return int(value)
+
+
+def _plan_notes(state: CastorState, done: tuple[Trick, ...], values: list[int]) -> Events:
+    """Plan values the listed plan cards do not hold (or not that many times)."""
+    counts = state.params.plan_counts
+    taken = round_plans(done)
+    notes: Events = []
+    for value in values:
+        taken[value] += 1
+        if value not in counts:
+            notes.append(e.CheckCards("plan_value", value, low=min(counts), high=max(counts)))
+        elif taken[value] > counts[value]:
+            notes.append(e.CheckCards("plan_copies", value, count=counts[value]))
+    return notes
 
 
 def _take_trick(state: CastorState, cmd: c.TakeTrick) -> tuple[CastorState, Events]:
@@ -349,13 +385,7 @@ def _take_trick(state: CastorState, cmd: c.TakeTrick) -> tuple[CastorState, Even
         if spec is None or spec.effect != "extra_plan" or agent not in trick.powers:
             raise RuleError("castor.error.extra_plan_not_allowed", player=_name(state, winner))
         extra = _check_plan_value(state, cmd.extra_plan)
-    taken = round_plans(tracking.done)
-    taken[plan] += 1
-    if extra is not None:
-        taken[extra] += 1
-    for value, count in taken.items():
-        if count > p.plan_counts[value]:
-            raise RuleError("castor.error.plan_exhausted", value=value, count=p.plan_counts[value])
+    events += _plan_notes(state, tracking.done, [plan] + ([] if extra is None else [extra]))
     trick = replace(trick, winner=winner, plan=plan, extra_plan=extra)
     done = (*tracking.done, trick)
     number = tracking.number
@@ -381,6 +411,71 @@ def _cancel_tracking(state: CastorState, _: c.CancelTracking) -> tuple[CastorSta
                                                                len(tracking.done))]
 
 
+# -- complice cards: what they said, and the corrections they need ----------------------
+COMPLICE_TEXT_MAX = 80  # characters of the table's own words
+
+
+def _note_complice(state: CastorState, cmd: c.NoteComplice) -> tuple[CastorState, Events]:
+    tracking, events = _tracking(state)
+    if cmd.action not in c.COMPLICE_ACTIONS:
+        raise RuleError("castor.error.complice_action", action=str(cmd.action))
+    text = cmd.text.strip() if isinstance(cmd.text, str) else None
+    if text is None or len(text) > COMPLICE_TEXT_MAX:
+        raise RuleError("castor.error.complice_text", limit=COMPLICE_TEXT_MAX)
+    if cmd.action == "other" and not text:
+        raise RuleError("castor.error.complice_empty")
+    trick = tracking.current
+    trick = replace(trick, complice=(*trick.complice, (cmd.action, text)))
+    events.append(e.CompliceNoted(cmd.action, text))
+    return _with_current(state, tracking, trick), events
+
+
+def _award_trick(state: CastorState, cmd: c.AwardTrick) -> tuple[CastorState, Events]:
+    tracking, events = _tracking(state)
+    seat = None if cmd.player is None else _seat(state, cmd.player)
+    events.append(e.TrickAwarded(None if seat is None else _name(state, seat)))
+    return _with_current(state, tracking, replace(tracking.current, awarded=seat)), events
+
+
+def _pile_move(state: CastorState, giver: Any, receiver: Any) -> tuple[Tracking, int, int]:
+    if state.tracking is None:
+        raise RuleError("castor.error.no_tracking")
+    g, r = _seat(state, giver), _seat(state, receiver)
+    if g == r:
+        raise RuleError("castor.error.move_to_self", player=str(giver))
+    return state.tracking, g, r
+
+
+def _add_move(state: CastorState, tracking: Tracking, move: Move) -> CastorState:
+    trick = tracking.current
+    return _with_current(state, tracking, replace(trick, moves=(*trick.moves, move)))
+
+
+def _move_card(state: CastorState, cmd: c.MoveCard) -> tuple[CastorState, Events]:
+    tracking, g, r = _pile_move(state, cmd.giver, cmd.receiver)
+    pile = piles(len(state.players), (*tracking.done, tracking.current))[g]
+    if (cmd.colour, cmd.value) not in pile.cards:
+        colour = _colour_msg(cmd.colour) if state.params.colour(str(cmd.colour)) else \
+            str(cmd.colour)
+        raise RuleError("castor.error.not_in_pile", player=_name(state, g),
+                        value=str(cmd.value), colour=colour)
+    state = _add_move(state, tracking, Move(g, r, cmd.colour, cmd.value))
+    return state, [e.PileMoved(_name(state, g), _name(state, r), cmd.colour, cmd.value)]
+
+
+def _move_plan(state: CastorState, cmd: c.MovePlan) -> tuple[CastorState, Events]:
+    tracking, g, r = _pile_move(state, cmd.giver, cmd.receiver)
+    points = cmd.points
+    if not _is_int(points) or points < 1:
+        raise RuleError("castor.error.move_points", points=str(points))
+    held = piles(len(state.players), (*tracking.done, tracking.current))[g].plan
+    if points > held:
+        # the number is the giver's to check in their own pile: it is not shown here
+        raise RuleError("castor.error.not_enough_plan", player=_name(state, g), points=points)
+    state = _add_move(state, tracking, Move(g, r, None, points))
+    return state, [e.PileMoved(_name(state, g), _name(state, r), None, points)]
+
+
 _HANDLERS: dict[type, Any] = {
     c.EnterSheet: _enter_sheet,
     c.DeleteRound: _delete_round,
@@ -390,4 +485,8 @@ _HANDLERS: dict[type, Any] = {
     c.PlayCard: _play_card,
     c.TakeTrick: _take_trick,
     c.CancelTracking: _cancel_tracking,
+    c.NoteComplice: _note_complice,
+    c.AwardTrick: _award_trick,
+    c.MoveCard: _move_card,
+    c.MovePlan: _move_plan,
 }

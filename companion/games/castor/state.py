@@ -30,6 +30,17 @@ class Card:
 
 
 @dataclass(frozen=True)
+class Move:
+    """A table correction between two players' won piles (a complice card's action):
+    one won card (`colour`, `value`) or, with `colour` None, `value` plan points."""
+
+    giver: int  # seat index
+    receiver: int  # seat index
+    colour: str | None
+    value: int
+
+
+@dataclass(frozen=True)
 class Trick:
     """One trick: who leads, powers drawn, trumps, the cards, and who took it."""
 
@@ -38,6 +49,10 @@ class Trick:
     pending_choices: int = 0  # choose_leader powers drawn whose player has not chosen yet
     trumps: tuple[str, ...] | None = None  # one-trick override; None: the params' trumps
     cards: tuple[Card, ...] = ()
+    # a "complice" card: what it said (action, free text), and its corrections
+    complice: tuple[tuple[str, str], ...] = ()
+    moves: tuple[Move, ...] = ()  # between won piles, made during this trick
+    awarded: int | None = None  # seat the table gives the trick to (a complice's rule)
     # set when the trick is taken:
     winner: int | None = None
     plan: int | None = None  # value of the top plan card

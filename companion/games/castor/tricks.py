@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 from companion.games.castor.params import CastorParams
 from companion.games.castor.state import Card, Sheet, Trick
@@ -33,9 +34,11 @@ def leading_card(cards: Sequence[Card], trumps: Sequence[str]) -> Card | None:
 
 
 def trick_winner(params: CastorParams, trick: Trick) -> int | None:
-    """The seat winning the trick so far."""
+    """The seat winning the trick so far (a complice's award overrides the cards)."""
     card = leading_card(trick.cards, trumps_in_force(params, trick))
-    return None if card is None else card.player
+    if card is None:
+        return None
+    return card.player if trick.awarded is None else trick.awarded
 
 
 def round_cards(tricks: Sequence[Trick]) -> Counter[tuple[str, int]]:
@@ -53,18 +56,35 @@ def round_plans(tricks: Sequence[Trick]) -> Counter[int]:
     return taken
 
 
+@dataclass
+class Pile:
+    """What one player has won so far this round: action cards and plan points."""
+
+    cards: list[tuple[str, int]] = field(default_factory=list)
+    plan: int = 0
+
+
+def piles(players: int, tricks: Sequence[Trick]) -> list[Pile]:
+    """Each seat's won pile: the tricks taken, then the corrections moved between piles
+    (a trick in progress contributes only its corrections)."""
+    out = [Pile() for _ in range(players)]
+    for trick in tricks:
+        if trick.winner is not None:
+            out[trick.winner].plan += (trick.plan or 0) + (trick.extra_plan or 0)
+            out[trick.winner].cards += [(card.colour, card.value) for card in trick.cards]
+        for move in trick.moves:
+            if move.colour is None:
+                out[move.giver].plan -= move.value
+                out[move.receiver].plan += move.value
+            else:
+                out[move.giver].cards.remove((move.colour, move.value))
+                out[move.receiver].cards.append((move.colour, move.value))
+    return out
+
+
 def tally(params: CastorParams, players: int, tricks: Sequence[Trick]) -> Sheet:
     """The score sheet the taken tricks add up to (works on a round in progress too)."""
-    plan = [0] * players
-    green = [0] * players
-    yellow = [0] * players
-    for trick in tricks:
-        if trick.winner is None:
-            continue
-        plan[trick.winner] += (trick.plan or 0) + (trick.extra_plan or 0)
-        for card in trick.cards:
-            if card.colour == params.bonus_colour:
-                green[trick.winner] += 1
-            if card.colour == params.malus_colour:
-                yellow[trick.winner] += 1
-    return Sheet(tuple(plan), tuple(green), tuple(yellow))
+    won = piles(players, tricks)
+    return Sheet(tuple(p.plan for p in won),
+                 tuple(sum(1 for c, _ in p.cards if c == params.bonus_colour) for p in won),
+                 tuple(sum(1 for c, _ in p.cards if c == params.malus_colour) for p in won))

@@ -143,7 +143,7 @@ class TrickView:
     winning_card: PlayedCard | None
     complete: bool  # every card is down: ready for TakeTrick
     extra_plan: bool  # the current winner may also take the bottom plan card
-    so_far: Sheet  # the round's tricks taken so far, per seat
+    so_far: Sheet  # the round's piles so far, per seat (never shown during the round)
 
 
 def trick_view(state: CastorState) -> TrickView | None:
@@ -199,7 +199,7 @@ def trick_view(state: CastorState) -> TrickView | None:
                                                           lead.value),
         complete=not to_play,
         extra_plan=extra,
-        so_far=tally(p, n, done),
+        so_far=tally(p, n, (*done, trick)),  # with the corrections made this trick
     )
 
 
