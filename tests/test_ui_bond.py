@@ -335,9 +335,10 @@ def test_cards_outside_the_settings_are_accepted_with_a_note_and_a_fix_for_next_
     # seed: "18 cartes pour améliorer son repaire (Lair)" and "18 cartes espions":
     # counts, not the numbers printed;
     # the settings' 1-4 lairs and 1-5 spies are guesses, never a refusal
+    # saved from the screen into the app's own settings file, never the user's config
     monkeypatch.delenv("COMPANION_CONFIG", raising=False)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    target = tmp_path / "config" / "table-companion" / "config.yaml"
+    target = tmp_path / "settings.yaml"
+    monkeypatch.setenv("COMPANION_SETTINGS", str(target))
     ui = launch(language=language)
     new_game(ui, players=2)
     ui.tap("play.player.1.add_lair")

@@ -362,9 +362,12 @@ def other_card(ui: Driver, colour: str, value: int) -> None:
 
 
 def isolated_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The app's own settings file, where the screen saves (the user's config is never
+    rewritten)."""
     monkeypatch.delenv("COMPANION_CONFIG", raising=False)
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    return tmp_path / "config" / "table-companion" / "config.yaml"
+    target = tmp_path / "settings.yaml"
+    monkeypatch.setenv("COMPANION_SETTINGS", str(target))
+    return target
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
