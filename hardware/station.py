@@ -35,6 +35,7 @@ class Station:
         self.view: ClockView = IDLE
         self.factory: Any = None
         self.mocked = False
+        self.gpio_problem: Message | None = None  # on a Pi, on mock pins: why, what to do
         self.clock: Any = None
         self.treasures: Any = None
         self.buzzer: Any = None
@@ -67,10 +68,21 @@ class Station:
 
         from hardware.pins import choose_factory
 
+        choice = str(self.section["pin_factory"])
         if given is None:
-            given, _ = choose_factory(str(self.section["pin_factory"]))
+            given, _ = choose_factory(choice)
         self.factory = given
         self.mocked = isinstance(given, MockFactory)
+        if self.mocked and choice != "mock":
+            # on a Pi this is a fault to show, not a desktop's normal mock
+            from hardware import pins
+
+            self.gpio_problem = pins.gpio_problem(pins.last_reason or "mock pins given")
+            if self.gpio_problem is not None:
+                from companion.i18n import Translator
+
+                log.error("%s", Translator("en").message(self.gpio_problem))
+                self.problems.append(self.gpio_problem)
 
     def _build(self, part: str, build: Callable[[], Any]) -> Any:
         """A part that cannot be built (a pin in use, no PWM) is left out and reported;

@@ -14,6 +14,7 @@ from companion.i18n import Translator
 from ui import deploy
 
 CONSOLE_FILES = {
+    "etc/modules-load.d/table-companion.conf",
     "etc/systemd/system/table-companion.service",
     "etc/systemd/system/multi-user.target.wants/table-companion.service",
     "etc/table-companion/config.yaml",
@@ -79,6 +80,10 @@ def test_console_install_writes_exactly_the_expected_files(tmp_path: Path, capsy
     assert "would run: useradd --system" in out
     assert "would run: systemctl daemon-reload" in out
     assert "would run: systemctl disable getty@tty1.service" in out
+    # the ring's driver at every boot (DeviceAllow=char-ttyACM needs it loaded) and now
+    assert (root / "etc/modules-load.d/table-companion.conf").read_text().splitlines()[-1] \
+        == "cdc_acm"
+    assert "would run: modprobe cdc_acm" in out
 
 
 def test_desktop_install_writes_exactly_the_expected_files(tmp_path: Path, capsys) -> None:
@@ -194,6 +199,10 @@ def test_update_pulls_installs_pinned_and_reinstalls(capsys) -> None:
     repo = str(deploy.REPO)
     assert out == [
         f"would run: git -C {repo} pull --ff-only",
+        f"would run: /opt/table-companion/venv/bin/pip install --quiet -c "
+        f"{repo}/systemd/constraints.txt -e {repo}",
+        # GPIO is optional: Debian's python3-lgpio, else lgpio's wheel or build
+        "would run: /opt/table-companion/venv/bin/python -c 'import lgpio'",
         f"would run: /opt/table-companion/venv/bin/pip install --quiet -c "
         f"{repo}/systemd/constraints.txt -e '{repo}[pi]'",
         "would run: /opt/table-companion/venv/bin/companion install --console --user "
