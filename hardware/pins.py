@@ -69,8 +69,11 @@ def mock_factory() -> Any:
 
 def choose_factory(choice: str = "auto") -> tuple[Any, bool]:
     """(pin factory, mocked). Never raises: without GPIO, the mock is used and the log
-    says so once (an error on a Pi: see `last_reason` and `gpio_problem`)."""
-    global _said_mocked, last_reason
+    says so once. `last_fallback` then holds why, unless the mock was asked for (config,
+    $GPIOZERO_PIN_FACTORY, a factory already set): on a Pi that is a fault to show (see
+    `gpio_problem`)."""
+    global _said_mocked, last_fallback
+    last_fallback = None
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
@@ -89,9 +92,10 @@ def choose_factory(choice: str = "auto") -> tuple[Any, bool]:
             return factory, False
     else:
         reason = "asked for in the config"
-    last_reason = reason
+    if choice != "mock":
+        last_fallback = reason
     if not _said_mocked:
-        if choice != "mock" and pi_model() is not None:
+        if last_fallback is not None and pi_model() is not None:
             log.error("No GPIO on this %s (%s): using mock pins, the LEDs, buzzer and "
                       "buttons do nothing", pi_model(), reason)
         else:
@@ -100,16 +104,23 @@ def choose_factory(choice: str = "auto") -> tuple[Any, bool]:
     return mock_factory(), True
 
 
-last_reason = ""  # why the last choice fell back to mock pins
+last_fallback: str | None = None  # why the last choice fell back to mock, unasked
 
 
 def _real_factory(choice: str) -> Any:
     from gpiozero import Device
 
     if choice == "auto":
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the fallbacks are expected on a desktop
-            return Device._default_pin_factory()  # honours $GPIOZERO_PIN_FACTORY
+        with warnings.catch_warnings(record=True) as fallbacks:
+            warnings.simplefilter("always")
+            try:
+                return Device._default_pin_factory()  # honours $GPIOZERO_PIN_FACTORY
+            finally:
+                # expected on a desktop; on a Pi each one is a missing piece (a Pi 4
+                # on the native factory has no PWM for the buzzer)
+                if pi_model() is not None:
+                    for fallback in fallbacks:
+                        log.warning("GPIO: %s", fallback.message)
     modules = {
         "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory"),
         "rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory"),

@@ -66,18 +66,15 @@ class Station:
     def _choose_factory(self, given: Any) -> None:
         from gpiozero.pins.mock import MockFactory
 
-        from hardware.pins import choose_factory
+        from hardware import pins
 
-        choice = str(self.section["pin_factory"])
         if given is None:
-            given, _ = choose_factory(choice)
+            given, _ = pins.choose_factory(str(self.section["pin_factory"]))
         self.factory = given
         self.mocked = isinstance(given, MockFactory)
-        if self.mocked and choice != "mock":
+        if self.mocked and pins.last_fallback is not None:
             # on a Pi this is a fault to show, not a desktop's normal mock
-            from hardware import pins
-
-            self.gpio_problem = pins.gpio_problem(pins.last_reason or "mock pins given")
+            self.gpio_problem = pins.gpio_problem(pins.last_fallback)
             if self.gpio_problem is not None:
                 from companion.i18n import Translator
 

@@ -163,7 +163,7 @@ class CompanionApp(App):
         if problem is not None:  # a Pi on mock pins: say it, with what to do
             from ui.dialogs import message
 
-            message(self.tr("core.ui.error_title"), self.say(problem), tid="gpio_problem")
+            message(self.tr("hardware.gpio.title"), self.say(problem), tid="gpio_problem")
         if self.session is not None and self.session.rules.kind == "evil":
             self.hardware.attach(self.session)  # the clock hardware is Pr. Evil's
         play = self.root.built("evil_play")
