@@ -26,15 +26,23 @@ CHILD = r"""
 import json, sys
 from kivy.clock import Clock
 from ui import main as entry
-from ui.app import CompanionApp
 
 result = {}
-started = CompanionApp.on_start
+configure = entry.configure_kivy
 
 
-def on_start(self):
-    started(self)
-    Clock.schedule_once(lambda _dt: check(self), 0.3)
+def configure_then_hook(cfg):
+    # ui.app makes the window on import: only once Kivy is configured, as main() does
+    configure(cfg)
+    from ui.app import CompanionApp
+
+    started = CompanionApp.on_start
+
+    def on_start(self):
+        started(self)
+        Clock.schedule_once(lambda _dt: check(self), 0.5)
+
+    CompanionApp.on_start = on_start
 
 
 def taps(mouse, finger_down):
@@ -78,7 +86,7 @@ def check(app):
     app.stop()
 
 
-CompanionApp.on_start = on_start
+entry.configure_kivy = configure_then_hook
 code = entry.main(sys.argv[1:])
 print("RESULT " + json.dumps(result))
 sys.exit(code)
