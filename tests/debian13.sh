@@ -4,6 +4,7 @@
 #
 #   tests/debian13.sh              build (or reuse) the root, install, run everything
 #   tests/debian13.sh --bootstrap  only build the cached root and its Debian packages
+#   tests/debian13.sh --install    ... and the install path, without the suite
 #
 # The root is cached in $DEBIAN13_ROOT (default /var/cache/table-companion/debian13),
 # never in git. Debian packages come from the mirror this machine's apt uses (and its
@@ -20,7 +21,9 @@ SUITE=trixie
 TEST_APT=${TEST_APT:-xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core systemd}
 BASE_APT="python3 python3-venv python3-pip ca-certificates procps"
 ONLY_BOOTSTRAP=""
+ONLY_INSTALL=""
 [ "${1:-}" = "--bootstrap" ] && ONLY_BOOTSTRAP=1
+[ "${1:-}" = "--install" ] && ONLY_INSTALL=1
 
 if [ "$(id -u)" != 0 ]; then
     exec sudo -E "$0" "$@"
@@ -70,11 +73,16 @@ mount_system() {
     mount_at "$ROOT/dev/shm" -t tmpfs tmpfs -o mode=1777
     cp /etc/resolv.conf "$ROOT/etc/resolv.conf" 2>/dev/null || true
 }
+ENV_FILE=/etc/table-companion-test.env  # inside the root: this machine's PIP_* and proxies
 in_root() {
     chroot "$ROOT" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
         PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        ${http_proxy:+http_proxy=$http_proxy} ${https_proxy:+https_proxy=$https_proxy} \
-        ${no_proxy:+no_proxy=$no_proxy} $PIP_ENV "$@"
+        /bin/sh -c '[ -f "$0" ] && . "$0"; exec "$@"' "$ENV_FILE" "$@"
+}
+quoted_env() {  # export lines for the variables matching $1, values quoted for sh
+    env | grep -E "$1" | while IFS= read -r line; do
+        printf "export %s='%s'\n" "${line%%=*}" "$(printf %s "${line#*=}" | sed "s/'/'\\\\''/g")"
+    done
 }
 
 # -- 1. the root, once ---------------------------------------------------------------------
@@ -94,8 +102,8 @@ EOF
     chmod 755 "$ROOT/usr/sbin/policy-rc.d"
     touch "$ROOT/.debootstrap-done"
 fi
-PIP_ENV=""
 mount_system
+quoted_env '^(http_proxy|https_proxy|no_proxy|HTTP_PROXY|HTTPS_PROXY|NO_PROXY)=' >"$ROOT$ENV_FILE"
 
 # -- 2. the Debian packages the README names -------------------------------------------------
 say "copying the project into the root"
@@ -127,9 +135,8 @@ for f in $PIP_FILES; do
     mkdir -p "$ROOT$(dirname "$dest")"
     cp "$f" "$ROOT$dest"
 done
-PIP_ENV=$(env | grep -E '^PIP_[A-Z_]*=' | grep -v -E '^PIP_CONFIG_FILE=' | tr '\n' ' ' || true)
-[ -n "${PIP_CONFIG_FILE:-}" ] && PIP_ENV="$PIP_ENV PIP_CONFIG_FILE=$PIP_CONFIG_FILE"
-PATHS=$( (for f in $PIP_FILES; do [ -f "$f" ] && cat "$f"; done; echo "$PIP_ENV") \
+quoted_env '^PIP_[A-Z0-9_]*=' >>"$ROOT$ENV_FILE"
+PATHS=$( (for f in $PIP_FILES; do [ -f "$f" ] && cat "$f"; done; env | grep -E '^PIP_') \
     | grep -o -E '(file://)?/[^[:space:]"'"'"',]+' | sed 's#^file://##' | sort -u)
 for p in $PATHS; do
     [ -e "$p" ] || continue
@@ -160,6 +167,7 @@ find /tmp/plan -type f -o -type l | sort
 systemd-analyze verify /tmp/plan/etc/systemd/system/table-companion.service 2>&1 | grep -v -E "Cannot find|not executable|No such file" || true
 systemd-analyze security --offline=true /tmp/plan/etc/systemd/system/table-companion.service | tail -n 1
 '
+[ -n "$ONLY_INSTALL" ] && { say "install path done in $(( $(date +%s) - START ))s"; exit 0; }
 
 # -- 5. the whole suite --------------------------------------------------------------------
 say "the whole suite under $(in_root python3 --version)"
