@@ -59,10 +59,15 @@ mount_at() {  # mount_at TARGET mount-args...
     MOUNTS="$target $MOUNTS"
 }
 cleanup() {
-    for m in $MOUNTS; do umount -l "$m" 2>/dev/null || true; done
+    # everything mounted under the root, deepest first (a recursive bind brings its own)
+    for _pass in 1 2 3; do
+        awk -v root="$ROOT/" 'index($2, root) == 1 {print $2}' /proc/mounts | sort -r |
+            while read -r m; do umount -l "$m" 2>/dev/null || true; done
+    done
 }
 trap cleanup EXIT INT TERM
 mount_system() {
+    cleanup  # what an interrupted run may have left
     mount_at "$ROOT/proc" -t proc proc
     mount_at "$ROOT/sys" -t sysfs sysfs
     mount_at "$ROOT/dev" --rbind /dev
