@@ -65,8 +65,8 @@ esac
 available() {  # is a Debian package known to apt here?
     apt-cache show "$1" >/dev/null 2>&1
 }
-installed() {
-    dpkg -s "$1" >/dev/null 2>&1
+installed() {  # Debian 13 renamed some libraries (libmtdev1 -> libmtdev1t64)
+    dpkg -s "$1" >/dev/null 2>&1 || dpkg -s "${1}t64" >/dev/null 2>&1
 }
 gpio_packages() {
     if available python3-lgpio; then

@@ -142,7 +142,8 @@ for f in $PIP_FILES; do
 done
 quoted_env '^PIP_[A-Z0-9_]*=' >>"$ROOT$ENV_FILE"
 PATHS=$( (for f in $PIP_FILES; do [ -f "$f" ] && cat "$f"; done; env | grep -E '^PIP_') \
-    | grep -o -E '(file://)?/[^[:space:]"'"'"',]+' | sed 's#^file://##' | sort -u)
+    | grep -o -E '(file://)?/[^[:space:]"'"'"',]+' | sed -e 's#^file://##' -e 's#/$##' \
+    | sed 's#^\(.*\)/simple$#\1#' | sort -u)  # a local index links to files beside it
 for p in $PATHS; do
     [ -e "$p" ] || continue
     case $p in /proc*|/sys*|/dev*|/srv/table-companion*) continue ;; esac
