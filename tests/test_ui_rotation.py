@@ -38,7 +38,7 @@ def configure_then_hook(cfg):
 
     def on_start(self):
         started(self)
-        Clock.schedule_once(lambda _dt: check(self), 0.5)
+        Clock.schedule_once(lambda _dt: settle(self), 0.5)
 
     CompanionApp.on_start = on_start
 SHOT = sys.argv[-1]
@@ -64,6 +64,19 @@ def panel_touch(x, y):
         EventLoop.idle()
 
 
+def settle(app, tries=[]):
+    # the first layout passes may still move the buttons: wait until two agree
+    from ui.widgets.basics import find
+
+    button = find(app.root, "home.game.evil")
+    where = (tuple(button.to_window(*button.center)), tuple(button.size))
+    tries.append(where)
+    if len(tries) < 2 or tries[-1] != tries[-2]:
+        Clock.schedule_once(lambda _dt: settle(app), 0.2)
+        return
+    check(app)
+
+
 def check(app):
     from kivy.core.window import Window
     from ui.widgets.basics import find
@@ -75,13 +88,19 @@ def check(app):
     if SHOT:
         Window.screenshot(name=SHOT)
     button = find(app.root, "home.game.evil")
+    result["button"] = list(button.to_window(*button.center))
     panel_touch(*button.to_window(*button.center))
-    Clock.schedule_once(lambda _dt: done(app), 0.5)
+    waited = []
 
+    def done(_dt):
+        waited.append(1)
+        if app.root.current == "home" and len(waited) < 50:
+            return None  # the release and the screen change take a few frames
+        result["screen"] = app.root.current
+        app.stop()
+        return False
 
-def done(app):
-    result["screen"] = app.root.current
-    app.stop()
+    Clock.schedule_interval(done, 0.1)
 
 
 entry.configure_kivy = configure_then_hook
