@@ -245,3 +245,18 @@ def test_the_byte_compiled_packages_are_the_apps_code() -> None:
     # a package missing from the list would be compiled again at every start
     top = {p.parent.name for p in deploy.REPO.glob("*/__init__.py")}
     assert set(deploy.PACKAGES) == top - {"tests", "bench"}
+
+
+@pytest.mark.parametrize("machine", ["armv7l", "armv6l"])
+def test_a_32_bit_system_is_refused_with_why(capsys, monkeypatch: pytest.MonkeyPatch,
+                                             machine: str) -> None:
+    monkeypatch.setattr(deploy.platform, "machine", lambda: machine)
+    assert deploy.install_main(["--dry-run", "--console", "--venv", "/v"]) == 1
+    err = capsys.readouterr().err
+    assert machine in err and "64-bit" in err and "Kivy" in err
+
+
+def test_an_image_for_another_machine_is_not_judged_by_this_one(
+        tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deploy.platform, "machine", lambda: "armv7l")
+    install(tmp_path, "--console", capsys=capsys)  # --root: an image, written anyway
