@@ -129,6 +129,8 @@ if [ ! -f "$STAMP" ]; then
     touch "$STAMP"
 fi
 [ -n "$ONLY_BOOTSTRAP" ] && { say "root ready in $(( $(date +%s) - START ))s"; exit 0; }
+# a git checkout, as on the Pi (`companion update` pulls; its test wants .git)
+in_root git init -q /srv/table-companion
 
 # -- 3. this machine's pip configuration --------------------------------------------------
 # Config files are copied to the same places; the local paths they (or PIP_*) name
