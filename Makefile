@@ -9,7 +9,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEST_APT := xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core systemd
 RUN_APT  := libgl1-mesa-dri libgl1 libegl1 libmtdev1
 
-.PHONY: run test fuzz lint bench clean apt-test apt-run
+.PHONY: run test fuzz lint bench clean apt-test apt-run test-debian13
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,17 @@ fuzz: apt-test $(VENV)/.installed
 
 bench: apt-test $(VENV)/.installed
 	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/python -m bench
+
+# Debian 13 "trixie" (Python 3.13, the base of today's Raspberry Pi OS) in a chroot
+# built once with debootstrap and cached in $(DEBIAN13_ROOT): the Debian packages the
+# README names, the installer's plan, the pinned venv, then lint and the whole suite.
+# Uses this machine's apt mirror and pip configuration. Needs root (or sudo); takes
+# minutes, so it is not part of `make test` nor of .ci/run.
+DEBIAN13_ROOT ?= /var/cache/table-companion/debian13
+test-debian13:
+	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq debootstrap; }
+	DEBIAN13_ROOT=$(DEBIAN13_ROOT) TEST_APT="$(TEST_APT)" sh tests/debian13.sh
 
 clean:
 	rm -rf $(VENV) test-artifacts .pytest_cache

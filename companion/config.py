@@ -499,6 +499,7 @@ def _line_of(layers: list[Layer], path: Path_, stop: int = 1) -> tuple[str, int 
 
 
 MULTISAMPLES = (0, 2, 4, 8)  # what OpenGL ES drivers offer
+ROTATIONS = (0, 90, 180, 270)  # what Kivy's Window.rotation takes
 
 
 def _validate_app(data: Mapping[str, Any]) -> list[tuple[str, Message]]:
@@ -521,6 +522,9 @@ def _validate_app(data: Mapping[str, Any]) -> list[tuple[str, Message]]:
     if display.get("multisamples", 0) not in MULTISAMPLES:
         problems.append(("display.multisamples", msg(
             "core.config.bad_value", reason=", ".join(str(n) for n in MULTISAMPLES))))
+    if display.get("rotation", 0) not in ROTATIONS:
+        problems.append(("display.rotation", msg(
+            "core.config.bad_value", reason=", ".join(str(n) for n in ROTATIONS))))
     return problems
 
 

@@ -1,14 +1,54 @@
-"""Choosing the pin factory: the Pi's GPIO when there is one, gpiozero's mock otherwise."""
+"""Choosing the pin factory: the Pi's GPIO when there is one, gpiozero's mock otherwise.
+
+On a desktop the mock is expected. On a Raspberry Pi (known from its device tree) it
+is a fault: `gpio_problem` says why and what to do, for the screen and the log.
+"""
 
 from __future__ import annotations
 
+import glob
+import importlib.util
 import logging
 import os
 import warnings
+from pathlib import Path
 from typing import Any
+
+from companion.messages import Message, msg
 
 log = logging.getLogger(__name__)
 _said_mocked = False
+# Where the kernel names the board; tests and images point it elsewhere.
+MODEL_FILE = Path(os.environ.get("COMPANION_DEVICE_TREE_MODEL", "/proc/device-tree/model"))
+GPIO_CHIPS = os.environ.get("COMPANION_GPIOCHIPS", "/dev/gpiochip*")
+
+
+def pi_model(model_file: Path | None = None) -> str | None:
+    """"Raspberry Pi 5 Model B Rev 1.0" on a Pi, None elsewhere."""
+    try:
+        raw = (model_file or MODEL_FILE).read_bytes()
+    except OSError:
+        return None
+    model = raw.split(b"\0", 1)[0].decode("utf-8", "replace").strip()
+    return model if model.startswith("Raspberry Pi") else None
+
+
+def gpio_problem(reason: str, model_file: Path | None = None,
+                 chips: str | None = None) -> Message | None:
+    """On a Pi, why its GPIO is not used and what to do; None off a Pi."""
+    model = pi_model(model_file)
+    if model is None:
+        return None
+    found = sorted(glob.glob(chips or GPIO_CHIPS))
+    if not found:
+        fix = msg("hardware.gpio.fix_no_chip")
+    elif not any(os.access(chip, os.R_OK | os.W_OK) for chip in found):
+        fix = msg("hardware.gpio.fix_access", chip=found[0])
+    elif importlib.util.find_spec("lgpio") is None:
+        fix = msg("hardware.gpio.fix_lgpio")
+    else:
+        fix = msg("hardware.gpio.fix_other")
+    return msg("hardware.gpio.mocked_on_pi", model=model, reason=reason, fix=fix)
 
 
 def mock_factory() -> Any:
@@ -29,8 +69,11 @@ def mock_factory() -> Any:
 
 def choose_factory(choice: str = "auto") -> tuple[Any, bool]:
     """(pin factory, mocked). Never raises: without GPIO, the mock is used and the log
-    says so once."""
-    global _said_mocked
+    says so once. `last_fallback` then holds why, unless the mock was asked for (config,
+    $GPIOZERO_PIN_FACTORY, a factory already set): on a Pi that is a fault to show (see
+    `gpio_problem`)."""
+    global _said_mocked, last_fallback
+    last_fallback = None
     from gpiozero import Device
     from gpiozero.pins.mock import MockFactory
 
@@ -49,19 +92,35 @@ def choose_factory(choice: str = "auto") -> tuple[Any, bool]:
             return factory, False
     else:
         reason = "asked for in the config"
+    if choice != "mock":
+        last_fallback = reason
     if not _said_mocked:
-        log.warning("No GPIO (%s): using gpiozero's mock pins", reason)
+        if last_fallback is not None and pi_model() is not None:
+            log.error("No GPIO on this %s (%s): using mock pins, the LEDs, buzzer and "
+                      "buttons do nothing", pi_model(), reason)
+        else:
+            log.warning("No GPIO (%s): using gpiozero's mock pins", reason)
         _said_mocked = True
     return mock_factory(), True
+
+
+last_fallback: str | None = None  # why the last choice fell back to mock, unasked
 
 
 def _real_factory(choice: str) -> Any:
     from gpiozero import Device
 
     if choice == "auto":
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # the fallbacks are expected on a desktop
-            return Device._default_pin_factory()  # honours $GPIOZERO_PIN_FACTORY
+        with warnings.catch_warnings(record=True) as fallbacks:
+            warnings.simplefilter("always")
+            try:
+                return Device._default_pin_factory()  # honours $GPIOZERO_PIN_FACTORY
+            finally:
+                # expected on a desktop; on a Pi each one is a missing piece (a Pi 4
+                # on the native factory has no PWM for the buzzer)
+                if pi_model() is not None:
+                    for fallback in fallbacks:
+                        log.warning("GPIO: %s", fallback.message)
     modules = {
         "lgpio": ("gpiozero.pins.lgpio", "LGPIOFactory"),
         "rpigpio": ("gpiozero.pins.rpigpio", "RPiGPIOFactory"),

@@ -36,6 +36,7 @@ class Station:
         self.view: ClockView = IDLE
         self.factory: Any = None
         self.mocked = False
+        self.gpio_problem: Message | None = None  # on a Pi, on mock pins: why, what to do
         self.clock: Any = None
         self.treasures: Any = None
         self.buzzer: Any = None
@@ -66,12 +67,20 @@ class Station:
     def _choose_factory(self, given: Any) -> None:
         from gpiozero.pins.mock import MockFactory
 
-        from hardware.pins import choose_factory
+        from hardware import pins
 
         if given is None:
-            given, _ = choose_factory(str(self.section["pin_factory"]))
+            given, _ = pins.choose_factory(str(self.section["pin_factory"]))
         self.factory = given
         self.mocked = isinstance(given, MockFactory)
+        if self.mocked and pins.last_fallback is not None:
+            # on a Pi this is a fault to show, not a desktop's normal mock
+            self.gpio_problem = pins.gpio_problem(pins.last_fallback)
+            if self.gpio_problem is not None:
+                from companion.i18n import Translator
+
+                log.error("%s", Translator("en").message(self.gpio_problem))
+                self.problems.append(self.gpio_problem)
 
     def _build(self, part: str, build: Callable[[], Any]) -> Any:
         """A part that cannot be built (a pin in use, no PWM) is left out and reported;

@@ -13,11 +13,10 @@ os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 # Never the user's own files: a test that saves a setting or opens the default journal
 # writes into a throw-away home, and no config of the machine's leaks into a test.
-_HOME = tempfile.mkdtemp(prefix="companion-home-")
-os.environ["XDG_CONFIG_HOME"] = os.path.join(_HOME, "config")
-os.environ["XDG_DATA_HOME"] = os.path.join(_HOME, "data")
-for _name in ("COMPANION_CONFIG", "COMPANION_SETTINGS"):
-    os.environ.pop(_name, None)
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="companion-config-")
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="companion-data-")
+os.environ.pop("COMPANION_CONFIG", None)
+os.environ.pop("COMPANION_SETTINGS", None)
 
 from collections.abc import Iterator
 from pathlib import Path

@@ -14,6 +14,7 @@ from companion.i18n import Translator
 from ui import deploy
 
 CONSOLE_FILES = {
+    "etc/modules-load.d/table-companion.conf",
     "etc/systemd/system/table-companion.service",
     "etc/systemd/system/multi-user.target.wants/table-companion.service",
     "etc/table-companion/config.yaml",
@@ -79,6 +80,10 @@ def test_console_install_writes_exactly_the_expected_files(tmp_path: Path, capsy
     assert "would run: useradd --system" in out
     assert "would run: systemctl daemon-reload" in out
     assert "would run: systemctl disable getty@tty1.service" in out
+    # the ring's driver at every boot (DeviceAllow=char-ttyACM needs it loaded) and now
+    assert (root / "etc/modules-load.d/table-companion.conf").read_text().splitlines()[-1] \
+        == "cdc_acm"
+    assert "would run: modprobe cdc_acm" in out
 
 
 def test_desktop_install_writes_exactly_the_expected_files(tmp_path: Path, capsys) -> None:
@@ -195,6 +200,10 @@ def test_update_pulls_installs_pinned_and_reinstalls(capsys) -> None:
     assert out == [
         f"would run: git -C {repo} pull --ff-only",
         f"would run: /opt/table-companion/venv/bin/pip install --quiet -c "
+        f"{repo}/systemd/constraints.txt -e {repo}",
+        # GPIO is optional: Debian's python3-lgpio, else lgpio's wheel or build
+        "would run: /opt/table-companion/venv/bin/python -c 'import lgpio'",
+        f"would run: /opt/table-companion/venv/bin/pip install --quiet -c "
         f"{repo}/systemd/constraints.txt -e '{repo}[pi]'",
         "would run: /opt/table-companion/venv/bin/companion install --console --user "
         "table-companion --venv /opt/table-companion/venv --touch mtdev",
@@ -236,3 +245,18 @@ def test_the_byte_compiled_packages_are_the_apps_code() -> None:
     # a package missing from the list would be compiled again at every start
     top = {p.parent.name for p in deploy.REPO.glob("*/__init__.py")}
     assert set(deploy.PACKAGES) == top - {"tests", "bench"}
+
+
+@pytest.mark.parametrize("machine", ["armv7l", "armv6l"])
+def test_a_32_bit_system_is_refused_with_why(capsys, monkeypatch: pytest.MonkeyPatch,
+                                             machine: str) -> None:
+    monkeypatch.setattr(deploy.platform, "machine", lambda: machine)
+    assert deploy.install_main(["--dry-run", "--console", "--venv", "/v"]) == 1
+    err = capsys.readouterr().err
+    assert machine in err and "64-bit" in err and "Kivy" in err
+
+
+def test_an_image_for_another_machine_is_not_judged_by_this_one(
+        tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deploy.platform, "machine", lambda: "armv7l")
+    install(tmp_path, "--console", capsys=capsys)  # --root: an image, written anyway

@@ -79,6 +79,16 @@ def test_desktop_units_verify(tmp_path: Path, venv: Path) -> None:
     assert result.stderr.strip() == ""
 
 
+def host_systemd() -> int:
+    out = subprocess.run([ANALYZE or "systemd-analyze", "--version"], capture_output=True,
+                         text=True).stdout
+    return int(re.search(r"systemd (\d+)", out).group(1))  # type: ignore[union-attr]
+
+
+def desktop(venv: Path, **kw) -> deploy.Target:
+    return deploy.Target(mode="desktop", venv=venv, user="pi", home=Path("/home/pi"), **kw)
+
+
 def exposure(tmp_path: Path, unit: Path, user: bool = False) -> float:
     result = analyze("security", "--offline=true", "--no-pager", str(unit),
                      user=user, tmp=tmp_path)
@@ -106,7 +116,7 @@ def test_the_committed_units_use_the_installers_defaults() -> None:
         text = (deploy.UNITS / name).read_text()
         assert f"ExecStart={deploy.DEFAULT_VENV}/bin/companion\n" in text
         for line in ("Type=notify", "NotifyAccess=main", "WatchdogSec=30",
-                     "Restart=on-failure", "StartLimitBurst=5", "StartLimitIntervalSec=300",
+                     "Restart=on-failure", "StartLimitIntervalSec=0", "RestartSec=2",
                      "NoNewPrivileges=yes", "ProtectSystem=strict", "PrivateTmp=yes",
                      "Environment=KIVY_NO_FILELOG=1", "StandardOutput=journal"):
             assert f"\n{line}\n" in text, (name, line)
@@ -119,3 +129,100 @@ def test_the_committed_units_use_the_installers_defaults() -> None:
     assert "\nAfter=graphical-session.target\n" in user
     assert deploy.wanted_by(user) == "graphical-session.target"
     assert deploy.wanted_by(system) == "multi-user.target"
+
+
+# -- issue: units that start after the splash, on tty1, forever, with a writable cwd ------
+def directives(text: str) -> list[tuple[str, str]]:
+    return [tuple(line.split("=", 1)) for line in text.splitlines()  # type: ignore[misc]
+            if "=" in line and not line.startswith("#")]
+
+
+def values(text: str, key: str) -> list[str]:
+    return [v for k, v in directives(text) if k == key]
+
+
+def test_console_unit_waits_for_the_splash_takes_tty1_and_never_gives_up(venv: Path) -> None:
+    text = deploy.render_unit(console(venv))
+    after = " ".join(values(text, "After")).split()
+    assert {"plymouth-quit-wait.service", "getty@tty1.service"} <= set(after)
+    assert values(text, "Conflicts") == ["getty@tty1.service"]
+    # restart forever: no start limit (0 switches the rate limit off)
+    assert values(text, "StartLimitIntervalSec") == ["0"]
+    assert values(text, "Restart") == ["on-failure"]
+    assert not values(text, "StartLimitBurst")
+
+
+@pytest.mark.parametrize("make", [console, desktop])
+def test_back_off_between_restarts_only_where_systemd_has_it(venv: Path, make) -> None:
+    old = deploy.render_unit(make(venv, systemd_version=252))
+    new = deploy.render_unit(make(venv, systemd_version=257))
+    assert not values(old, "RestartSteps") and not values(old, "RestartMaxDelaySec")
+    assert values(new, "RestartSteps") == ["10"]
+    assert values(new, "RestartMaxDelaySec") == ["60"]
+    assert values(new, "RestartSec") == ["2"]
+
+
+def test_the_unit_for_this_hosts_systemd_verifies(tmp_path: Path, venv: Path) -> None:
+    """With RestartSteps= on systemd 254+ (Debian 13), without it before (Debian 12)."""
+    version = host_systemd()
+    target = console(venv, systemd_version=version)
+    unit = write_unit(tmp_path, target, deploy.UNIT)
+    has_back_off = bool(values(unit.read_text(), "RestartSteps"))
+    assert has_back_off == (version >= deploy.BACKOFF_SINCE)
+    result = analyze("verify", "--man=no", str(unit), tmp=tmp_path)
+    assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
+
+
+def test_the_installer_reads_the_systemd_version_of_the_image(tmp_path: Path) -> None:
+    lib = tmp_path / "usr/lib/aarch64-linux-gnu/systemd/libsystemd-shared-257.so"
+    lib.parent.mkdir(parents=True)
+    lib.write_bytes(b"")
+    assert deploy.systemd_version(tmp_path) == 257
+    assert deploy.systemd_version(tmp_path / "nothing") is None
+
+
+def test_lgpio_gets_a_writable_working_directory(venv: Path) -> None:
+    """`import lgpio` makes its notification pipe in the working directory."""
+    system = deploy.render_unit(console(venv))
+    assert values(system, "WorkingDirectory") == ["/var/lib/table-companion"]
+    assert values(system, "StateDirectory") == ["table-companion"]  # made writable
+    user = deploy.render_unit(desktop(venv))
+    [cwd] = values(user, "WorkingDirectory")
+    assert cwd.lstrip("-") in [p.lstrip("-") for p in values(user, "ReadWritePaths")]
+    assert values(user, "ProtectHome") == ["read-only"]  # so $HOME itself is not
+
+
+def test_the_ring_is_allowed_even_when_plugged_in_after_start(venv: Path) -> None:
+    """DeviceAllow=char-ttyACM resolves through /proc/devices when the unit starts: the
+    installer loads cdc_acm at every boot, before multi-user.target."""
+    assert "char-ttyACM rw" in values(deploy.render_unit(console(venv)), "DeviceAllow")
+    assert deploy.MODULES.splitlines()[-1] == "cdc_acm"
+    assert Path("/etc/modules-load.d/table-companion.conf") == deploy.MODULES_LOAD
+
+
+def test_exports_to_removable_media_are_writable_and_exposure_stays_at_most_2(
+        tmp_path: Path, venv: Path) -> None:
+    """ProtectSystem=strict makes / read-only: the places where USB sticks are mounted
+    stay writable (export and backup), and the score is still at most 2.0."""
+    text = deploy.render_unit(console(venv))
+    assert values(text, "ProtectSystem") == ["strict"]
+    writable = " ".join(values(text, "ReadWritePaths")).split()
+    assert {"-/media", "-/run/media", "-/mnt"} <= set(writable)
+    from ui.screens import night_export
+
+    assert str(night_export.MEDIA).startswith(("/media", "/run/media", "/mnt"))
+    unit = write_unit(tmp_path, console(venv), deploy.UNIT)
+    assert exposure(tmp_path, unit) <= MAX_EXPOSURE
+
+
+def test_desktop_unit_exposure_is_at_most_2(tmp_path: Path, venv: Path) -> None:
+    unit = write_unit(tmp_path, desktop(venv), deploy.UNIT)
+    assert exposure(tmp_path, unit, user=True) <= MAX_EXPOSURE
+
+
+def test_the_readme_reports_both_scores(tmp_path: Path, venv: Path) -> None:
+    readme = (deploy.REPO / "README.md").read_text(encoding="utf-8")
+    system = exposure(tmp_path, write_unit(tmp_path, console(venv), deploy.UNIT))
+    user = exposure(tmp_path, write_unit(tmp_path, desktop(venv), deploy.UNIT), user=True)
+    assert f"console unit** rates **{system:.1f}**" in readme
+    assert f"desktop unit** rates **{user:.1f}**" in readme

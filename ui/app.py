@@ -159,6 +159,11 @@ class CompanionApp(App):
     def _wire_hardware(self) -> None:
         self.hardware.bind("ok", self.confirm)
         self.hardware.on_error(self.show_error)
+        problem = getattr(self.hardware, "gpio_problem", None)
+        if problem is not None:  # a Pi on mock pins: say it, with what to do
+            from ui.dialogs import message
+
+            message(self.tr("hardware.gpio.title"), self.say(problem), tid="gpio_problem")
         if self.session is not None and self.session.rules.kind == "evil":
             self.hardware.attach(self.session)  # the clock hardware is Pr. Evil's
         play = self.root.built("evil_play")

@@ -20,7 +20,9 @@ import configparser
 import grp
 import io
 import os
+import platform
 import pwd
+import re
 import shlex
 import shutil
 import subprocess
@@ -47,6 +49,15 @@ STATE_DIR = Path("/var/lib/table-companion")
 ETC_CONFIG = Path("/etc") / config.APP_DIR / config.USER_FILE
 PACKAGES = ("companion", "hardware", "ui")  # the app's code, byte-compiled at install
 PRIVATE_TREES = (Path("/home"), Path("/root"), Path("/run/user"))
+# The LED ring's USB serial driver, loaded at boot so that the console unit's
+# DeviceAllow=char-ttyACM finds its device group even before a ring is plugged in.
+MODULES_LOAD = Path("/etc/modules-load.d/table-companion.conf")
+MODULES = "# Written by `companion install`: the LED ring's USB serial driver.\ncdc_acm\n"
+# Back-off between restarts (systemd 254 and later): 2 s, growing to a minute.
+RESTART_BACKOFF = "RestartSteps=10\nRestartMaxDelaySec=60\n"
+BACKOFF_SINCE = 254
+# Kivy has no wheels for these: 32-bit Raspberry Pi OS cannot run the app.
+THIRTY_TWO_BIT = ("armv6l", "armv7l", "armv8l", "armhf", "armel", "i386", "i686")
 
 USER_CONFIG = """\
 # Your Table Companion settings: every key of config/app.yaml (and of the games and
@@ -120,6 +131,7 @@ class Target:
     repo: Path = REPO
     touch: str = "mtdev"
     data_dir: str = ""
+    systemd_version: int | None = None  # None: unknown, only what every systemd has
 
     @property
     def unit_path(self) -> Path:
@@ -161,6 +173,8 @@ def render_unit(target: Target) -> str:
             binds = " ".join(sorted({str(p) for p in hidden}))
             text = text.replace("ProtectHome=yes\n",
                                 f"ProtectHome=tmpfs\nBindReadOnlyPaths={binds}\n")
+    if target.systemd_version is not None and target.systemd_version >= BACKOFF_SINCE:
+        text = text.replace("RestartSec=2\n", f"RestartSec=2\n{RESTART_BACKOFF}", 1)
     if target.data_dir:
         # `data_dir` in the config moves the journal: that place must stay writable.
         anchor = "UMask=0077\n"
@@ -215,6 +229,9 @@ def plan_install(target: Target, probe: Probe) -> list[Step]:
     if groups:
         steps.append(Run(("usermod", "--append", "--groups", ",".join(groups), target.user)))
     steps.append(WriteFile(target.unit_path, unit_text))
+    if target.mode == "console":
+        steps.append(WriteFile(MODULES_LOAD, MODULES))
+        steps.append(Run(("modprobe", "cdc_acm"), may_fail=True))
     if target.mode == "desktop":
         steps.append(WriteFile(unit_dir / SESSION_TARGET,
                                (UNITS / SESSION_TARGET).read_text(encoding="utf-8")))
@@ -251,6 +268,7 @@ def plan_uninstall(target: Target, purge: bool) -> list[Step]:
         steps.append(Remove(target.home / ".config/autostart" / SESSION_DESKTOP))
     steps += _reload(target)
     if target.mode == "console":
+        steps.append(Remove(MODULES_LOAD))
         steps.append(Run(("systemctl", "enable", "getty@tty1.service"), may_fail=True))
     steps.append(Remove(target.venv, tree=True, must_be_venv=True))
     if purge:
@@ -263,12 +281,16 @@ def plan_uninstall(target: Target, purge: bool) -> list[Step]:
 
 def plan_update(target: Target) -> list[Step]:
     """New code and pinned dependencies, then the install plan of the new code (run as
-    a new process, so the new units are the ones written)."""
+    a new process, so the new units are the ones written). GPIO (lgpio) is optional, as
+    in systemd/install.sh: Debian's python3-lgpio may already be there, and where pip
+    can neither find a wheel nor build it the update goes on without it."""
     pip = str(target.venv / "bin" / "pip")
+    pins = ("-c", str(target.repo / "systemd/constraints.txt"))
     return [
         Run(("git", "-C", str(target.repo), "pull", "--ff-only")),
-        Run((pip, "install", "--quiet", "-c", str(target.repo / "systemd/constraints.txt"),
-             "-e", f"{target.repo}[pi]")),
+        Run((pip, "install", "--quiet", *pins, "-e", str(target.repo))),
+        Run((str(target.venv / "bin" / "python"), "-c", "import lgpio"), may_fail=True),
+        Run((pip, "install", "--quiet", *pins, "-e", f"{target.repo}[pi]"), may_fail=True),
         Run((str(target.venv / "bin" / "companion"), "install", f"--{target.mode}",
              "--user", target.user, "--venv", str(target.venv), "--touch", target.touch)),
     ]
@@ -285,6 +307,21 @@ def _reload(target: Target) -> list[Step]:
 
 
 # -- looking at the (possibly image) system ------------------------------------------------
+def systemd_version(root: Path) -> int | None:
+    """The systemd of the system (or image) at `root`, from its shared library's name."""
+    for folder in ("usr/lib/*/systemd", "usr/lib/systemd", "lib/systemd"):
+        pattern = f"{folder}/libsystemd-shared-*.so"
+        for found in sorted(root.glob(pattern)):
+            number = re.search(r"libsystemd-shared-(\d+)", found.name)
+            if number:
+                return int(number.group(1))
+    return None
+
+
+def is_32bit(machine: str) -> bool:
+    return machine in THIRTY_TWO_BIT
+
+
 @dataclass
 class Probe:
     """Users and groups, from the live system or from an image's /etc files."""
@@ -515,7 +552,8 @@ def target_from(args: argparse.Namespace, mode: str) -> Target:
     except Exception:  # check-config reports it; the install goes on
         data_dir = ""
     return Target(mode=mode, venv=Path(venv), user=user, home=Path(home),
-                  touch=args.touch, data_dir=data_dir)
+                  touch=args.touch, data_dir=data_dir,
+                  systemd_version=systemd_version(args.root.resolve()))
 
 
 def _home_of(user: str) -> Path:
@@ -546,6 +584,9 @@ def _run_command(argv: Sequence[str] | None, action: str) -> int:
     root = args.root.resolve()
     if root == Path("/") and not args.dry_run and os.geteuid() != 0:
         print(tr("deploy.error.need_root"), file=sys.stderr)
+        return 1
+    if action == "install" and root == Path("/") and is_32bit(platform.machine()):
+        print(tr("deploy.error.thirty_two_bit", machine=platform.machine()), file=sys.stderr)
         return 1
     modes = [args.mode or "console"] if action == "install" else installed_modes(args, root)
     if not modes:

@@ -33,8 +33,30 @@ def configure_kivy(cfg: Config | None) -> None:
     KivyConfig.set("graphics", "fullscreen", "auto" if display.get("fullscreen") else "0")
     KivyConfig.set("graphics", "show_cursor", "1" if display.get("show_cursor", True) else "0")
     KivyConfig.set("graphics", "multisamples", str(display.get("multisamples", 0)))
+    KivyConfig.set("graphics", "rotation", str(display.get("rotation", 0)))
     KivyConfig.set("kivy", "exit_on_escape", "0")  # Escape closes dialogs, never the kiosk
-    KivyConfig.set("input", "mouse", "mouse,multitouch_on_demand")  # no red touch dots
+    current = dict(KivyConfig.items("input")) if KivyConfig.has_section("input") else {}
+    for key, value in input_settings(current).items():
+        KivyConfig.set("input", key, value)
+
+
+def input_settings(current: dict[str, str]) -> dict[str, str]:
+    """Kivy's [input] section: the one from config.ini (the installer's touch settings,
+    or Kivy's own) with its mouse provider made right.
+
+    No red dots for right clicks (multitouch_on_demand). And whenever a touch provider is
+    configured (probesysfs, mtdev, hidinput...), the mouse provider ignores the mouse
+    events made while a finger is down (disable_on_activity): on the Pi, SDL turns each
+    touch into a mouse event while mtdev reads the same touch, which would make one tap
+    two (two rolls for one touch)."""
+    mouse_keys = [k for k, v in current.items() if v.split(",")[0].strip() == "mouse"]
+    touch = any(k not in mouse_keys for k in current)
+    args = ["multitouch_on_demand", *(["disable_on_activity"] if touch else [])]
+    settings = dict(current)
+    for key in mouse_keys or ["mouse"]:
+        given = [a.strip() for a in settings.get(key, "mouse").split(",")[1:] if a.strip()]
+        settings[key] = ",".join(["mouse", *given, *(a for a in args if a not in given)])
+    return settings
 
 
 def journal_path(cfg: Config, override: str | None = None) -> Path:

@@ -3,6 +3,12 @@
 Copy main.py, ringproto.py and ringpixels.py to the Pico (e.g. `mpremote cp
 hardware/firmware/*.py :`; __init__.py is not needed). The Pico speaks the line protocol
 of ringproto.py on its USB serial port; see hardware/README.md for the wiring.
+
+Updating it: once running, the program ignores Ctrl-C (a 0x03 byte in the stream must
+not stop it), so it leaves two ways in for `mpremote`: hold the button on GP15 (to GND)
+while plugging the Pico in, or run `mpremote` within GRACE_MS of plugging it in (its
+Ctrl-C stops the program before it starts). Either way the REPL stays, and
+`mpremote cp ...` works as on a fresh Pico.
 """
 
 import select
@@ -20,13 +26,25 @@ DATA_PIN = 0  # GP0 -> the ring's DIN
 PIXELS = 24  # 12 or 24
 BRIGHTNESS = 64  # 0..255: a ring at full power dazzles and draws too much from USB
 ROTATE = 0  # pixels to turn the picture by, if pixel 0 is not at XII
+UPDATE_PIN = 15  # GP15 (pin 20) held to GND at power-up: stay in the REPL, to update
+GRACE_MS = 2000  # after power-up, a Ctrl-C (mpremote) this soon stays in the REPL too
 
-micropython.kbd_intr(-1)  # a 0x03 byte in the stream must not stop the program
 ring = neopixel.NeoPixel(machine.Pin(DATA_PIN), PIXELS)
 device = ringproto.Device(PIXELS, FIRMWARE)
 poll = select.poll()
 poll.register(sys.stdin, select.POLLIN)
 out = sys.stdout
+
+
+def wants_update():
+    """The button held, or a Ctrl-C during the grace time: leave the REPL to mpremote."""
+    if machine.Pin(UPDATE_PIN, machine.Pin.IN, machine.Pin.PULL_UP).value() == 0:
+        return True
+    try:
+        time.sleep_ms(GRACE_MS)  # Ctrl-C arrives here as KeyboardInterrupt
+    except KeyboardInterrupt:
+        return True
+    return False
 
 
 def show(now):
@@ -52,4 +70,10 @@ def main():
         time.sleep_ms(5)
 
 
-main()
+if wants_update():
+    ring.fill((0, 0, 16))  # dim blue: waiting for an update
+    ring.write()
+    print("ring firmware: update mode, the REPL is yours (mpremote cp ...; then reset)")
+else:
+    micropython.kbd_intr(-1)  # from now on a 0x03 byte in the stream must not stop us
+    main()

@@ -1,0 +1,166 @@
+"""`display.rotation` turns the app and its touches: Touch Display 2 is a 720x1280
+portrait panel that shows the app in landscape, 1280x720.
+
+Kivy reads its graphics settings when the window is made, once per process: the real
+app (`ui.main.main`) runs in a child process with the config file given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.uidriver import ARTIFACTS
+
+pytestmark = pytest.mark.ui
+
+CHILD = r"""
+import json, sys
+from kivy.clock import Clock
+from ui import main as entry
+
+result = {}
+configure = entry.configure_kivy
+
+
+def configure_then_hook(cfg):
+    # ui.app makes the window on import: only once Kivy is configured, as main() does
+    configure(cfg)
+    from ui.app import CompanionApp
+
+    started = CompanionApp.on_start
+
+    def on_start(self):
+        started(self)
+        Clock.schedule_once(lambda _dt: settle(self), 0.5)
+
+    CompanionApp.on_start = on_start
+SHOT = sys.argv[-1]
+
+
+def panel_touch(x, y):
+    # a touch as the panel's driver reports it: normalized to the panel's own axes,
+    # which Kivy turns by Window.rotation (the inverse of MotionEvent.to_absolute_pos)
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
+
+    w, h = Window._get_effective_size()
+    r = Window.rotation
+    nx, ny = {0: (x / w, y / h), 90: (1 - y / w, x / h),
+              180: (1 - x / w, 1 - y / h), 270: (y / w, 1 - x / h)}[r]
+    touch = UnitTestTouch(0, 0)
+    touch.sx, touch.sy = nx, ny
+    touch.touch_down()
+    EventLoop.idle()
+    touch.touch_up()
+    for _ in range(5):
+        EventLoop.idle()
+
+
+def settle(app, tries=[]):
+    # the first layout passes may still move the buttons: wait until two agree
+    from ui.widgets.basics import find
+
+    button = find(app.root, "home.game.evil")
+    where = (tuple(button.to_window(*button.center)), tuple(button.size))
+    tries.append(where)
+    if len(tries) < 2 or tries[-1] != tries[-2]:
+        Clock.schedule_once(lambda _dt: settle(app), 0.2)
+        return
+    check(app)
+
+
+def check(app):
+    from kivy.core.window import Window
+    from ui.widgets.basics import find
+
+    result["rotation"] = Window.rotation
+    result["size"] = list(Window.size)
+    result["system_size"] = list(Window.system_size)
+    result["root"] = list(app.root.size)
+    if SHOT:
+        Window.screenshot(name=SHOT)
+    button = find(app.root, "home.game.evil")
+    result["button"] = list(button.to_window(*button.center))
+    panel_touch(*button.to_window(*button.center))
+    waited = []
+
+    def done(_dt):
+        waited.append(1)
+        if app.root.current == "home" and len(waited) < 50:
+            return None  # the release and the screen change take a few frames
+        result["screen"] = app.root.current
+        app.stop()
+        return False
+
+    Clock.schedule_interval(done, 0.1)
+
+
+entry.configure_kivy = configure_then_hook
+code = entry.main(sys.argv[1:-1])
+print("RESULT " + json.dumps(result))
+sys.exit(code)
+"""
+
+
+def run_app(tmp_path: Path, display: dict, shot: str = "") -> dict:
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text(json.dumps({"display": display}))  # JSON is YAML
+    env = {**os.environ, "KIVY_HOME": str(tmp_path / "kivy"), "GPIOZERO_PIN_FACTORY": "mock",
+           "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1",
+           "XDG_CONFIG_HOME": str(tmp_path / "xdg-empty")}
+    env.pop("NOTIFY_SOCKET", None)
+    child = subprocess.run([sys.executable, "-c", CHILD, "--config", str(cfg), "--data-dir",
+                            str(tmp_path / "data"), shot],
+                           capture_output=True, text=True, env=env, timeout=120,
+                           cwd=Path(__file__).resolve().parents[1])
+    lines = [line for line in child.stdout.splitlines() if line.startswith("RESULT ")]
+    assert child.returncode == 0 and lines, child.stdout[-2000:] + child.stderr[-4000:]
+    return json.loads(lines[-1].removeprefix("RESULT "))
+
+
+@pytest.mark.parametrize("rotation", [90, 270])
+def test_touch_display_2_portrait_panel_shows_the_app_in_landscape(
+        tmp_path: Path, rotation: int) -> None:
+    result = run_app(tmp_path, {"width": 720, "height": 1280, "rotation": rotation})
+    assert result["rotation"] == rotation
+    assert result["system_size"] == [720, 1280]  # the panel
+    assert result["size"] == [1280, 720] and result["root"] == [1280, 720]  # the app
+    # a touch on the panel where the button is shown reaches that button
+    assert result["screen"] == "evil_setup"
+
+
+def test_upside_down(tmp_path: Path) -> None:
+    result = run_app(tmp_path, {"rotation": 180})
+    assert result["size"] == [800, 480] and result["root"] == [800, 480]
+    assert result["screen"] == "evil_setup"
+
+
+def test_a_screenshot_at_touch_display_2s_landscape_size(tmp_path: Path) -> None:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    shot = tmp_path / "shot.png"
+    result = run_app(tmp_path, {"width": 1280, "height": 720}, shot=str(shot))
+    assert result["size"] == [1280, 720]
+    written = sorted(tmp_path.glob("shot*.png"))  # Kivy numbers the file
+    assert written
+    shutil.copy(written[-1], ARTIFACTS / "touch-display-2-1280x720.png")
+
+
+def test_a_game_at_touch_display_2s_landscape_size(launch) -> None:
+    from tests.test_ui_evil import answer_dialogs, new_game
+
+    ui = launch()
+    ui.resize(1280, 720)
+    new_game(ui)
+    ui.tap("play.roll")
+    answer_dialogs(ui, 30)
+    ui.wait(0.5)
+    assert ui.screen == "evil_play"
+    ui.screenshot("evil-play-1280x720")
