@@ -362,7 +362,7 @@ class Journal:
             f" FROM games {where}",
             params,
         )
-        return [_record(*row) for row in rows]
+        return [game_record(*row) for row in rows]
 
     def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         """Every row; text that is not valid UTF-8 (a flipped bit) comes back as
@@ -416,8 +416,11 @@ def _type_names(expected: type | tuple[type, ...]) -> str:
 
 
 def _number(name: str, value: Any) -> float:
+    """A time stamp: a finite number a date can be made of (years 1653 to 9999)."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise RowDamage(f"{name}: not a number")
+    if not -1e10 < value < 2.5e11:  # also refuses inf and nan
+        raise RowDamage(f"{name}: out of range")
     return float(value)
 
 
@@ -436,7 +439,7 @@ def _entry(position: int, seq: Any, verb: Any, command: Any, events: Any, at: An
     return Entry(seq, verb, decoded, listed, _number("at", at))
 
 
-def _record(gid: int, kind: Any, setup: Any, started: Any, updated: Any, finished: Any,
+def game_record(gid: int, kind: Any, setup: Any, started: Any, updated: Any, finished: Any,
             abandoned: Any, summary: Any) -> GameRecord:
     """One `games` row; a damaged one comes back with `damaged` set and empty data."""
     try:
@@ -449,11 +452,17 @@ def _record(gid: int, kind: Any, setup: Any, started: Any, updated: Any, finishe
     except RowDamage as damage:
         return GameRecord(
             gid, kind if isinstance(kind, str) else "?", {},
-            started if isinstance(started, (int, float)) else 0.0,
-            updated if isinstance(updated, (int, float)) else 0.0,
+            _time_or_zero(started), _time_or_zero(updated),
             bool(finished) if isinstance(finished, int) else False,
             bool(abandoned) if isinstance(abandoned, int) else False, {},
             damaged=str(damage))
+
+
+def _time_or_zero(value: Any) -> float:
+    try:
+        return _number("time", value)
+    except RowDamage:
+        return 0.0
 
 
 # -- opening: what kind of trouble ---------------------------------------------------------

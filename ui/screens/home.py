@@ -9,6 +9,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.messages import CompanionError
 from ui import theme
 from ui.widgets.basics import Tap, Text
 
@@ -36,7 +37,8 @@ class HomeScreen(Screen):
             if not app.playable(record.kind):
                 continue
             row = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(56))
-            players = ", ".join(record.summary.get("players", []))
+            named = record.summary.get("players")
+            players = ", ".join(str(p) for p in named) if isinstance(named, list) else ""
             label = app.tr("core.ui.resume" if players else "core.ui.resume_alone",
                            game=app.tr(f"core.games.{record.kind}"),
                            progress=self.progress(record.kind, record.summary),
@@ -92,5 +94,9 @@ class HomeScreen(Screen):
         app.root.current = f"{kind}_setup"
 
     def abandon(self, game_id: int) -> None:
-        App.get_running_app().journal.abandon(game_id)
+        app = App.get_running_app()
+        try:
+            app.journal.abandon(game_id)
+        except CompanionError as exc:  # a journal that cannot be written now
+            app.show_error(exc.message)
         self.refresh()

@@ -1,0 +1,109 @@
+"""Issue 14 in the real app: a damaged row or a journal that cannot be written now
+never takes the table down (the app under Xvfb, driven by taps)."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.night import history
+from tests.test_night_damaged import a_night, damage
+from tests.test_night_support import open_journal
+
+
+def test_a_damaged_unfinished_game_leaves_the_app_up_and_other_games_intact(
+        launch: Any, tmp_path: Path) -> None:
+    # case 2: "One malformed JSON value in an unfinished game's row crashes the app at
+    # every start"; case 3: History, Statistics and a game's log crash on it
+    _, ids = a_night(tmp_path)
+    path = tmp_path / "journal.sqlite3"
+    victim = ids["bond"]
+    damage(path, victim, "games", "setup", "not json")
+    ui = launch(journal_file=path)
+    assert ui.dialog == "error"  # the start says which game and why, and stays up
+    assert f"Game {victim} is damaged" in ui.text("error.text")
+    ui.screenshot("journal-damaged-start-800x480")
+    ui.tap("error.ok")
+    assert ui.screen == "home"
+    ui.tap("home.history")
+    assert "damaged, cannot be read" in ui.text(f"history.game.{victim}")
+    assert "damaged" not in ui.text(f"history.game.{ids['castor']}")
+    ui.screenshot("journal-damaged-history-800x480")
+    ui.tap(f"history.game.{victim}")
+    assert ui.screen == "night_log" and "is damaged" in ui.text("log.error")
+    ui.tap("log.back")
+    ui.tap(f"history.game.{ids['castor']}")
+    assert ui.text("log.line.0").startswith("1. ")  # another game's log reads in full
+    ui.tap("log.back")
+    ui.tap("history.back")
+    ui.tap("home.stats")
+    ui.tap("stats.tab.games")
+    assert "1 damaged games are not counted" in ui.text("stats.damaged")
+    ui.tap("stats.tab.charts")
+    ui.tap("stats.back")
+    ui.tap("home.export")
+    ui.tap("export.csv")
+    written = sorted(path.parent.glob("*.csv"))
+    assert len(written) == 1 and f"\n{victim}," in written[0].read_text()
+    ui.tap("export.back")
+    ui.tap("home.game.castor")  # and a new game is played as usual
+    assert ui.screen == "castor_setup"
+
+
+def test_a_damaged_action_shows_the_log_up_to_the_damage(launch: Any,
+                                                        tmp_path: Path) -> None:
+    _, ids = a_night(tmp_path)
+    path = tmp_path / "journal.sqlite3"
+    damage(path, ids["bond_done"], "actions", "command", "not utf-8")
+    ui = launch(journal_file=path)
+    ui.app.leave_game()
+    ui.pump(5)
+    ui.tap("home.history")
+    ui.tap(f"history.game.{ids['bond_done']}")
+    assert ui.text("log.line.0").startswith("1. ")
+    assert "Damaged in the journal from here" in ui.text("log.line.1")
+    ui.screenshot("journal-damaged-log-800x480")
+
+
+HOLD = """
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1], isolation_level=None)
+db.execute("BEGIN IMMEDIATE")
+db.execute("UPDATE games SET updated = updated")
+print("locked", flush=True)
+sys.stdin.readline()
+"""
+
+
+def test_a_journal_another_program_is_writing_opens_read_only_and_says_so(
+        launch: Any, tmp_path: Path) -> None:
+    # case 1: the file stays where it is, the screen says what to do
+    j = open_journal(tmp_path)
+    j.close()
+    _, ids = a_night(tmp_path)
+    path = tmp_path / "journal.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA journal_mode=DELETE")
+    db.close()
+    holder = subprocess.Popen([sys.executable, "-c", HOLD, str(path)], text=True,
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+        ui = launch(journal_file=path)
+        assert ui.dialog == "journal_read_only"
+        assert "cannot be written now" in ui.text("journal_read_only.text")
+        ui.screenshot("journal-read-only-800x480")
+        ui.tap("journal_read_only.ok")
+        ui.app.leave_game()
+        ui.pump(5)
+        ui.tap("home.history")  # looking works
+        assert len(history.games(ui.app.journal)) == 4
+        ui.tap("history.back")
+        ui.tap(f"home.abandon.{ids['bond']}")  # writing is refused, with the reason
+        assert ui.dialog == "error" and "cannot be written now" in ui.text("error.text")
+    finally:
+        holder.communicate("\n", timeout=10)
+    assert sorted(p.name for p in tmp_path.iterdir() if "unreadable" in p.name) == []
