@@ -107,3 +107,40 @@ def test_a_journal_another_program_is_writing_opens_read_only_and_says_so(
     finally:
         holder.communicate("\n", timeout=10)
     assert sorted(p.name for p in tmp_path.iterdir() if "unreadable" in p.name) == []
+
+
+def test_tapping_hostile_backups_in_the_restore_list_shows_why(launch: Any,
+                                                              tmp_path: Path) -> None:
+    # case 4: "Tapping a hostile file in the restore list crashes the app"
+    import json
+    import zipfile
+
+    from companion.night import backup
+    from tests.test_night_backup_hostile import (
+        deep_manifest,
+        encrypted,
+        textual_created,
+        unknown_compression,
+    )
+
+    ui = launch()
+    folder = Path(ui.app.journal.path).parent
+    source = folder / "source.zip"
+    backup.create(ui.app.journal, source)
+    with zipfile.ZipFile(source) as zf:
+        db, base = zf.read(backup.DATABASE), json.loads(zf.read(backup.MANIFEST))
+    source.unlink()
+    before = Path(ui.app.journal.path).read_bytes()
+    for make in (encrypted, unknown_compression, deep_manifest, textual_created):
+        work = tmp_path / make.__name__
+        work.mkdir()
+        make(work, db, base).replace(folder / "hostile.zip")
+        ui.tap("home.export")
+        ui.tap("restore.0")
+        assert ui.dialog == "error", make.__name__
+        assert "hostile.zip" in ui.text("error.text")
+        if make is encrypted:
+            ui.screenshot("journal-restore-refused-800x480")
+        ui.tap("error.ok")
+        ui.tap("export.back")
+    assert Path(ui.app.journal.path).read_bytes() == before
