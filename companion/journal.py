@@ -128,7 +128,10 @@ def _dumps(value: Any) -> str:
 class Journal:
     """One SQLite file holding every game. Not thread-safe: use it from one thread."""
 
-    def __init__(self, path: Path | str, *, timeout: float = 2.0) -> None:
+    def __init__(self, path: Path | str, *, timeout: float = 2.0,
+                 read_only: bool = False) -> None:
+        """`read_only=True`: look without changing a byte (no WAL switch, no schema,
+        nothing moved aside), as `companion journal check` does."""
         self.path = Path(path) if str(path) != ":memory:" else None
         #: how long a write waits for another program's lock before it is refused
         self.timeout = timeout
@@ -136,7 +139,7 @@ class Journal:
         self.moved_aside: Path | None = None
         #: why the journal cannot be written now (it was opened read-only), or None
         self.read_only: Message | None = None
-        self._db = self._open(str(path))
+        self._db = self._look(str(path)) if read_only else self._open(str(path))
 
     # -- opening -----------------------------------------------------------------
     def _open(self, target: str) -> sqlite3.Connection:
@@ -170,6 +173,18 @@ class Journal:
                 raise JournalError(
                     "core.error.journal_open", path=target, reason=str(again)
                 ) from again
+
+    def _look(self, target: str) -> sqlite3.Connection:
+        if self.path is None or not self.path.is_file():
+            raise JournalError("core.error.journal_open", path=target, reason="no such file")
+        try:
+            db = sqlite3.connect(_read_only_uri(self.path), uri=True, isolation_level=None,
+                                 timeout=self.timeout)
+        except sqlite3.Error as exc:
+            raise JournalError("core.error.journal_open", path=target,
+                               reason=_reason(exc)) from exc
+        self.read_only = msg("core.error.journal_read_only", path=target, reason="read-only")
+        return db
 
     def _make_folder(self) -> None:
         assert self.path is not None
@@ -318,7 +333,7 @@ class Journal:
         out: list[Entry] = []
         for position, row in enumerate(rows):
             try:
-                out.append(_entry(position, *row))
+                out.append(action_entry(position, *row))
             except RowDamage as damage:
                 seq = row[0] if isinstance(row[0], int) else position
                 return out, {"seq": seq, "reason": str(damage)}
@@ -424,7 +439,8 @@ def _number(name: str, value: Any) -> float:
     return float(value)
 
 
-def _entry(position: int, seq: Any, verb: Any, command: Any, events: Any, at: Any) -> Entry:
+def action_entry(position: int, seq: Any, verb: Any, command: Any, events: Any,
+                 at: Any) -> Entry:
     """One `actions` row, checked; raises RowDamage."""
     if seq != position or not isinstance(seq, int):
         raise RowDamage(f"seq: {seq!r} where {position} was expected")
