@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from companion.journal import Journal
 from companion.night import history
 from tests.test_night_damaged import a_night, damage
 from tests.test_night_support import open_journal
@@ -144,3 +145,58 @@ def test_tapping_hostile_backups_in_the_restore_list_shows_why(launch: Any,
         ui.tap("error.ok")
         ui.tap("export.back")
     assert Path(ui.app.journal.path).read_bytes() == before
+
+
+def test_the_app_waits_for_a_locked_journal_then_starts_on_it(tmp_path: Path) -> None:
+    # case 1: "the app goes on read-only or waits": `companion` shows the problem, keeps
+    # the file where it is, and starts by itself once the other program lets go
+    import os
+    import socket
+    import time
+
+    from tests.test_core_journal_trouble import HOLDER, _journal_with_games
+
+    data = tmp_path / "data"
+    path = data / "journal.sqlite3"
+    ids = _journal_with_games(path, games=1)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(path), "everything"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert holder.stdout is not None and holder.stdout.readline().strip() == "locked"
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    notify.bind(str(tmp_path / "notify"))
+    notify.settimeout(0.2)
+    env = dict(os.environ, NOTIFY_SOCKET=str(tmp_path / "notify"),
+               XDG_CONFIG_HOME=str(tmp_path / "config"), KIVY_NO_CONSOLELOG="1")
+    app = subprocess.Popen([sys.executable, "-m", "ui.cli", "run", "--data-dir", str(data)],
+                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           cwd=Path(__file__).resolve().parents[1])
+
+    def heard(what: str) -> list[str]:
+        said: list[str] = []
+        until = time.monotonic() + 30
+        while time.monotonic() < until and not any(what in s for s in said):
+            try:
+                said.append(notify.recv(4096).decode())
+            except TimeoutError:
+                continue
+        return said
+
+    try:
+        first = heard("STATUS=A problem with the saved games")
+        assert any("STATUS=A problem with the saved games" in s for s in first), first
+        assert path.exists() and not list(data.glob("*.unreadable-*"))
+        started = time.monotonic()
+        holder.communicate("\n", timeout=10)  # the other program lets go
+        second = heard("READY=1")
+        assert any(s.startswith("READY=1") for s in second), second  # the real app
+        assert time.monotonic() - started < 15
+        assert app.poll() is None
+    finally:
+        app.kill()
+        app.wait(timeout=10)
+        notify.close()
+        if holder.poll() is None:
+            holder.kill()
+    assert not list(data.glob("*.unreadable-*"))
+    journal = Journal(path)
+    assert [g.id for g in journal.games()] == ids
