@@ -29,6 +29,7 @@ def test_a_damaged_unfinished_game_leaves_the_app_up_and_other_games_intact(
     ui.screenshot("journal-damaged-start-800x480")
     ui.tap("error.ok")
     assert ui.screen == "home"
+    assert not ui.has(f"home.resume.{victim}")  # not offered: History lists it
     ui.tap("home.history")
     assert "damaged, cannot be read" in ui.text(f"history.game.{victim}")
     assert "damaged" not in ui.text(f"history.game.{ids['castor']}")
@@ -200,3 +201,18 @@ def test_the_app_waits_for_a_locked_journal_then_starts_on_it(tmp_path: Path) ->
     assert not list(data.glob("*.unreadable-*"))
     journal = Journal(path)
     assert [g.id for g in journal.games()] == ids
+
+
+def test_in_french_a_damaged_game_is_said_and_listed(launch: Any, tmp_path: Path) -> None:
+    _, ids = a_night(tmp_path)
+    path = tmp_path / "journal.sqlite3"
+    victim = ids["bond"]
+    damage(path, victim, "games", "summary", "wrong type")
+    ui = launch(language="fr", journal_file=path)
+    assert ui.dialog == "error"
+    assert f"La partie {victim} est endommagée" in ui.text("error.text")
+    ui.screenshot("journal-damaged-start-fr-800x480")
+    ui.tap("error.ok")
+    ui.tap("home.history")
+    assert "endommagée, illisible" in ui.text(f"history.game.{victim}")
+    ui.screenshot("journal-damaged-history-fr-800x480")

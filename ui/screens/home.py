@@ -33,7 +33,9 @@ class HomeScreen(Screen):
         box.clear_widgets()
         box.add_widget(Text(app.tr("core.ui.home_title"), size=30, bold=True, halign="center",
                             size_hint_y=None, height=dp(56), tid="home.title"))
-        for record in app.journal.unfinished()[:3]:
+        # a damaged game is not offered here: History lists it as damaged
+        resumable = [r for r in app.journal.unfinished() if r.damaged is None]
+        for record in resumable[:3]:
             if not app.playable(record.kind):
                 continue
             row = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(56))
