@@ -150,6 +150,9 @@ class Journal:
             # SQLite would silently take a one-byte file for an empty database and
             # overwrite it: anything that is not a database is kept aside first
             self.moved_aside = self._move_aside()
+        elif _header_version(self.path) > SCHEMA_VERSION:  # not even a -shm made beside it
+            raise JournalError("core.error.journal_newer", path=target,
+                               version=_header_version(self.path))
         elif _has_content(self.path):
             try:
                 version = _stored_version(self.path, self.timeout)
@@ -521,6 +524,17 @@ def _stored_version(path: Path, timeout: float) -> int:
         return version
     finally:
         db.close()
+
+
+def _header_version(path: Path) -> int:
+    """The schema version in the file's header (`user_version`, bytes 60-63), as the
+    last checkpoint left it; 0 when there is none to read."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(64)
+    except OSError:
+        return 0
+    return int.from_bytes(head[60:64], "big") if len(head) == 64 else 0
 
 
 def _has_content(path: Path) -> bool:

@@ -210,6 +210,7 @@ def test_a_journal_from_a_newer_app_is_left_byte_for_byte(tmp_path, mode):
     assert caught.value.message.params["version"] == 99
     assert path.read_bytes() == original
     assert _moved(tmp_path) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]  # nothing beside it
     assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == mode
 
 

@@ -216,3 +216,29 @@ def test_in_french_a_damaged_game_is_said_and_listed(launch: Any, tmp_path: Path
     ui.tap("home.history")
     assert "endommagée, illisible" in ui.text(f"history.game.{victim}")
     ui.screenshot("journal-damaged-history-fr-800x480")
+
+
+def test_companion_says_a_newer_app_wrote_the_journal_and_leaves_it(
+        tmp_path: Path, monkeypatch: Any) -> None:
+    # case 8: "A journal from a newer version of the app is called unreadable and moved
+    # aside"; now the problem screen says so, and nothing is retried nor touched
+    from ui import main as start
+
+    data = tmp_path / "data"
+    open_journal(data).close()
+    path = data / "journal.sqlite3"
+    db = sqlite3.connect(path)
+    db.execute("PRAGMA user_version=7")
+    db.close()
+    before = path.read_bytes()
+    shown: list[tuple[str, list[str], object]] = []
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setattr(start, "show_problem",
+                        lambda title, lines, retry=None: shown.append((title, lines, retry))
+                        or 2)
+    assert start.main(["--data-dir", str(data)]) == 2
+    (title, lines, retry), = shown
+    assert title == "A problem with the saved games" and retry is None
+    assert "written by a newer version of the app (journal version 7)" in lines[0]
+    assert path.read_bytes() == before and sorted(p.name for p in data.iterdir()) == [
+        "journal.sqlite3"]
