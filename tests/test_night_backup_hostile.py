@@ -215,6 +215,17 @@ def duplicate_entry(tmp: Path, db: bytes, base: dict[str, object]) -> Path:
                                     (backup.DATABASE, db), (backup.DATABASE, b"x" * 10)])
 
 
+def many_entries(tmp: Path, db: bytes, base: dict[str, object]) -> Path:
+    # a directory of 30 000 entries: refused from the zip's end record, never listed
+    path = tmp / "x.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr(backup.MANIFEST, _manifest_for(db, base))
+        zf.writestr(backup.DATABASE, db)
+        for i in range(30_000):
+            zf.writestr(f"{i}", b"")
+    return path
+
+
 def _database(tmp: Path, sql: str) -> bytes:
     """A journal changed by `sql` (made by the test itself)."""
     path = tmp / "made.sqlite3"
@@ -255,7 +266,8 @@ HOSTILE: list[Maker] = [
     encrypted, unknown_compression, lzma_compression, deep_manifest, deeper_manifest,
     huge_created, textual_created, nan_created, nested_counts, extra_keys, database_bomb,
     lying_database_bomb, manifest_bomb, lying_manifest_bomb, stored_sizes_differ,
-    extra_entry, duplicate_entry, wrong_game_columns, wrong_action_columns, with_trigger,
+    extra_entry, duplicate_entry, many_entries, wrong_game_columns, wrong_action_columns,
+    with_trigger,
 ]
 
 

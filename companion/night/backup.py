@@ -148,6 +148,27 @@ def _refuse(path: str, reason: str) -> BackupError:
     return BackupError("night.backup.refused", path=path, reason=reason)
 
 
+def _directory_problem(path: Path) -> str | None:
+    """Read the zip's end record before zipfile reads its whole directory: a file of
+    millions of entries is refused without listing them. None: a handful of entries."""
+    try:
+        with path.open("rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            handle.seek(max(0, size - (22 + 0xFFFF)))
+            tail = handle.read()
+    except OSError:
+        return None  # reading fails again below, with the reason
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < 22:
+        return None  # not a zip: zipfile says so below
+    entries, directory = int.from_bytes(tail[at + 10:at + 12], "little"), \
+        int.from_bytes(tail[at + 12:at + 16], "little")
+    if entries > 16 or directory > 16 * 1024:  # a few more are named by _entries
+        return f"{entries} entries"
+    return None
+
+
 def _entries(zf: zipfile.ZipFile, path: str) -> tuple[zipfile.ZipInfo, zipfile.ZipInfo]:
     """The manifest's and the database's entries, once each and nothing else, plain
     (no encryption, stored or deflated), of bounded size and compression ratio."""
@@ -252,6 +273,9 @@ def _extract(path: Path, into: Path) -> tuple[Manifest, Path]:
     if head != b"PK\x03\x04":
         raise BackupError("night.backup.not_ours", path=name)
     db_path = into / DATABASE
+    problem = _directory_problem(path)
+    if problem is not None:
+        raise _refuse(name, problem)
     try:
         with zipfile.ZipFile(path) as zf:
             manifest_info, database_info = _entries(zf, name)
