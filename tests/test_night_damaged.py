@@ -5,13 +5,18 @@ export."""
 
 from __future__ import annotations
 
+import json
+import shutil
 import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from companion.games import rules_for
 from companion.journal import DamagedRow, Journal
+from companion.messages import CompanionError
 from companion.night import export, history, roster, stats
 from companion.session import Session
 from tests.test_night_support import bond, castor, evil, open_journal, sheet
@@ -142,3 +147,54 @@ def test_an_undecodable_player_name_is_shown_not_fatal(tmp_path):
     assert names[0] == "An\ufffdn" and names[1] == "Bob"
     assert stats.statistics(j).players[0].overall.games == 3
     assert "An\ufffdn" in export.csv_text(j)
+
+
+COLUMNS = [("games", "setup"), ("games", "summary"), ("games", "kind"), ("games", "started"),
+           ("games", "finished"), ("actions", "command"), ("actions", "events"),
+           ("actions", "at"), ("actions", "seq")]
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, int]]:
+    folder = tmp_path_factory.mktemp("night")
+    _, ids = a_night(folder)
+    return folder / "journal.sqlite3", ids
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(column=st.sampled_from(COLUMNS),
+       value=st.one_of(st.binary(max_size=40), st.text(max_size=40),
+                       st.integers(-(2**63), 2**63 - 1),
+                       st.floats(), st.none(),
+                       st.recursive(st.integers() | st.text(max_size=5),
+                                    lambda inner: st.lists(inner, max_size=3)
+                                    | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                                    max_leaves=8).map(json.dumps)))
+def test_any_value_in_any_column_never_stops_a_read(template, tmp_path, column, value):
+    source, ids = template
+    path = tmp_path / f"j-{abs(hash((column, repr(value))))}.sqlite3"
+    shutil.copyfile(source, path)
+    table, name = column
+    db = sqlite3.connect(path)
+    where = "id = ?" if table == "games" else "game_id = ? AND seq = 1"
+    try:
+        db.execute(f"UPDATE {table} SET {name} = ? WHERE {where}", (value, ids["bond"]))
+        db.commit()
+    except sqlite3.IntegrityError:  # NOT NULL, primary key: SQLite refuses it itself
+        db.close()
+        return
+    db.close()
+    j = Journal(path)
+    assert len(j.games()) == 4
+    lines = {line.id: line for line in history.games(j)}
+    for other in ("evil", "castor", "bond_done"):  # (a kind "tray" is not listed)
+        assert lines[ids[other]].status != "damaged"
+    for gid in ids.values():
+        try:
+            history.log(j, gid)
+        except CompanionError:  # said on the log screen
+            assert gid == ids["bond"]
+    stats.statistics(j)
+    export.csv_text(j)
+    export.bgstats(j)
+    j.close()
