@@ -210,3 +210,92 @@ def test_only_what_sqlite_calls_corrupt_is_moved_aside(tmp_path):
     assert journal.moved_aside is not None
     assert journal.moved_aside.read_bytes() == bytes(data)
     assert journal.games() == []
+
+
+TMPFS_CHILD = textwrap.dedent("""
+    import json, os, shutil, subprocess, sys
+    sys.path.insert(0, sys.argv[3])
+    from companion.journal import Journal, JournalError
+    from companion.games.evil import RULES
+    from companion.session import Session
+    from tests.helpers.evil_play import act, next_action
+    source, folder = sys.argv[1], sys.argv[2]
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=384k", "tmpfs", folder],
+                             capture_output=True)
+    if mounted.returncode != 0:
+        print(json.dumps({"no_mount": mounted.stderr.decode()[-200:]}))
+        sys.exit(0)
+    path = os.path.join(folder, "journal.sqlite3")
+    shutil.copyfile(source, path)
+    filler = os.path.join(folder, "filler")
+    handle = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:  # the card is full: not one more byte
+        while True:
+            os.write(handle, b"x" * 4096)
+    except OSError:
+        pass
+    try:
+        while True:
+            os.write(handle, b"x")
+    except OSError:
+        pass
+    os.ftruncate(handle, max(0, os.fstat(handle).st_size - int(sys.argv[4])))
+    os.close(handle)
+    out = {"acknowledged": 0, "moved": []}
+    try:
+        journal = Journal(path, timeout=0.2)
+        out["read_only"] = journal.read_only.key if journal.read_only else ""
+        game_id = journal.games()[0].id
+        session = Session.resume(RULES, journal, game_id)
+        seq = len(journal.entries(game_id))
+        out["acknowledged"] = seq
+        for _ in range(2000):
+            act(session, next_action(session, seq))
+            seq += 1
+            out["acknowledged"] = seq
+    except JournalError as exc:
+        out["error"] = exc.message.key
+    out["moved"] = [n for n in os.listdir(folder) if "unreadable" in n]
+    os.remove(filler)  # space freed: the next start opens the same journal
+    again = Journal(path)
+    out["after"] = {"moved": str(again.moved_aside or ""),
+                    "entries": len(again.entries(again.games()[0].id))}
+    print(json.dumps(out))
+""")
+
+
+@pytest.mark.parametrize("room", [0, 96 * 1024])
+def test_a_really_full_disk_keeps_the_journal_in_place(tmp_path, room):
+    # a small tmpfs filled to the last byte (ENOSPC, SQLITE_FULL), in a private mount
+    # namespace; where the system allows none, the size limit of a child stands in
+    path = tmp_path / FILE_NAME
+    _journal_with_games(path, games=1, actions=20)
+    mount_point = tmp_path / "card"
+    mount_point.mkdir()
+    out: dict[str, object] = {"no_mount": "no unshare"}
+    for unshare in (["unshare", "-rm"], ["unshare", "-m"]):
+        try:
+            done = subprocess.run([*unshare, sys.executable, "-c", TMPFS_CHILD, str(path),
+                                   str(mount_point), str(ROOT), str(room)],
+                                  capture_output=True, text=True, timeout=120)
+        except FileNotFoundError:
+            break
+        if done.returncode == 0:  # a failure of the child itself fails the test below
+            out = json.loads(done.stdout)
+        elif "unshare" in done.stderr or "Operation not permitted" in done.stderr:
+            continue  # no namespace for us here
+        else:
+            raise AssertionError(done.stderr[-2000:])
+        if "no_mount" not in out:
+            break
+    if "no_mount" in out:
+        out = _full_disk(path, 1)  # no mount allowed here: RLIMIT_FSIZE instead
+        assert out.get("error") == "core.error.journal_open" and _aside(tmp_path) == []
+        return
+    assert out["moved"] == [] and out["after"]["moved"] == ""
+    if room:  # played until the card was full, then refused with a message
+        assert out.get("error") == "core.error.journal_write"
+        assert out["acknowledged"] > 20
+    else:
+        assert out.get("error") == "core.error.journal_open"
+    assert out["after"]["entries"] == max(20, out["acknowledged"])
