@@ -2,8 +2,20 @@
 
 Each action (a command with its events, an undo, a redo) is one row committed with
 `synchronous=FULL`, so a power cut loses at most the action that was being written,
-never one that the table already saw. A file that SQLite cannot read is moved aside
-(kept, never overwritten) and a fresh journal is started.
+never one that the table already saw.
+
+Opening tells three cases apart, and only the last one moves anything:
+- "cannot write now" (a full disk, a read-only card, another program holding a lock):
+  the file stays where it is; the journal opens read-only (`read_only` says why) or
+  `JournalError("core.error.journal_open")` says what to do;
+- a journal written by a newer app (`core.error.journal_newer`): left byte for byte
+  as it is (its version is read through a read-only connection, before any WAL switch);
+- a file SQLite itself reports as corrupt or not a database: moved aside (kept, never
+  overwritten; `moved_aside`) and a fresh journal is started.
+
+A damaged row (not JSON, wrong types, invalid UTF-8) never stops a read: a game whose
+row is damaged comes back with `damaged` set, and `entries` stops at a damaged action
+(`readable_entries` gives what comes before it).
 """
 
 from __future__ import annotations
@@ -18,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from companion.messages import CompanionError
+from companion.messages import CompanionError, Message, msg
 
 SCHEMA_VERSION = 2  # 2: roster players, their link to games, cached game facts
 APP_DIR = "table-companion"
@@ -72,6 +84,10 @@ class JournalError(CompanionError):
     """The journal cannot be read or written; the message names the file."""
 
 
+class DamagedRow(JournalError):
+    """A row of `games` or `actions` that cannot be read (the rest of the journal can)."""
+
+
 @dataclass(frozen=True)
 class Entry:
     """One action in a game's journal: do, undo or redo, with its command and events."""
@@ -85,7 +101,9 @@ class Entry:
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One game in the journal: kind, setup, times, finished or abandoned, summary."""
+    """One game in the journal: kind, setup, times, finished or abandoned, summary.
+    `damaged` names what cannot be read in its row (then `setup` and `summary` are
+    empty): the game is listed, never resumed."""
 
     id: int
     kind: str
@@ -95,6 +113,7 @@ class GameRecord:
     finished: bool
     abandoned: bool
     summary: dict[str, Any]
+    damaged: str | None = None
 
 
 def default_path() -> Path:
@@ -109,60 +128,109 @@ def _dumps(value: Any) -> str:
 class Journal:
     """One SQLite file holding every game. Not thread-safe: use it from one thread."""
 
-    def __init__(self, path: Path | str) -> None:
+    def __init__(self, path: Path | str, *, timeout: float = 2.0,
+                 read_only: bool = False) -> None:
+        """`read_only=True`: look without changing a byte (no WAL switch, no schema,
+        nothing moved aside), as `companion journal check` does."""
         self.path = Path(path) if str(path) != ":memory:" else None
+        #: how long a write waits for another program's lock before it is refused
+        self.timeout = timeout
         #: where an unreadable journal was moved, if one was found at start
         self.moved_aside: Path | None = None
-        self._db = self._open(str(path))
+        #: why the journal cannot be written now (it was opened read-only), or None
+        self.read_only: Message | None = None
+        self._db = self._look(str(path)) if read_only else self._open(str(path))
 
     # -- opening -----------------------------------------------------------------
     def _open(self, target: str) -> sqlite3.Connection:
-        if self.path is not None:
-            try:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise JournalError(
-                    "core.error.journal_dir", path=str(self.path.parent), reason=exc.strerror
-                ) from exc
-        if self.path is not None and not _looks_like_sqlite(self.path):
+        if self.path is None:
+            return self._connect(target)
+        self._make_folder()
+        if not _looks_like_sqlite(self.path):
             # SQLite would silently take a one-byte file for an empty database and
             # overwrite it: anything that is not a database is kept aside first
             self.moved_aside = self._move_aside()
+        elif _header_version(self.path) > SCHEMA_VERSION:  # not even a -shm made beside it
+            raise JournalError("core.error.journal_newer", path=target,
+                               version=_header_version(self.path))
+        elif _has_content(self.path):
+            try:
+                version = _stored_version(self.path, self.timeout)
+            except sqlite3.Error as exc:
+                if not _is_corrupt(exc):
+                    return self._read_only_or_refuse(target, exc)
+                self.moved_aside = self._move_aside()
+            else:
+                if version > SCHEMA_VERSION:
+                    raise JournalError("core.error.journal_newer", path=target,
+                                       version=version)
         try:
             return self._connect(target)
-        except sqlite3.DatabaseError as exc:
-            if self.path is None or not self.path.exists() or _is_access_error(exc):
-                raise JournalError(
-                    "core.error.journal_open", path=target, reason=str(exc)
-                ) from exc
+        except sqlite3.Error as exc:
+            if not _is_corrupt(exc) or self.moved_aside is not None:
+                return self._read_only_or_refuse(target, exc)
             self.moved_aside = self._move_aside()
             try:
                 return self._connect(target)
-            except sqlite3.DatabaseError as again:
+            except sqlite3.Error as again:
                 raise JournalError(
                     "core.error.journal_open", path=target, reason=str(again)
                 ) from again
 
-    @staticmethod
-    def _connect(target: str) -> sqlite3.Connection:
-        db = sqlite3.connect(target, isolation_level=None)
+    def _look(self, target: str) -> sqlite3.Connection:
+        if self.path is None or not self.path.is_file():
+            raise JournalError("core.error.journal_open", path=target, reason="no such file")
         try:
+            db = sqlite3.connect(_read_only_uri(self.path), uri=True, isolation_level=None,
+                                 timeout=self.timeout)
+        except sqlite3.Error as exc:
+            raise JournalError("core.error.journal_open", path=target,
+                               reason=_reason(exc)) from exc
+        self.read_only = msg("core.error.journal_read_only", path=target, reason="read-only")
+        return db
+
+    def _make_folder(self) -> None:
+        assert self.path is not None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise JournalError(
+                "core.error.journal_dir", path=str(self.path.parent), reason=exc.strerror
+            ) from exc
+
+    def _connect(self, target: str) -> sqlite3.Connection:
+        db = sqlite3.connect(target, isolation_level=None, timeout=self.timeout)
+        try:
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:  # written since the look in _open
+                raise JournalError("core.error.journal_newer", path=target, version=version)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
-            check = db.execute("PRAGMA quick_check").fetchone()
-            if check is None or check[0] != "ok":
-                raise sqlite3.DatabaseError(f"integrity check failed: {check}")
-            version = db.execute("PRAGMA user_version").fetchone()[0]
-            if version > SCHEMA_VERSION:
-                raise sqlite3.DatabaseError(f"journal schema {version} is newer than this app")
             db.executescript(SCHEMA)
             if version < SCHEMA_VERSION:
                 _migrate(db, version)
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-        except sqlite3.DatabaseError:
+        except BaseException:
             db.close()
             raise
+        return db
+
+    def _read_only_or_refuse(self, target: str, exc: sqlite3.Error) -> sqlite3.Connection:
+        """Cannot write now: the file stays where it is; read it if SQLite can."""
+        reason = _reason(exc)
+        assert self.path is not None
+        try:
+            db = sqlite3.connect(_read_only_uri(self.path), uri=True, isolation_level=None,
+                                 timeout=self.timeout)
+        except sqlite3.Error:
+            raise JournalError("core.error.journal_open", path=target, reason=reason) from exc
+        try:
+            db.execute("SELECT count(*) FROM games").fetchone()
+        except sqlite3.Error as again:
+            db.close()
+            raise JournalError("core.error.journal_open", path=target,
+                               reason=reason) from again
+        self.read_only = msg("core.error.journal_read_only", path=target, reason=reason)
         return db
 
     def _move_aside(self) -> Path:
@@ -185,6 +253,8 @@ class Journal:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        if self.read_only is not None:
+            raise JournalError(self.read_only.key, **self.read_only.params)
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -245,19 +315,32 @@ class Journal:
     # -- reading -----------------------------------------------------------------
     def entries(self, game_id: int, *, with_events: bool = True) -> list[Entry]:
         """The game's actions in order; `with_events=False` leaves `events` empty (a replay
-        recomputes them, and reading them was a fifth of the time to resume)."""
+        recomputes them, and reading them was a fifth of the time to resume). A damaged
+        action raises `DamagedRow` (`core.error.damaged_action`)."""
+        entries, damage = self.readable_entries(game_id, with_events=with_events)
+        if damage is not None:
+            raise DamagedRow("core.error.damaged_action", game=game_id, **damage)
+        return entries
+
+    def readable_entries(
+        self, game_id: int, *, with_events: bool = True
+    ) -> tuple[list[Entry], dict[str, Any] | None]:
+        """The actions before the first damaged one, and what is damaged there
+        (`{"seq": n, "reason": text}`, or None when every action could be read)."""
         columns = "events" if with_events else "NULL"
-        rows = self._db.execute(
+        rows = self._fetch(
             f"SELECT seq, verb, command, {columns}, at FROM actions WHERE game_id = ?"
             " ORDER BY seq",
             (game_id,),
         )
-        loads = json.loads
-        return [
-            Entry(seq, verb, None if command is None else loads(command),
-                  loads(events) if events is not None else [], at)
-            for seq, verb, command, events, at in rows
-        ]
+        out: list[Entry] = []
+        for position, row in enumerate(rows):
+            try:
+                out.append(action_entry(position, *row))
+            except RowDamage as damage:
+                seq = row[0] if isinstance(row[0], int) else position
+                return out, {"seq": seq, "reason": str(damage)}
+        return out, None
 
     def game(self, game_id: int) -> GameRecord:
         rows = self._games("WHERE id = ?", (game_id,))
@@ -276,8 +359,8 @@ class Journal:
 
     # -- for the game-night modules (roster, history, statistics, backup) -------------
     def read(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
-        """Rows of a read-only query."""
-        return self._db.execute(sql, tuple(params)).fetchall()
+        """Rows of a read-only query (text that is not UTF-8 comes as `Undecodable`)."""
+        return self._fetch(sql, tuple(params))
 
     def writing(self) -> Any:
         """A write transaction (`with journal.writing() as db:`), committed durably."""
@@ -292,19 +375,173 @@ class Journal:
             copy.close()
 
     def _games(self, where: str, params: tuple[Any, ...]) -> list[GameRecord]:
-        rows = self._db.execute(
+        rows = self._fetch(
             "SELECT id, kind, setup, started, updated, finished, abandoned, summary"
             f" FROM games {where}",
             params,
         )
-        return [
-            GameRecord(gid, kind, json.loads(setup), started, updated, bool(finished),
-                       bool(abandoned), json.loads(summary))
-            for gid, kind, setup, started, updated, finished, abandoned, summary in rows
-        ]
+        return [game_record(*row) for row in rows]
+
+    def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        """Every row; text that is not valid UTF-8 (a flipped bit) comes back as
+        `Undecodable` instead of failing the whole query."""
+        try:
+            return self._db.execute(sql, params).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "decode" not in str(exc):
+                raise
+        self._db.text_factory = _lenient_text
+        try:
+            return self._db.execute(sql, params).fetchall()
+        finally:
+            self._db.text_factory = str
 
 
+# -- damaged rows -------------------------------------------------------------------------
+class Undecodable(str):
+    """A text column whose bytes are not UTF-8, shown with replacement characters."""
+
+
+class RowDamage(ValueError):
+    """Why one row cannot be read (for `DamagedRow` and `companion journal check`)."""
+
+
+def _lenient_text(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return Undecodable(raw.decode("utf-8", "replace"))
+
+
+def load_column(name: str, text: Any, expected: type | tuple[type, ...]) -> Any:
+    """A JSON column's value, checked to be of the expected type; raises RowDamage."""
+    if isinstance(text, Undecodable):
+        raise RowDamage(f"{name}: not UTF-8")
+    if not isinstance(text, str):
+        raise RowDamage(f"{name}: not text")
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        raise RowDamage(f"{name}: not JSON ({str(exc)[:60]})") from exc
+    if not isinstance(value, expected):
+        raise RowDamage(f"{name}: not {_type_names(expected)}")
+    return value
+
+
+def _type_names(expected: type | tuple[type, ...]) -> str:
+    kinds = expected if isinstance(expected, tuple) else (expected,)
+    return " or ".join({dict: "an object", list: "a list"}.get(k, k.__name__) for k in kinds)
+
+
+def _number(name: str, value: Any) -> float:
+    """A time stamp: a finite number a date can be made of (years 1653 to 9999)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise RowDamage(f"{name}: not a number")
+    if not -1e10 < value < 2.5e11:  # also refuses inf and nan
+        raise RowDamage(f"{name}: out of range")
+    return float(value)
+
+
+def action_entry(position: int, seq: Any, verb: Any, command: Any, events: Any,
+                 at: Any) -> Entry:
+    """One `actions` row, checked; raises RowDamage."""
+    if seq != position or not isinstance(seq, int):
+        raise RowDamage(f"seq: {seq!r} where {position} was expected")
+    if verb not in ("do", "undo", "redo") or isinstance(verb, Undecodable):
+        raise RowDamage("verb: not do, undo or redo")
+    decoded = None if command is None else load_column("command", command, dict)
+    if verb == "do" and (decoded is None or not isinstance(decoded.get("type"), str)):
+        raise RowDamage("command: no type")
+    listed = [] if events is None else load_column("events", events, list)
+    if not all(isinstance(e, dict) for e in listed):
+        raise RowDamage("events: not a list of objects")
+    return Entry(seq, verb, decoded, listed, _number("at", at))
+
+
+def game_record(gid: int, kind: Any, setup: Any, started: Any, updated: Any, finished: Any,
+            abandoned: Any, summary: Any) -> GameRecord:
+    """One `games` row; a damaged one comes back with `damaged` set and empty data."""
+    try:
+        if not isinstance(kind, str) or isinstance(kind, Undecodable) or not kind:
+            raise RowDamage("kind: not a name")
+        return GameRecord(gid, kind, load_column("setup", setup, dict),
+                          _number("started", started), _number("updated", updated),
+                          bool(finished), bool(abandoned),
+                          load_column("summary", summary, dict))
+    except RowDamage as damage:
+        return GameRecord(
+            gid, kind if isinstance(kind, str) else "?", {},
+            _time_or_zero(started), _time_or_zero(updated),
+            bool(finished) if isinstance(finished, int) else False,
+            bool(abandoned) if isinstance(abandoned, int) else False, {},
+            damaged=str(damage))
+
+
+def _time_or_zero(value: Any) -> float:
+    try:
+        return _number("time", value)
+    except RowDamage:
+        return 0.0
+
+
+# -- opening: what kind of trouble ---------------------------------------------------------
 _MAGIC = b"SQLite format 3\x00"
+_CORRUPT = (sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB)
+
+
+class _Corrupt(sqlite3.DatabaseError):
+    """SQLite's own integrity check found damage."""
+
+
+def _is_corrupt(exc: sqlite3.Error) -> bool:
+    """Only what SQLite itself calls corrupt or not a database: a full disk, a lock or
+    a read-only card is "cannot write now", and that file is never moved."""
+    if isinstance(exc, _Corrupt):
+        return True
+    code = getattr(exc, "sqlite_errorcode", None)
+    return code is not None and code & 0xFF in _CORRUPT
+
+
+def _reason(exc: sqlite3.Error) -> str:
+    name = getattr(exc, "sqlite_errorname", None)
+    return f"{exc} ({name})" if name else str(exc)
+
+
+def _read_only_uri(path: Path) -> str:
+    return path.resolve().as_uri() + "?mode=ro"
+
+
+def _stored_version(path: Path, timeout: float) -> int:
+    """The journal's schema version and SQLite's quick check, read without changing
+    a byte of the file (read-only connection, no WAL switch)."""
+    db = sqlite3.connect(_read_only_uri(path), uri=True, timeout=timeout)
+    try:
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        if version <= SCHEMA_VERSION:
+            check = db.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                raise _Corrupt(f"integrity check failed: {check}")
+        return version
+    finally:
+        db.close()
+
+
+def _header_version(path: Path) -> int:
+    """The schema version in the file's header (`user_version`, bytes 60-63), as the
+    last checkpoint left it; 0 when there is none to read."""
+    try:
+        with path.open("rb") as handle:
+            head = handle.read(64)
+    except OSError:
+        return 0
+    return int.from_bytes(head[60:64], "big") if len(head) == 64 else 0
+
+
+def _has_content(path: Path) -> bool:
+    try:
+        return path.is_file() and path.stat().st_size > 0
+    except OSError:
+        return False
 
 
 def _looks_like_sqlite(path: Path) -> bool:
@@ -315,11 +552,6 @@ def _looks_like_sqlite(path: Path) -> bool:
     except OSError:  # missing (a new journal) or a folder: SQLite reports it
         return True
     return head == b"" or head == _MAGIC
-
-
-def _is_access_error(exc: sqlite3.DatabaseError) -> bool:
-    text = str(exc).lower()
-    return "unable to open" in text or "readonly" in text or "read-only" in text
 
 
 def fold_name(name: str) -> str:

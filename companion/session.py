@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.journal import Entry, Journal, JournalError
+from companion.journal import DamagedRow, Entry, Journal, JournalError
 from companion.messages import RuleError
 from companion.names import check_setup_names
 from companion.records import decode, encode
@@ -137,6 +137,8 @@ class Session:
     @classmethod
     def resume(cls, rules: Rules, journal: Journal, game_id: int) -> Session:
         record = journal.game(game_id)
+        if record.damaged is not None:  # listed in the history, never replayed
+            raise DamagedRow("core.error.damaged_game", game=game_id, reason=record.damaged)
         entries = journal.entries(game_id, with_events=False)  # replay recomputes them
         try:
             history = replay(rules, record.setup, entries)

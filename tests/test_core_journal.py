@@ -194,15 +194,24 @@ def test_two_unreadable_journals_are_both_kept(tmp_path):
                                              b"second bad journal" * 10]
 
 
-def test_a_journal_from_a_newer_app_is_kept_not_overwritten(tmp_path):
+@pytest.mark.parametrize("mode", ["wal", "delete"])
+def test_a_journal_from_a_newer_app_is_left_byte_for_byte(tmp_path, mode):
+    # issue 14, case 8: a downgrade must not split the history nor touch the file
     path = tmp_path / FILE_NAME
     a_real_journal(path, games=1, rolls=3)
     db = sqlite3.connect(path)
+    db.execute(f"PRAGMA journal_mode={mode}")
     db.execute("PRAGMA user_version=99")
     db.close()
     original = path.read_bytes()
-    journal = Journal(path)
-    assert journal.moved_aside is not None and journal.moved_aside.read_bytes() == original
+    with pytest.raises(JournalError) as caught:
+        Journal(path)
+    assert caught.value.message.key == "core.error.journal_newer"
+    assert caught.value.message.params["version"] == 99
+    assert path.read_bytes() == original
+    assert _moved(tmp_path) == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]  # nothing beside it
+    assert sqlite3.connect(path).execute("PRAGMA journal_mode").fetchone()[0] == mode
 
 
 def test_a_directory_that_cannot_be_created_names_the_path(tmp_path):

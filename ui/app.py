@@ -116,11 +116,7 @@ class CompanionApp(App):
         self.watchdog.start(Clock.schedule_interval)
         if self.hardware is not None:
             self._wire_hardware()
-        if self.journal.moved_aside is not None:
-            from ui.dialogs import message
-
-            message(self.tr("core.ui.saved_elsewhere"),
-                    self.tr("core.error.journal_moved", path=str(self.journal.moved_aside)))
+        self._tell_journal_state()
         if self.auto_resume:
             for record in self.journal.unfinished():
                 if self.playable(record.kind) and self.resume(record.id):
@@ -128,6 +124,17 @@ class CompanionApp(App):
         if self.session is None:
             self.root.current = "home"
         self.after_first_frame(self._after_start)
+
+    def _tell_journal_state(self) -> None:
+        """A journal moved aside, or one that cannot be written now: said at once."""
+        from ui.dialogs import message
+
+        if self.journal.moved_aside is not None:
+            message(self.tr("core.ui.saved_elsewhere"),
+                    self.tr("core.error.journal_moved", path=str(self.journal.moved_aside)))
+        elif self.journal.read_only is not None:
+            message(self.tr("core.ui.saved_elsewhere"), self.say(self.journal.read_only),
+                    tid="journal_read_only")
 
     def after_first_frame(self, work: Callable[[], None]) -> None:
         """Run `work` in the clock tick after the first frame is swapped to the screen."""

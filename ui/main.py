@@ -11,7 +11,7 @@ import gc
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -87,8 +87,15 @@ def load_hardware(cfg: Config) -> Any:
     return hardware.setup(cfg, lambda fn: Clock.schedule_once(lambda _dt: fn()))
 
 
-def show_problem(title: str, lines: Sequence[str]) -> int:
-    """A minimal screen that shows what is wrong (config or data folder)."""
+RETRY_SECONDS = 5.0
+SOLVED = 75  # show_problem's answer when `retry` found the problem gone
+
+
+def show_problem(title: str, lines: Sequence[str],
+                 retry: Callable[[], bool] | None = None) -> int:
+    """A minimal screen that shows what is wrong (config or data folder). With `retry`,
+    it is asked every few seconds whether the problem is gone (a lock released, space
+    freed): then the screen closes and SOLVED is returned."""
     from kivy.app import App
     from kivy.uix.label import Label
 
@@ -107,14 +114,40 @@ def show_problem(title: str, lines: Sequence[str]) -> int:
             label.bind(size=lambda *_: setattr(label, "text_size", label.size))
             return label
 
+        solved = False
+
         def on_start(self) -> None:
             # stay up showing the problem: exiting would only crash-loop under systemd
             watchdog.ready()
             watchdog.status(title)
             watchdog.start(Clock.schedule_interval)
+            if retry is not None:
+                Clock.schedule_interval(self.try_again, RETRY_SECONDS)
 
-    ProblemApp().run()
-    return 2
+        def try_again(self, _dt: float) -> None:
+            if retry is not None and retry():
+                self.solved = True
+                self.stop()
+
+    app = ProblemApp()
+    app.run()
+    return SOLVED if app.solved else 2
+
+
+def journal_opens(path: Path) -> bool:
+    """Whether the journal can be opened now (for the problem screen's retries)."""
+    from companion.journal import Journal, JournalError
+
+    try:
+        Journal(path, timeout=0.2).close()
+    except JournalError:
+        return False
+    return True
+
+
+def start_again() -> None:
+    """The same command in a fresh process (same pid: systemd keeps watching it)."""
+    os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -150,11 +183,18 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     configure_kivy(cfg)
     tr = Translator(cfg.get("language", "en"))
+    path = journal_path(cfg, args.data_dir)
     try:
-        journal = Journal(journal_path(cfg, args.data_dir))
+        journal = Journal(path)
     except JournalError as exc:
+        # the file stays where it is; a lock or a full disk may go away: try again then
         print(tr.message(exc.message), file=sys.stderr)
-        return show_problem(tr("core.ui.saved_elsewhere"), [tr.message(exc.message)])
+        waits = exc.message.key in ("core.error.journal_open", "core.error.journal_dir")
+        answer = show_problem(tr("core.ui.saved_elsewhere"), [tr.message(exc.message)],
+                              retry=(lambda: journal_opens(path)) if waits else None)
+        if answer == SOLVED:
+            start_again()
+        return answer
 
     from ui.app import CompanionApp
 

@@ -14,7 +14,17 @@ API:
 - `check(path) -> Manifest`: the manifest of a valid backup; raises `BackupError`
   (a translatable message) for a file that is not a backup
   (`night.backup.not_ours`), truncated or damaged (`night.backup.damaged`), from a
-  newer version (`night.backup.newer`) or unreadable (`night.backup.unreadable`).
+  newer version (`night.backup.newer`), unreadable (`night.backup.unreadable`), or
+  refused as hostile or foreign (`night.backup.refused`, with the reason).
+
+Before a byte is extracted, a restore checks that the file is a plain zip of exactly
+the two entries (no encryption, stored or deflated only), that their declared sizes
+are bounded (`MAX_MANIFEST`, `MAX_DATABASE`, a compression ratio of at most
+`MAX_RATIO` above `RATIO_FREE`) and that the card has room; entries are then streamed,
+never past their declared size (a lying header stops there). The manifest must have
+exactly our keys, each of its type and bounds (`created` a date between 2000 and
+3000). The database must pass SQLite's quick check, have the journal's tables with
+the journal's columns, and no trigger nor view.
 - `restore(path, journal_path) -> Path | None`: checks everything first (the current
   data is untouched when refused), then keeps the current journal aside as
   `<name>.before-restore-<stamp>` (returned; None if there was none) and puts the
@@ -25,18 +35,21 @@ API:
 from __future__ import annotations
 
 import hashlib
+import io
 import json
 import os
+import shutil
 import sqlite3
 import tempfile
 import time
 import zipfile
+import zlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 import companion
-from companion.journal import SCHEMA_VERSION, Journal
+from companion.journal import SCHEMA, SCHEMA_VERSION, Journal
 from companion.messages import CompanionError
 
 FORMAT = "table-companion-backup"
@@ -120,24 +133,132 @@ def create(journal: Journal, path: Path | str) -> Manifest:
     return manifest
 
 
-def _manifest(zf: zipfile.ZipFile, path: str) -> Manifest:
+# -- what a restore accepts: checked before a byte is extracted ---------------------------
+MAX_MANIFEST = 16 * 1024  # ours is about 400 bytes
+MAX_DATABASE = 2 * 1024**3  # years of game nights are tens of megabytes
+#: a journal deflates 3 to 20 times; zeroed free pages more: a bomb far more
+MAX_RATIO = 200
+RATIO_FREE = 8 * 1024**2  # below this size any ratio is accepted
+CREATED = (946684800.0, 32503680000.0)  # 2000-01-01 to 3000-01-01
+_COMPRESSIONS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+_BLOCK = 64 * 1024
+
+
+def _refuse(path: str, reason: str) -> BackupError:
+    return BackupError("night.backup.refused", path=path, reason=reason)
+
+
+def _directory_problem(path: Path) -> str | None:
+    """Read the zip's end record before zipfile reads its whole directory: a file of
+    millions of entries is refused without listing them. None: a handful of entries."""
     try:
-        data: Any = json.loads(zf.read(MANIFEST).decode("utf-8"))
-    except KeyError as exc:
-        raise BackupError("night.backup.not_ours", path=path) from exc
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise BackupError("night.backup.damaged", path=path, reason=str(exc)) from exc
+        with path.open("rb") as handle:
+            handle.seek(0, os.SEEK_END)
+            size = handle.tell()
+            handle.seek(max(0, size - (22 + 0xFFFF)))
+            tail = handle.read()
+    except OSError:
+        return None  # reading fails again below, with the reason
+    at = tail.rfind(b"PK\x05\x06")
+    if at < 0 or len(tail) - at < 22:
+        return None  # not a zip: zipfile says so below
+    entries, directory = int.from_bytes(tail[at + 10:at + 12], "little"), \
+        int.from_bytes(tail[at + 12:at + 16], "little")
+    if entries > 16 or directory > 16 * 1024:  # a few more are named by _entries
+        return f"{entries} entries"
+    return None
+
+
+def _entries(zf: zipfile.ZipFile, path: str) -> tuple[zipfile.ZipInfo, zipfile.ZipInfo]:
+    """The manifest's and the database's entries, once each and nothing else, plain
+    (no encryption, stored or deflated), of bounded size and compression ratio."""
+    infos = zf.infolist()
+    names = [info.filename for info in infos]
+    if MANIFEST not in names:
+        raise BackupError("night.backup.not_ours", path=path)
+    if sorted(names) != sorted((MANIFEST, DATABASE)):
+        raise _refuse(path, "entries: " + ", ".join(repr(n[:40]) for n in names[:5]))
+    found = {info.filename: info for info in infos}
+    for info in infos:
+        if info.flag_bits & 0x1:
+            raise _refuse(path, f"{info.filename}: encrypted")
+        if info.compress_type not in _COMPRESSIONS:
+            raise _refuse(path, f"{info.filename}: compression {info.compress_type}")
+        if info.compress_type == zipfile.ZIP_STORED and info.compress_size != info.file_size:
+            raise _refuse(path, f"{info.filename}: sizes")
+    manifest, database = found[MANIFEST], found[DATABASE]
+    if manifest.file_size > MAX_MANIFEST or manifest.compress_size > MAX_MANIFEST:
+        raise _refuse(path, f"{MANIFEST}: {manifest.file_size} bytes")
+    if database.file_size > MAX_DATABASE:
+        raise _refuse(path, f"{DATABASE}: {database.file_size} bytes")
+    if database.file_size > max(RATIO_FREE, database.compress_size * MAX_RATIO):
+        raise _refuse(path, f"{DATABASE}: compression ratio")
+    return manifest, database
+
+
+def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, out: Any, path: str) -> int:
+    """Stream an entry into `out`, never past its declared size (a lying header is
+    refused after at most that many bytes); returns the bytes written."""
+    written = 0
+    with zf.open(info) as src:
+        while block := src.read(_BLOCK):
+            written += len(block)
+            if written > info.file_size:
+                raise _refuse(path, f"{info.filename}: longer than declared")
+            out.write(block)
+    if written != info.file_size:
+        raise BackupError("night.backup.damaged", path=path, reason=info.filename)
+    return written
+
+
+def _manifest(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> Manifest:
+    buffer = io.BytesIO()
+    _inflate(zf, info, buffer, path)
+    try:
+        data: Any = json.loads(buffer.getvalue().decode("utf-8"))
+    except (ValueError, UnicodeDecodeError, RecursionError) as exc:
+        raise BackupError("night.backup.damaged", path=path, reason=MANIFEST) from exc
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise BackupError("night.backup.not_ours", path=path)
     fv, sv = data.get("format_version"), data.get("schema_version")
-    if not isinstance(fv, int) or not isinstance(sv, int):
-        raise BackupError("night.backup.damaged", path=path, reason="manifest")
-    if fv > FORMAT_VERSION or sv > SCHEMA_VERSION:
+    if _whole(fv, 1, 10**6) and _whole(sv, 0, 10**6) and (
+            fv > FORMAT_VERSION or sv > SCHEMA_VERSION):
         raise BackupError("night.backup.newer", path=path, version=max(fv, sv))
-    try:
-        return Manifest(**{k: data[k] for k in Manifest.__dataclass_fields__})
-    except (KeyError, TypeError) as exc:
-        raise BackupError("night.backup.damaged", path=path, reason="manifest") from exc
+    problem = _manifest_problem(data)
+    if problem is not None:
+        raise _refuse(path, f"{MANIFEST}: {problem}")
+    return Manifest(**{k: data[k] for k in Manifest.__dataclass_fields__})
+
+
+def _whole(value: Any, low: int, high: int) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+
+
+def _manifest_problem(data: dict[str, Any]) -> str | None:
+    """What is wrong with the manifest's shape, or None: exactly our keys, each of its
+    type and within bounds (a date the screen can show, counts a journal can hold)."""
+    fields = set(Manifest.__dataclass_fields__)
+    if set(data) != fields:
+        return "keys"
+    created = data["created"]
+    if isinstance(created, bool) or not isinstance(created, (int, float)) or not (
+            CREATED[0] <= created <= CREATED[1]):
+        return "created"
+    if not isinstance(data["app_version"], str) or len(data["app_version"]) > 40:
+        return "app_version"
+    for key in ("games", "actions", "players"):
+        if not _whole(data[key], 0, 10**9):
+            return key
+    if not _whole(data["size"], 1, MAX_DATABASE):
+        return "size"
+    digest = data["sha256"]
+    if not (isinstance(digest, str) and len(digest) == 64
+            and all(ch in "0123456789abcdef" for ch in digest)):
+        return "sha256"
+    if not (_whole(data["format_version"], 1, FORMAT_VERSION)
+            and _whole(data["schema_version"], 0, SCHEMA_VERSION)):
+        return "version"
+    return None
 
 
 def _extract(path: Path, into: Path) -> tuple[Manifest, Path]:
@@ -152,38 +273,72 @@ def _extract(path: Path, into: Path) -> tuple[Manifest, Path]:
     if head != b"PK\x03\x04":
         raise BackupError("night.backup.not_ours", path=name)
     db_path = into / DATABASE
+    problem = _directory_problem(path)
+    if problem is not None:
+        raise _refuse(name, problem)
     try:
         with zipfile.ZipFile(path) as zf:
-            manifest = _manifest(zf, name)
-            if DATABASE not in zf.namelist():
-                raise BackupError("night.backup.damaged", path=name, reason=DATABASE)
-            with zf.open(DATABASE) as src, db_path.open("wb") as dst:
-                for block in iter(lambda: src.read(1 << 20), b""):
-                    dst.write(block)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError) as exc:
-        raise BackupError("night.backup.damaged", path=name, reason=str(exc)) from exc
+            manifest_info, database_info = _entries(zf, name)
+            manifest = _manifest(zf, manifest_info, name)
+            if manifest.size != database_info.file_size:
+                raise BackupError("night.backup.damaged", path=name, reason="size")
+            _room_for(into, database_info.file_size)
+            with db_path.open("wb") as dst:
+                _inflate(zf, database_info, dst, name)
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error,
+            NotImplementedError, RuntimeError, ValueError) as exc:
+        raise BackupError("night.backup.damaged", path=name, reason=str(exc)[:120]) from exc
     except OSError as exc:
         raise BackupError("night.backup.unreadable", path=name,
                           reason=exc.strerror or str(exc)) from exc
-    if db_path.stat().st_size != manifest.size or _digest(db_path) != manifest.sha256:
+    if _digest(db_path) != manifest.sha256:
         raise BackupError("night.backup.damaged", path=name, reason="checksum")
     _check_database(db_path, manifest, name)
     return manifest, db_path
+
+
+def _room_for(folder: Path, size: int) -> None:
+    """A restore must not fill the card: the copy and a margin must fit."""
+    free = shutil.disk_usage(folder).free
+    if size + 16 * 1024**2 > free:
+        raise BackupError("night.backup.write_failed", path=str(folder),
+                          reason=f"{size} bytes needed, {free} free")
+
+
+def _journal_columns() -> dict[str, list[tuple[Any, ...]]]:
+    """The columns of the journal's tables, from the schema itself."""
+    db = sqlite3.connect(":memory:")
+    try:
+        db.executescript(SCHEMA)
+        return {table: _columns(db, table) for table in (*_TABLES, "game_facts")}
+    finally:
+        db.close()
+
+
+def _columns(db: sqlite3.Connection, table: str) -> list[tuple[Any, ...]]:
+    # name, declared type, not null, primary key (cid and default left out)
+    return [(r[1], r[2].upper(), r[3], r[5])
+            for r in db.execute(f"PRAGMA table_info({table})")]
 
 
 def _check_database(db_path: Path, manifest: Manifest, name: str) -> None:
     try:
         db = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True)
         try:
+            db.execute("PRAGMA trusted_schema=OFF")  # run nothing the file defines
             check = db.execute("PRAGMA quick_check").fetchone()
             if check is None or check[0] != "ok":
                 raise BackupError("night.backup.damaged", path=name, reason=str(check))
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
                 raise BackupError("night.backup.newer", path=name, version=version)
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master")}
+            objects = db.execute("SELECT type, name FROM sqlite_master").fetchall()
+            tables = {n for kind, n in objects if kind == "table"}
             if not set(_TABLES[:2]) <= tables:
                 raise BackupError("night.backup.not_ours", path=name)
+            problem = _schema_problem(db, objects)
+            if problem is not None:
+                raise _refuse(name, problem)
             counts = _counts(db) if "players" in tables else None
         finally:
             db.close()
@@ -191,6 +346,20 @@ def _check_database(db_path: Path, manifest: Manifest, name: str) -> None:
         raise BackupError("night.backup.damaged", path=name, reason=str(exc)) from exc
     if counts is not None and counts != (manifest.games, manifest.actions, manifest.players):
         raise BackupError("night.backup.damaged", path=name, reason="counts")
+
+
+def _schema_problem(db: sqlite3.Connection, objects: list[tuple[str, str]]) -> str | None:
+    """The journal's tables with the journal's columns, and no trigger nor view (they
+    would run on the app's own writes)."""
+    for kind, object_name in objects:
+        if kind in ("trigger", "view"):
+            return f"{kind} {object_name[:40]}"
+    expected = _journal_columns()
+    present = {n for kind, n in objects if kind == "table"}
+    for table in (*_TABLES, "game_facts"):
+        if table in present and _columns(db, table) != expected[table]:
+            return f"columns of {table}"
+    return None
 
 
 def check(path: Path | str) -> Manifest:

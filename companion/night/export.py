@@ -2,7 +2,8 @@
 
 API:
 - `csv_text(journal, *, translator=None, tz=None) -> str`: every game (finished,
-  abandoned, unfinished; the dice tray is not a game), one row per seat, columns
+  abandoned, unfinished; the dice tray is not a game), one row per seat (a game
+  damaged in the journal: one row, status "damaged", no seat), columns
   `CSV_COLUMNS`; dates are ISO 8601 in `tz` (default: the device's local time).
   A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a
   leading `'` (`neutralise`), so a spreadsheet never runs a name as a formula.
@@ -86,6 +87,10 @@ def csv_text(journal: Journal, *, translator: Translator | None = None,
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
     for line in games(journal, newest_first=False):
+        if line.status == "damaged":  # listed, with what can still be said of it
+            writer.writerow([_cell(v) for v in (
+                line.id, _game_name(tr, line.kind), line.kind, _when(line.started, tz), "",
+                line.status)] + [""] * (len(CSV_COLUMNS) - 6))
         for seat in line.seats:
             writer.writerow([_cell(v) for v in (
                 line.id, _game_name(tr, line.kind), line.kind, _when(line.started, tz),

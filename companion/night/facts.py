@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import LANGUAGES, load_domain
-from companion.journal import Entry, Journal
+from companion.journal import Entry, GameRecord, Journal, game_record
 
 #: bump when the derivation changes: every cached fact is then computed again
 FACTS_VERSION = 1
@@ -44,6 +44,7 @@ class Facts:
     recovered: int | None = None  # Pr. Evil treasures
     lost: int | None = None
     rounds: int | None = None  # Castor rounds scored, Pr. Evil turns
+    damage: str | None = None  # status "damaged": what cannot be read in the journal
 
     @property
     def cooperative(self) -> bool:
@@ -212,14 +213,23 @@ def all_facts(journal: Journal, *, include: Sequence[str] | None = None) -> list
         if kind in NOT_GAMES or (include is not None and kind not in include):
             continue
         fresh = stamp == _stamp(updated, finished, abandoned)
-        found.append((gid, Facts.from_json(gid, json.loads(cached)) if fresh else None))
+        found.append((gid, _cached(gid, cached) if fresh else None))
     stale = [gid for gid, facts in found if facts is None]
     computed = {f.game_id: f for f in refresh(journal, stale)} if stale else {}
     return [facts if facts is not None else computed[gid] for gid, facts in found]
 
 
+def _cached(game_id: int, cached: Any) -> Facts | None:
+    """A cached row, or None to compute it again (a damaged cache is only a cache)."""
+    try:
+        return Facts.from_json(game_id, json.loads(cached))
+    except (ValueError, TypeError, RecursionError):
+        return None
+
+
 def refresh(journal: Journal, game_ids: Sequence[int]) -> list[Facts]:
-    """Compute the facts of these games and store them in the cache."""
+    """Compute the facts of these games and store them in the cache (a damaged game
+    is not cached: it is read again, and listed as damaged, every time)."""
     out: list[Facts] = []
     for start in range(0, len(game_ids), 500):
         chunk = list(game_ids[start:start + 500])
@@ -227,23 +237,53 @@ def refresh(journal: Journal, game_ids: Sequence[int]) -> list[Facts]:
         rows = journal.read(
             "SELECT id, kind, setup, summary, started, updated, finished, abandoned"
             f" FROM games WHERE id IN ({marks})", chunk)
-        for gid, kind, setup, summary, started, updated, finished, abandoned in rows:
-            entries = journal.entries(gid) if kind == "bond" else []
-            facts = compute(gid, kind, json.loads(setup), json.loads(summary), started,
-                            updated, finished, abandoned, entries)
-            out.append(facts)
+        computed = [_row_facts(journal, *row) for row in rows]
+        out += computed
         stamps = {r[0]: _stamp(r[5], r[6], r[7]) for r in rows}
-        with journal.writing() as db:
-            db.executemany(
-                "INSERT OR REPLACE INTO game_facts(game_id, stamp, facts) VALUES (?, ?, ?)",
-                [(f.game_id, stamps[f.game_id],
-                  json.dumps(f.to_json(), separators=(",", ":"))) for f in out[-len(rows):]])
+        _store(journal, [(f.game_id, stamps[f.game_id],
+                          json.dumps(f.to_json(), separators=(",", ":")))
+                         for f in computed if f.damage is None])
     return out
+
+
+def _store(journal: Journal, rows: list[tuple[int, str, str]]) -> None:
+    if not rows or journal.read_only is not None:  # read-only: computed again next time
+        return
+    with journal.writing() as db:
+        db.executemany(
+            "INSERT OR REPLACE INTO game_facts(game_id, stamp, facts) VALUES (?, ?, ?)", rows)
+
+
+def _row_facts(journal: Journal, gid: int, kind: Any, setup: Any, summary: Any,
+               started: Any, updated: Any, finished: Any, abandoned: Any) -> Facts:
+    """One `games` row's facts; a row that cannot be read gives damaged facts."""
+    record = game_record(gid, kind, setup, started, updated, finished, abandoned, summary)
+    return _record_facts(journal, record)
+
+
+def _record_facts(journal: Journal, record: GameRecord) -> Facts:
+    if record.damaged is not None:
+        return damaged(record, record.damaged)
+    entries: list[Entry] = []
+    if record.kind == "bond":
+        entries, damage = journal.readable_entries(record.id)
+        if damage is not None:
+            return damaged(record, f"action {damage['seq']}: {damage['reason']}")
+    try:
+        return compute(record.id, record.kind, record.setup, record.summary, record.started,
+                       record.updated, record.finished, record.abandoned, entries)
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError,
+            RecursionError) as exc:  # valid JSON of the wrong shape
+        return damaged(record, f"{type(exc).__name__}: {str(exc)[:80]}")
+
+
+def damaged(record: GameRecord, reason: str) -> Facts:
+    """A game listed as damaged: its number, kind and dates, no players nor scores."""
+    return Facts(game_id=record.id, kind=record.kind, started=record.started,
+                 updated=record.updated, status="damaged", names=(), scores=(),
+                 winners=(), damage=reason)
 
 
 def game_facts(journal: Journal, game_id: int) -> Facts:
     """One game's facts (not cached: a single game is cheap)."""
-    record = journal.game(game_id)
-    entries = journal.entries(game_id) if record.kind == "bond" else []
-    return compute(record.id, record.kind, record.setup, record.summary, record.started,
-                   record.updated, record.finished, record.abandoned, entries)
+    return _record_facts(journal, journal.game(game_id))

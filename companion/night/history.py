@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.games import rules_for
-from companion.journal import Journal
-from companion.messages import Message, RuleError, msg
+from companion.journal import DamagedRow, Entry, Journal
+from companion.messages import CompanionError, Message, RuleError, msg
 from companion.night.facts import NOT_GAMES, Facts, all_facts, game_facts
 from companion.night.roster import link_missing
 from companion.records import decode
@@ -55,13 +55,14 @@ class GameLine:
     kind: str
     started: float
     updated: float
-    status: str
+    status: str  # "finished", "abandoned", "unfinished" or "damaged"
     seats: tuple[Seat, ...]
     outcome: str | None
     difficulty: str | None
     recovered: int | None
     lost: int | None
     rounds: int | None
+    damage: str | None = None  # status "damaged": what cannot be read
 
     @property
     def duration(self) -> float:
@@ -76,7 +77,7 @@ class GameLine:
 class LogLine:
     seq: int
     at: float
-    verb: str  # "do", "undo", "redo"
+    verb: str  # "do", "undo", "redo"; "damaged": the log stops there
     title: Message  # the command (or "undone: ...")
     details: tuple[Message, ...]  # what it did
 
@@ -100,7 +101,7 @@ def _line(facts: Facts, links: dict[int, tuple[int, str, str]]) -> GameLine:
                           None if facts.best_kills is None else facts.best_kills[i]))
     return GameLine(facts.game_id, facts.kind, facts.started, facts.updated, facts.status,
                     tuple(seats), facts.outcome, facts.difficulty, facts.recovered,
-                    facts.lost, facts.rounds)
+                    facts.lost, facts.rounds, facts.damage)
 
 
 def games(
@@ -155,28 +156,53 @@ def _details(kind: str, step: Step) -> tuple[Message, ...]:
 
 
 def log(journal: Journal, game_id: int) -> list[LogLine]:
-    """The game's journal replayed into readable lines (oldest first)."""
+    """The game's journal replayed into readable lines (oldest first). A damaged game
+    raises `DamagedRow`; a game damaged from some action on is told up to there, then
+    one line says where the damage starts (`verb` "damaged", `night.log.damaged`)."""
     record = journal.game(game_id)
+    if record.damaged is not None:
+        raise DamagedRow("core.error.damaged_game", game=game_id, reason=record.damaged)
     try:
         rules = rules_for(record.kind)
     except KeyError as exc:
         raise RuleError("night.error.unknown_kind", kind=record.kind) from exc
-    history = History(rules.initial_state(record.setup))
+    try:
+        history = History(rules.initial_state(record.setup))
+    except Exception as exc:  # a setup of the wrong shape: the row is damaged
+        raise DamagedRow("core.error.damaged_game", game=game_id,
+                         reason=_why(exc)) from exc
+    entries, damage = journal.readable_entries(game_id)
     out: list[LogLine] = []
-    for entry in journal.entries(game_id):
-        if entry.verb == "do":
-            command = decode(rules.commands, entry.command or {})
-            after, events = rules.apply(history.state, command)
-            step = Step(command, tuple(events), history.state, after)
-            history.do(step)
-            out.append(LogLine(entry.seq, entry.at, "do", command_name(record.kind, command),
-                               _details(record.kind, step)))
-        else:
-            step = history.undo() if entry.verb == "undo" else history.redo()
-            title = msg(f"night.log.{entry.verb}",
-                        what=command_name(record.kind, step.command))
-            out.append(LogLine(entry.seq, entry.at, entry.verb, title, ()))
+    for entry in entries:
+        try:
+            out.append(_log_line(record.kind, rules, history, entry))
+        except Exception as exc:  # valid JSON these rules cannot replay: damaged here
+            damage = {"seq": entry.seq, "reason": _why(exc)}
+            break
+    if damage is not None:
+        out.append(LogLine(damage["seq"], out[-1].at if out else record.started, "damaged",
+                           msg("night.log.damaged", n=damage["seq"] + 1,
+                               reason=damage["reason"]), ()))
     return out
+
+
+def _why(exc: Exception) -> str:
+    if isinstance(exc, CompanionError):
+        return exc.message.key
+    return f"{type(exc).__name__}: {str(exc)[:80]}"
+
+
+def _log_line(kind: str, rules: Any, history: History, entry: Entry) -> LogLine:
+    if entry.verb == "do":
+        command = decode(rules.commands, entry.command or {})
+        after, events = rules.apply(history.state, command)
+        step = Step(command, tuple(events), history.state, after)
+        history.do(step)
+        return LogLine(entry.seq, entry.at, "do", command_name(kind, command),
+                       _details(kind, step))
+    step = history.undo() if entry.verb == "undo" else history.redo()
+    title = msg(f"night.log.{entry.verb}", what=command_name(kind, step.command))
+    return LogLine(entry.seq, entry.at, entry.verb, title, ())
 
 
 # -- resume and abandon ---------------------------------------------------------------------

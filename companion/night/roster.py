@@ -183,7 +183,7 @@ def link_missing(journal: Journal) -> int:
         "SELECT id, setup, started FROM games WHERE kind NOT IN (" + marks + ")"
         " AND id NOT IN (SELECT game_id FROM game_players) ORDER BY started, id",
         NO_PLAYERS)
-    if not rows:
+    if not rows or journal.read_only is not None:  # read-only: links wait for later
         return 0
 
     known = {f: pid for pid, f in journal.read("SELECT id, folded FROM players")}
@@ -193,7 +193,9 @@ def link_missing(journal: Journal) -> int:
         for gid, setup, started in rows:
             try:
                 seats = json.loads(setup).get("players") or []
-            except (ValueError, AttributeError):
+            except (ValueError, AttributeError, TypeError, RecursionError):
+                continue  # a damaged row: listed as damaged, linked to nobody
+            if not isinstance(seats, list):
                 continue
             for seat, item in enumerate(seats):
                 if not isinstance(item, Mapping):

@@ -33,7 +33,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.journal import Journal
+from companion.journal import DamagedRow, Journal
 from companion.messages import RuleError
 from companion.night.facts import Facts, all_facts, effective, game_facts
 from companion.night.roster import RosterPlayer, link_missing, players
@@ -125,6 +125,7 @@ class Statistics:
     players: list[PlayerStats]
     kinds: dict[str, KindStats]
     bars: list[Bar]
+    damaged: tuple[int, ...] = ()  # games that cannot be read: not counted
 
     def player(self, player_id: int) -> PlayerStats:
         for stats in self.players:
@@ -150,7 +151,11 @@ def compute(facts: Iterable[Facts], links: dict[int, dict[int, int]],
     """Statistics from game facts (oldest first) and seat links {game: {seat: id}}."""
     by_player = {p.id: PlayerStats(p, Record(None), {}) for p in roster}
     kinds: dict[str, KindStats] = {}
+    damaged: list[int] = []
     for f in facts:
+        if f.status == "damaged":  # listed in the history as damaged, counted nowhere
+            damaged.append(f.game_id)
+            continue
         ks = kinds.get(f.kind)
         if ks is None:
             ks = kinds[f.kind] = KindStats(f.kind)
@@ -193,7 +198,7 @@ def compute(facts: Iterable[Facts], links: dict[int, dict[int, int]],
     listed = list(by_player.values())
     return Statistics(listed, kinds, [
         Bar(s.player.id, s.player.name, s.player.colour, s.overall.games, s.overall.wins)
-        for s in listed])
+        for s in listed], tuple(damaged))
 
 
 def seat_links(journal: Journal) -> dict[int, dict[int, int]]:
@@ -231,23 +236,31 @@ class ScoreLines:
 
 
 def score_lines(journal: Journal, game_id: int) -> ScoreLines:
+    """A damaged game raises `DamagedRow`; one damaged from some action on gives its
+    lines up to there."""
     facts = game_facts(journal, game_id)
+    if facts.damage is not None:
+        raise DamagedRow("core.error.damaged_game", game=game_id, reason=facts.damage)
     n = len(facts.names)
     lines: list[list[int]] = [[0] for _ in range(n)]
     if facts.kind == "castor":
         summary: dict[str, Any] = journal.game(game_id).summary
         rounds = summary.get("rounds") or []
         for totals in rounds:
+            try:
+                points = [int(totals[seat]) for seat in range(n)]
+            except (TypeError, ValueError, IndexError, KeyError):
+                break  # a round of the wrong shape: the lines stop before it
             for seat in range(n):
-                lines[seat].append(lines[seat][-1] + int(totals[seat]))
+                lines[seat].append(lines[seat][-1] + points[seat])
     elif facts.kind == "bond":
-        for entry in effective(journal.entries(game_id)):
+        for entry in effective(journal.readable_entries(game_id)[0]):
             changed = False
             scores = [line[-1] for line in lines]
             for event in entry.events:
                 who = event.get("owner", event.get("player"))
                 if event.get("type") in ("SpyKilled", "ScoreCorrected") and isinstance(
-                        who, int) and 0 <= who < n:
+                        who, int) and 0 <= who < n and isinstance(event.get("score"), int):
                     scores[who] = int(event["score"])
                     changed = True
             if changed:

@@ -10,6 +10,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.messages import CompanionError
 from ui import theme
 from ui.dialogs import confirm_loss
 from ui.screens.night_common import scroll_list
@@ -35,7 +36,9 @@ class HomeScreen(Screen):
         box.clear_widgets()
         box.add_widget(Text(app.tr("core.ui.home_title"), size=30, bold=True, halign="center",
                             size_hint_y=None, height=dp(56), tid="home.title"))
-        records = [r for r in app.journal.unfinished() if app.playable(r.kind)]
+        # a damaged game is not offered here: History lists it as damaged
+        records = [r for r in app.journal.unfinished()
+                   if r.damaged is None and app.playable(r.kind)]
         if records:
             # up to three rows in view; with more, two and a half, so the cut row shows
             # that the list scrolls
@@ -117,5 +120,9 @@ class HomeScreen(Screen):
                      tid="abandon")
 
     def abandon(self, game_id: int) -> None:
-        App.get_running_app().journal.abandon(game_id)
+        app = App.get_running_app()
+        try:
+            app.journal.abandon(game_id)
+        except CompanionError as exc:  # a journal that cannot be written now
+            app.show_error(exc.message)
         self.refresh()

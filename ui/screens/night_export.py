@@ -8,6 +8,7 @@ changes nothing. An accepted one closes the journal, puts the backup in its plac
 
 from __future__ import annotations
 
+import logging
 import os
 import time
 from pathlib import Path
@@ -19,13 +20,14 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.journal import Journal
-from companion.messages import CompanionError
+from companion.messages import CompanionError, Message, msg
 from companion.night import backup, export
 from ui import theme
 from ui.dialogs import Dialog, message, open_dialog
 from ui.screens.night_common import scroll_list, top_bar, when
 from ui.widgets.basics import Tap, Text
 
+log = logging.getLogger(__name__)
 MEDIA = Path("/media")
 PREFIX = "table-companion"
 
@@ -49,6 +51,10 @@ def usb_sticks(media: Path = MEDIA) -> list[Path]:
     except OSError:
         return []
     return [p for p in found if os.access(p, os.W_OK)]
+
+
+def _refused(path: Path, exc: Exception) -> Message:
+    return msg("night.backup.refused", path=str(path), reason=type(exc).__name__)
 
 
 def stamp() -> str:
@@ -164,6 +170,10 @@ class NightExportScreen(Screen):
         except CompanionError as exc:
             app.show_error(exc.message)
             return
+        except Exception as exc:  # a file made to break us: said, never a crash
+            log.exception("checking %s failed", path)
+            app.show_error(_refused(path, exc))
+            return
         dialog = Dialog(app.tr("night.ui.restore_confirm_title"), "restore",
                         size_hint=(0.8, 0.7))
         dialog.add(Text(app.tr("night.ui.restore_confirm", name=path.name,
@@ -190,9 +200,12 @@ class NightExportScreen(Screen):
         app.journal.close()
         try:
             kept = backup.restore(path, journal_path)
-        except CompanionError as exc:
+        except Exception as exc:  # refused: the current journal is untouched
+            if not isinstance(exc, CompanionError):
+                log.exception("restoring %s failed", path)
             app.journal = Journal(journal_path)
-            app.show_error(exc.message)
+            app.show_error(exc.message if isinstance(exc, CompanionError)
+                           else _refused(path, exc))
             return
         app.journal = Journal(journal_path)
         self.status = app.tr("night.ui.restored", kept=str(kept or "-"))

@@ -206,6 +206,10 @@ class NightStatsScreen(Screen):
         if not shown:
             rows.add_widget(Text(app.tr("night.ui.no_games"), size=18, color=theme.MUTED,
                                  size_hint_y=None, height=dp(60), tid="stats.empty"))
+        if self.data.damaged:  # counted nowhere, but not silently
+            rows.add_widget(Text(app.tr("night.ui.damaged_games", n=len(self.data.damaged)),
+                                 size=15, color=theme.MUTED, size_hint_y=None, height=dp(48),
+                                 tid="stats.damaged"))
         return scroller
 
     def holders(self, ids: tuple[int, ...]) -> str:

@@ -1,0 +1,71 @@
+"""The real-app crash test's child: the Kivy app on a journal, playing its own table.
+
+Usage: python app_crash_child.py JOURNAL GAME_ID (under an X display). The app starts
+as `companion` does (config, journal, CompanionApp) and reopens the unfinished game
+itself; after the first frame the child prints `ready <entries> <digest>` of the app's
+session, then acts once per frame through the app (`send`, `undo`, `redo`: the path of
+a touch) and prints `<entries committed> <digest>` after each acknowledged action.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+os.environ.setdefault("KIVY_NO_ARGS", "1")
+os.environ.setdefault("KIVY_NO_FILELOG", "1")
+os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))  # not ~/.kivy
+
+
+def main() -> None:
+    path, game_id = sys.argv[1], int(sys.argv[2])
+    from companion import config
+    from ui.main import configure_kivy
+
+    cfg = config.load(use_default_user_file=False)
+    configure_kivy(cfg)
+    from kivy.clock import Clock
+
+    from companion.journal import Journal
+    from tests.helpers.tables import digest, next_action
+    from ui.app import CompanionApp
+
+    journal = Journal(path)
+    app = CompanionApp(cfg, journal, new_seed=lambda: 1)
+    seq = 0
+
+    def play(_dt: float) -> None:
+        nonlocal seq
+        session = app.session
+        assert session is not None
+        action = next_action(session, seq)
+        done = app.undo() if action == "undo" else app.redo() if action == "redo" \
+            else app.send(action)
+        if not done:  # refused or not written: said on screen; the test reads it as such
+            print("refused", seq, flush=True)
+            app.stop()
+            return
+        seq += 1
+        sys.stdout.write(f"{seq} {digest(session)}\n")
+        sys.stdout.flush()
+
+    def started() -> None:
+        nonlocal seq
+        if app.session is None or app.session.game_id != game_id:
+            app.resume(game_id)  # a game the kill left finished is not reopened by itself
+        session = app.session
+        assert session is not None
+        seq = len(journal.entries(game_id))
+        print("ready", seq, digest(session), flush=True)
+        Clock.schedule_interval(play, 0)
+
+    app.after_first_frame(started)
+    app.run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,79 @@
+"""Deterministic tables for the three games: what they do next depends only on the game
+and the action count, so a process killed mid-game and an in-memory twin agree.
+
+`next_action(session, seq)` returns "undo", "redo" or a command the rules accept now.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from typing import Any
+
+from companion.games.bond import commands as bc
+from companion.games.castor import commands as cc
+from companion.messages import RuleError
+from companion.session import Session
+from tests.helpers import evil_play
+
+
+def digest(session: Session) -> str:
+    """A short fingerprint of the state and the stacks (stable across processes)."""
+    history = session._history  # the stacks are what must survive the kill
+    text = repr((session.state, history.cursor, len(history.steps),
+                 [step.command for step in history.steps]))
+    return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def _castor(state: Any, n: int, rng: random.Random) -> list[Any]:
+    def sheet(number: int) -> cc.EnterSheet:
+        plan = [rng.randint(0, 6) for _ in range(n)]
+        return cc.EnterSheet(number, tuple(plan), tuple(rng.randint(0, 4) for _ in range(n)),
+                             tuple(rng.randint(0, 4) for _ in range(n)))
+
+    rounds = len(state.rounds)
+    out: list[Any] = [sheet(rounds + 1)]
+    if rounds:
+        out += [sheet(rng.randint(1, rounds)), cc.DeleteRound(rounds)]
+        rng.shuffle(out)
+    return out
+
+
+def _bond(state: Any, n: int, rng: random.Random) -> list[Any]:
+    who = rng.randrange(n)
+    letters = state.params.letters
+    out: list[Any] = [
+        bc.Kill(), bc.Answered(), bc.NotAnswered(), bc.Ridicule(rng.choice(letters)),
+        bc.AddLairCard(who, rng.randint(1, 4)),
+        bc.Attack(who, (rng.randint(1, 5),), by=(who + 1) % n),
+        bc.RemoveLairCard(who, rng.randint(1, 4)),
+    ]
+    rng.shuffle(out)
+    return out
+
+
+def next_action(session: Session, seq: int) -> Any:
+    kind = session.rules.kind
+    if kind == "evil":
+        return evil_play.next_action(session, seq)
+    rng = random.Random(f"{kind}:{seq}")
+    state = session.state
+    if session.rules.summary(state).get("finished"):
+        return "undo"
+    draw = rng.random()
+    if draw < 0.06 and session.can_undo():
+        return "undo"
+    if draw < 0.10 and session.can_redo():
+        return "redo"
+    n = len(session.setup["players"])
+    for command in (_castor if kind == "castor" else _bond)(state, n, rng):
+        try:
+            session.rules.apply(state, command)
+        except RuleError:
+            continue
+        return command
+    return "undo"
+
+
+def act(session: Session, action: Any) -> None:
+    evil_play.act(session, action)
