@@ -181,6 +181,7 @@ NOT_PLURAL = {
     "night.tray.say.locked", "night.tray.say.unlocked",  # "Die {n}": the die's number
     "night.ui.tempo_value",  # "{n} per minute": a unit
     "night.ui.games_unfinished",  # "{n} unfinished", "{n} en cours": invariable
+    "night.log.damaged",  # "action {n}": the action's number
     # two counts in one text, both written by the backup screen
     "night.ui.backup_counts", "night.ui.restore_confirm",
 }

@@ -43,7 +43,7 @@ def test_a_damaged_unfinished_game_leaves_the_app_up_and_other_games_intact(
     ui.tap("history.back")
     ui.tap("home.stats")
     ui.tap("stats.tab.games")
-    assert "1 damaged games are not counted" in ui.text("stats.damaged")
+    assert "1 damaged game is not counted" in ui.text("stats.damaged")
     ui.tap("stats.tab.charts")
     ui.tap("stats.back")
     ui.tap("home.export")
@@ -105,6 +105,8 @@ def test_a_journal_another_program_is_writing_opens_read_only_and_says_so(
         assert len(history.games(ui.app.journal)) == 4
         ui.tap("history.back")
         ui.tap(f"home.abandon.{ids['bond']}")  # writing is refused, with the reason
+        assert ui.dialog == "abandon"  # asked first, as every destructive action
+        ui.tap("abandon.yes")
         assert ui.dialog == "error" and "cannot be written now" in ui.text("error.text")
     finally:
         holder.communicate("\n", timeout=10)

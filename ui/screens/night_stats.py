@@ -208,8 +208,8 @@ class NightStatsScreen(Screen):
                                  size_hint_y=None, height=dp(60), tid="stats.empty"))
         if self.data.damaged:  # counted nowhere, but not silently
             rows.add_widget(Text(app.tr("night.ui.damaged_games", n=len(self.data.damaged)),
-                                 size=15, color=theme.MUTED, size_hint_y=None, height=dp(48),
-                                 tid="stats.damaged"))
+                                 size=theme.SIZE_SMALL, color=theme.MUTED, size_hint_y=None,
+                                 height=dp(48), tid="stats.damaged"))
         return scroller
 
     def holders(self, ids: tuple[int, ...]) -> str:
