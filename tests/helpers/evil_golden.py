@@ -17,8 +17,8 @@ from typing import Any
 from companion.games.evil import RULES
 from companion.games.evil import commands as c
 from companion.journal import Journal
-from companion.records import encode
-from companion.session import Session
+from companion.records import decode, encode
+from companion.session import History, Session, Step
 from tests.helpers.evil import setup
 from tests.helpers.evil_play import act, next_action
 
@@ -115,9 +115,6 @@ def build(path: Path) -> dict[str, Any]:
         record = journal.game(session.game_id)
         entries = journal.entries(session.game_id)
         states = []
-        from companion.session import History, Step
-        from companion.records import decode
-
         history = History(RULES.initial_state(record.setup))
         for entry in entries:
             if entry.verb == "do":
