@@ -232,9 +232,10 @@ def test_the_card_while_waiting_says_why_and_what_to_place():
     card = turn_card(paused, steps)
     said = texts(card)
     assert said[0] == "Place a new RED treasure: the black die waits"
-    assert [line.icon for line in card.lines] == ["time10", "lost", "clock2", "place"]
-    assert [line.colour for line in card.lines] == ["red", "red", None, "red"]
+    assert [line.icon for line in card.lines] == ["time10", "lost", "clock2"]
+    assert [line.colour for line in card.lines] == ["red", "red", None]
     assert "Lost treasures" in said[2] and "(IV)" in said[3]
+    assert card.phase == 3
     french = texts(card, "fr")
     assert french[0] == "Placez un nouveau trésor ROUGE : le dé noir attend"
 
@@ -244,11 +245,11 @@ def test_the_card_after_the_roll_tells_the_roller_to_pass_the_dice():
     state = at(new(players=3), time=0, red=5, green=9, blue=9)
     done, steps = steps_of(state, roll("chevron2", "blue", "clock1"))
     said = texts(turn_card(done, steps))
-    assert said[0] == (f"{NAMES[0]}: pass the dice to your left. {NAMES[1]} "
-                       f"({CHARACTERS[1]}) plays next.")
-    assert "locks every open door" in said[1] and "never stops him" in said[1]
+    assert said[0] == f"{NAMES[0]}: pass the dice to your left."
+    assert done.current_player.name == NAMES[1]
+    assert "locks each open door" in said[1] and "never stops him" in said[1]
     assert "re-arms a disabled trap" in said[1] and "anywhere outside the manor" in said[1]
-    assert said[2].endswith("it now stands on I.")
+    assert said[2].endswith("clockwise, now on I.")
 
 
 def test_the_card_after_an_adjustment_or_undo_says_where_the_board_is():
@@ -257,7 +258,7 @@ def test_the_card_after_an_adjustment_or_undo_says_where_the_board_is():
     adjusted, more = steps_of(done, c.MoveTime(-1))
     said = texts(turn_card(adjusted, steps + more))
     assert said[1].startswith("The board now: time marker on XII")
-    assert not any("stands on I." in text for text in said)  # never stale
+    assert not any("now on I." in text for text in said)  # never stale
     undone = texts(turn_card(state, [], verb="undo"))
     assert undone[1].startswith("The board now: time marker on XII · red on V")
     assert not any("Undo" in text for text in undone)

@@ -41,20 +41,29 @@ class Card:
 
     headline: Message
     lines: tuple[Line, ...]
-    phase: int  # 1..3: the phase of the turn the card is about (3: the roll)
+    phase: int  # 1: the player's own phases (cards, actions); 3: the roll being settled
 
 
 def turn_card(state: EvilState, steps: Sequence[Any], verb: str = "do") -> Card:
     """`steps` are the session's done steps (each with `.command` and `.events`); `verb`
     is how the state came (do, undo, redo)."""
     since = _since_anchor(steps)
-    events = [ev for step in since for ev in step.events]
+    adjusted = any(isinstance(step.command, _ADJUSTMENTS) for step in since)
+    # a hand correction is summed up by the board line rather than told move by move
+    events = [ev for step in since for ev in step.events
+              if not (adjusted and isinstance(step.command, (c.MoveTime, c.MoveTreasure))
+                      and isinstance(ev, (e.TimeMoved, e.TreasureMoved)))]
     rolled = any(isinstance(ev, e.DiceRolled) for ev in events)
     lines: list[Line] = []
-    if verb in ("undo", "redo") or (since and isinstance(since[-1].command, _ADJUSTMENTS)):
+    if verb in ("undo", "redo") or adjusted:
         lines.append(board(state))
-    lines += _effects(state, events)
-    return Card(_headline(state, rolled, since), tuple(lines), 3 if rolled else 1)
+    for line in _effects(state, events):
+        if not lines or line != lines[-1]:  # the same thing twice is said once
+            lines.append(line)
+    # the roll is the phase until it is settled; then the next player's turn begins
+    settling = state.pending_clock is not None or (rolled and bool(
+        state.pending_powers or state.empty_colours))
+    return Card(_headline(state, rolled, since), tuple(lines), 3 if settling else 1)
 
 
 def board(state: EvilState) -> Line:
@@ -76,11 +85,11 @@ def phases() -> tuple[Line, ...]:
 
 # -- parts -------------------------------------------------------------------------------
 def _since_anchor(steps: Sequence[Any]) -> list[Any]:
-    """The steps from the last roll or recovery on."""
+    """The steps from the last roll or recovery on (all of them before the first)."""
     for index in range(len(steps) - 1, -1, -1):
         if any(isinstance(ev, (e.DiceRolled, e.TreasureRecovered)) for ev in steps[index].events):
             return list(steps[index:])
-    return []
+    return list(steps)
 
 
 def _roller(state: EvilState) -> Any:
@@ -103,8 +112,7 @@ def _headline(state: EvilState, rolled: bool, since: list[Any]) -> Message:
     roll_is_last = rolled and all(isinstance(step.command, _ROLL_FOLLOW_UPS)
                                   for step in since[1:])
     if roll_is_last and state.last_roll is not None:
-        return msg("evil.card.pass_dice", roller=_roller(state).name, player=player.name,
-                   character=player.character)
+        return msg("evil.card.pass_dice", roller=_roller(state).name)
     return msg("evil.card.your_turn", player=player.name, character=player.character)
 
 
@@ -113,6 +121,7 @@ def _effects(state: EvilState, events: list[Any]) -> list[Line]:
     clock = state.last_roll.clock if state.last_roll is not None else "clock1"
     professor = state.last_roll.professor if state.last_roll is not None else ""
     lines: list[Line] = []
+    settled = any(isinstance(ev, e.BlackDieApplied) for ev in events)
     for event in events:
         match event:
             case e.ProfessorMoves(rooms=rooms, colour=name):
@@ -135,12 +144,14 @@ def _effects(state: EvilState, events: list[Any]) -> list[Line]:
             case e.TreasureLost(colour=name):
                 lines.append(Line("lost", name, msg("evil.card.lost_treasure",
                                                     colour=colour(name))))
-            case e.BlackDieWaits(clock=face):
+            case e.BlackDieWaits(clock=face) if not settled:
                 lines.append(Line(face, None, msg("evil.card.black_waits",
                                                   position=roman(state.time, p.dial_steps))))
-            case e.TreasurePlaced(colour=name, minutes=minutes):
-                lines.append(Line("place", name, msg("evil.card.placed", colour=colour(name),
-                                                     minutes=minutes)))
+            case e.TreasurePlaced(colour=name, minutes=minutes, position=position):
+                now = state.marker_position(name)  # where it stands now, if still in play
+                lines.append(Line("place", name, msg(
+                    "evil.card.placed", colour=colour(name), minutes=minutes,
+                    position=roman(position if now is None else now, p.dial_steps))))
             case e.TimeMoved(steps=moved) if moved > 0:
                 lines.append(Line(clock, None, msg(
                     "evil.card.time", steps=moved, position=roman(state.time, p.dial_steps))))
@@ -160,10 +171,6 @@ def _effects(state: EvilState, events: list[Any]) -> list[Line]:
             case e.TreasureRecovered(colour=name):
                 lines.append(Line("recovered", name, msg("evil.card.recovered",
                                                          colour=colour(name))))
-    # what the table places next, with the position the marker will take
-    for name in state.empty_colours:
-        lines.append(Line("place", name, msg("evil.card.to_place", colour=colour(name),
-                                             position=roman(state.time, p.dial_steps))))
     return lines
 
 

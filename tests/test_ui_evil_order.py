@@ -1,0 +1,153 @@
+"""Pr. Evil's roll in the rulebook's order, played by touches in the real app: a
+treasure lost to "le temps presse" is replaced before the black die, the turn card says
+what to do at each step, and the dialogs leave it in view."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from companion.games.evil import commands as c
+from tests.uidriver import Driver
+
+pytestmark = pytest.mark.ui
+
+
+def set_minutes(ui: Driver, colour: str, minutes: int) -> None:
+    for _ in range(12):
+        label = ui.text(f"setup.minutes.{colour}")
+        current = int(label.split()[-2])
+        if current == minutes:
+            return
+        ui.tap(f"setup.minutes.{colour}.{'minus' if current > minutes else 'plus'}")
+    raise AssertionError(f"{colour} never reached {minutes}")
+
+
+def card(ui: Driver) -> list[str]:
+    return ui.app.root.get_screen("evil_play").card.texts()
+
+
+def start_game(ui: Driver, red: int = 5, others: int = 30) -> None:
+    ui.tap("home.game.evil")
+    while "Standard" not in ui.text("setup.difficulty") and \
+            "Standard" not in ui.text("setup.difficulty").title():
+        ui.tap("setup.difficulty")
+    set_minutes(ui, "red", red)
+    set_minutes(ui, "green", others)
+    set_minutes(ui, "blue", others)
+
+
+def test_a_time_presses_loss_waits_for_the_replacement(launch: Any) -> None:
+    ui = launch(seed=7)  # seed 7: the first roll is time 5 + red, then 1 clock
+    start_game(ui)
+    assert "seating order" in ui.text("setup.seating")
+    # "Décidez au hasard qui sera le premier joueur": drawn from the seed, changeable
+    assert ui.text("setup.first") == "First player (drawn at random): Player 2"
+    ui.screenshot("evil-order-setup-en")
+    ui.tap("setup.first")
+    assert ui.text("setup.first") == "First player (chosen): Player 1"
+    ui.tap("setup.first")
+    assert ui.text("setup.first") == "First player (chosen): Player 2"
+    ui.tap("setup.start")
+    assert ui.screen == "evil_play"
+    assert ui.text("play.turn") == "Turn 1: Player 2"
+    said = card(ui)
+    assert said[0].startswith("Player 2 (Edward Wyre): draw 2 action cards")
+    ui.screenshot("evil-order-turn-start-en")
+
+    ui.tap("play.roll")
+    assert ui.dialog == "place"
+    # the dialog says why it asks, and the card beside it says what the board must show
+    assert ui.text("place.title") == "The RED treasure was lost to time presses"
+    assert "before the black die" in ui.text("place.why")
+    assert "(XII)" in ui.text("place.why") and "1 clock" in ui.text("place.why")
+    said = card(ui)
+    assert said[0] == "Place a new RED treasure: the black die waits"
+    assert any("Lost treasures" in text for text in said)
+    assert ui.text("play.turn") == "Turn 1: Player 2"  # the roll is not over
+    assert ui.find("place.later") is None  # no way to close it into a state that rolls
+    ui.app.confirm()  # nor the OK button
+    assert ui.dialog == "place"
+    screen = ui.app.root.get_screen("evil_play")
+    assert screen.roll_button.disabled
+    ui.app.send(c.Roll())  # the hardware ROLL button takes this path
+    assert ui.dialog == "error" and "waits for the new red treasure" in ui.text("error.text")
+    ui.pump(5)  # the error dialog is laid out
+    ui.tap("error.ok")
+    ui.wait_until(lambda: ui.dialog == "place")
+    ui.screenshot("evil-order-replacement-en")
+
+    ui.tap("place.10")  # the new marker 10 minutes ahead of XII: II; then the clock: I
+    assert ui.dialog is None
+    state = ui.app.session.state
+    assert state.time == 1 and state.marker_position("red") == 2
+    assert ui.text("play.turn") == "Turn 2: Player 1"
+    said = card(ui)
+    assert said[0] == "Player 2: pass the dice to your left."
+    assert any("clockwise, now on I." in text for text in said)
+    assert ui.text("play.treasure.red") == "R  5 min"
+    ui.screenshot("evil-order-after-roll-en")
+
+    # undo: back to the roll waiting for its replacement, the card says so
+    ui.tap("play.undo") if ui.dialog is None else None
+    ui.wait_until(lambda: ui.dialog == "place")
+    assert card(ui)[0] == "Place a new RED treasure: the black die waits"
+    ui.tap("place.undo")  # the roll itself is taken back
+    assert ui.app.session.state.last_roll is None
+    said = card(ui)
+    assert said[1].startswith("The board now: time marker on XII")
+    assert not any("Undo" in text for text in said)
+
+
+def test_the_power_dialog_chooses_on_ok_and_skips_only_on_its_button(launch: Any) -> None:
+    ui = launch(seed=7, language="en")
+    start_game(ui, red=55, others=55)
+    ui.tap("setup.start")
+    for _ in range(3):  # the time marker reaches III by hand: a power activation is due
+        ui.tap("play.adjust")
+        ui.tap("adjust.time_forward")
+    ui.wait_until(lambda: ui.dialog == "power")
+    assert "Decide together" in ui.text("power.why")
+    first = ui.app.session.state.current_player.character
+    assert ui.text("power.choose") == f"Turn {first}'s tile face up"
+    ui.screenshot("evil-order-power-en")
+    ui.app.confirm()  # the hardware OK button / Enter: chooses, never skips
+    state = ui.app.session.state
+    assert state.powers_up == (first,) and state.pending_powers == 0
+    assert any("the permanent power goes with it" in text for text in card(ui))
+    ui.tap("play.undo")
+    ui.wait_until(lambda: ui.dialog == "power")
+    other = next(p.character for p in ui.app.session.state.players if p.character != first)
+    ui.tap(f"power.{other}")
+    assert ui.text("power.choose") == f"Turn {other}'s tile face up"
+    ui.tap("power.skip")
+    assert ui.app.session.state.powers_up == () and ui.app.session.state.pending_powers == 0
+
+
+def test_the_replacement_in_french(launch: Any) -> None:
+    ui = launch(seed=7, language="fr")
+    start_game(ui)
+    assert "sens horaire" in ui.text("setup.seating")
+    ui.screenshot("evil-order-setup-fr")
+    ui.tap("setup.start")
+    ui.screenshot("evil-order-turn-start-fr")
+    ui.tap("play.roll")
+    assert ui.dialog == "place"
+    assert ui.text("place.title") == "Le trésor ROUGE est perdu : le temps presse"
+    assert card(ui)[0] == "Placez un nouveau trésor ROUGE : le dé noir attend"
+    ui.screenshot("evil-order-replacement-fr")
+    ui.tap("place.10")
+    assert card(ui)[0] == "Joueur 2 : passez les dés à votre gauche."
+    ui.screenshot("evil-order-after-roll-fr")
+    ui.tap("play.adjust")
+    ui.tap("adjust.time_forward")  # II: the new red marker is reached, by hand this time
+    ui.wait_until(lambda: ui.dialog == "place")
+    assert ui.find("place.later") is not None  # no roll waits: it may be put off
+    ui.screenshot("evil-order-placement-fr")
+    ui.tap("place.55")
+    ui.tap("play.adjust")
+    ui.tap("adjust.time_forward")
+    ui.wait_until(lambda: ui.dialog == "power")
+    assert ui.text("power.skip") == "Personne (passer)"
+    ui.screenshot("evil-order-power-fr")
