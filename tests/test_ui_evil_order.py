@@ -90,7 +90,8 @@ def test_a_time_presses_loss_waits_for_the_replacement(launch: Any) -> None:
     ui.screenshot("evil-order-after-roll-en")
 
     # undo: back to the roll waiting for its replacement, the card says so
-    ui.tap("play.undo") if ui.dialog is None else None
+    assert ui.dialog is None
+    ui.tap("play.undo")
     ui.wait_until(lambda: ui.dialog == "place")
     assert card(ui)[0] == "Place a new RED treasure: the black die waits"
     ui.tap("place.undo")  # the roll itself is taken back
