@@ -152,3 +152,24 @@ def test_the_replacement_in_french(launch: Any) -> None:
     ui.wait_until(lambda: ui.dialog == "power")
     assert ui.text("power.skip") == "Personne (passer)"
     ui.screenshot("evil-order-power-fr")
+
+
+def test_a_waiting_roll_can_be_re_rolled_and_asks_again(launch: Any) -> None:
+    ui = launch(seed=7)
+    start_game(ui)
+    ui.tap("setup.start")
+    ui.tap("play.roll")
+    assert ui.dialog == "place"
+    ui.tap("place.dice")  # a power re-rolls a die of this roll
+    assert ui.dialog == "adjust"
+    ui.tap("adjust.close")  # nothing changed: the roll still waits, the keypad comes back
+    ui.wait_until(lambda: ui.dialog == "place")
+    ui.tap("place.dice")
+    ui.tap("adjust.reroll.professor")
+    state = ui.app.session.state
+    # resolved again from before the roll: 3 chevrons (seed 7's fourth draw), no loss to
+    # the white dice, so the black die went on and took the 5-minute red treasure
+    assert state.last_roll.professor == "chevron3" and state.draws == 4
+    assert state.pending_clock is None and state.time == 1 and len(state.lost) == 1
+    assert ui.dialog == "place" and ui.find("place.later") is not None
+    assert ui.text("play.turn") == "Turn 2: Player 1"

@@ -21,22 +21,12 @@ from kivy.uix.widget import Widget
 from companion.games.evil.card import Card, Line
 from companion.games.evil.dice import DICE, parse_face
 from ui import theme
-from ui.widgets.dice import DieFace
+from ui.widgets.dice import DieFace, ink_on
 
 HEADLINE_SP = (30, 28, 26)  # the instruction: tried in turn until the card fits
 LINE_SP = (21, 20, 19, 18)  # each effect; 18 is the floor for anything to be read
 ICON_DP = 40
 PHASE_KEYS = ("evil.ui.phase1", "evil.ui.phase2", "evil.ui.phase3")
-
-
-def ink_on(rgba: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
-    """Black or white text, whichever contrasts more with this fill (WCAG luminance)."""
-    def channel(v: float) -> float:
-        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-
-    lum = 0.2126 * channel(rgba[0]) + 0.7152 * channel(rgba[1]) + 0.0722 * channel(rgba[2])
-    return (0.0, 0.0, 0.0, 1.0) if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else \
-        (1.0, 1.0, 1.0, 1.0)
 
 
 class Para(Label):

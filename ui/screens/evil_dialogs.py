@@ -87,10 +87,14 @@ def placement_dialog(state: EvilState, colour: str,
         keys.append((label, f"place.{m}", lambda m=m: _act(dialog, c.PlaceTreasure(colour, m))))
     dialog.buttons(keys, cols=4, height=56)
     dialog.add(BoxLayout())
-    if on_later is None:
-        dialog.buttons([(app.tr("evil.ui.undo_roll") if state.waiting_for_replacement
-                         else app.tr("evil.ui.undo_last"), "place.undo",
-                         lambda: _undo(dialog))])
+    if state.waiting_for_replacement:
+        # a power or card may re-roll a die of this roll, or the table corrects one: the
+        # roll is resolved again from before it (and waits again if it still loses one)
+        dialog.buttons([(app.tr("evil.ui.undo_roll"), "place.undo", lambda: _undo(dialog)),
+                        (app.tr("evil.ui.fix_dice"), "place.dice",
+                         lambda: adjust_dialog(state))])
+    elif on_later is None:
+        dialog.buttons([(app.tr("evil.ui.undo_last"), "place.undo", lambda: _undo(dialog))])
     else:
         def later() -> None:
             dialog.dismiss()
@@ -184,7 +188,13 @@ def adjust_dialog(state: EvilState) -> Dialog:
                          lambda ch=ch: _act(dialog, c.FlipPowerDown(ch)))
                         for ch in state.powers_up], cols=min(3, len(state.powers_up)))
     dialog.add(BoxLayout())
-    dialog.buttons([(app.tr("core.ui.close"), "adjust.close", dialog.dismiss)])
+
+    def close() -> None:
+        dialog.dismiss()
+        if state.waiting_for_replacement:  # the roll still waits: ask for the tile again
+            App.get_running_app().root.get_screen("evil_play").after_update(None)
+
+    dialog.buttons([(app.tr("core.ui.close"), "adjust.close", close)])
     return open_dialog(dialog)
 
 

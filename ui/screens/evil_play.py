@@ -25,7 +25,7 @@ from ui.screens.evil_card import TurnCard
 from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.dial import Dial, DialView
-from ui.widgets.dice import DieFace
+from ui.widgets.dice import DieFace, ink_on
 
 if TYPE_CHECKING:
     from ui.widgets.pin_panel import PinPanel
@@ -138,7 +138,8 @@ class EvilPlayScreen(PlayScreen):
         self.treasure_row.clear_widgets()
         self.treasure_buttons = {}
         for colour in colours:
-            button = Tap(tid=f"play.treasure.{colour}", size=17, background=theme.colour(colour))
+            button = Tap(tid=f"play.treasure.{colour}", size=20, bold=True,
+                         background=theme.colour(colour), color=ink_on(theme.colour(colour)))
             button.bind(on_release=lambda _b, col=colour:
                         dialogs().treasure_dialog(self.state, col))
             self.treasure_buttons[colour] = button
