@@ -25,7 +25,29 @@ def set_minutes(ui: Driver, colour: str, minutes: int) -> None:
 
 
 def card(ui: Driver) -> list[str]:
-    return ui.app.root.get_screen("evil_play").card.texts()
+    """What the turn card says, after checking it is whole and large enough to read."""
+    from kivy.metrics import sp
+
+    ui.pump(4)  # the card fits itself over a frame or two
+    shown = ui.app.root.get_screen("evil_play").card
+    scale = ui.app.scale
+    assert shown.fits(), "the turn card is cut off"
+    assert shown.headline.font_size >= sp(26) * scale - 0.01
+    for text in shown.lines:
+        assert text.font_size >= sp(18) * scale - 0.01
+        assert text.height >= text.texture_size[1] and text.texture_size[0] <= text.width + 1
+    if shown.card is not None and shown.card.lines:
+        assert shown.lines, "an effect must always be shown"
+    return shown.texts()
+
+
+def enter(ui: Driver, professor: str, colour: str, clock: str) -> None:
+    """Physical dice, tapped in on the dice dialog."""
+    ui.tap("play.adjust")
+    ui.tap("adjust.enter_roll")
+    for die, face in (("professor", professor), ("colour", colour), ("clock", clock)):
+        ui.tap(f"enter_roll.{die}.{face}")
+    ui.tap("enter_roll.ok")
 
 
 def start_game(ui: Driver, red: int = 5, others: int = 30) -> None:
@@ -173,3 +195,31 @@ def test_a_waiting_roll_can_be_re_rolled_and_asks_again(launch: Any) -> None:
     assert state.pending_clock is None and state.time == 1 and len(state.lost) == 1
     assert ui.dialog == "place" and ui.find("place.later") is not None
     assert ui.text("play.turn") == "Turn 2: Player 1"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_longest_cards_are_whole_and_readable(launch: Any, language: str) -> None:
+    ui = launch(seed=7, language=language)
+    start_game(ui)
+    ui.tap("setup.start")
+    card(ui)
+    enter(ui, "chevron3", "blue", "clock1")  # the 5-minute red is taken by the black die
+    ui.wait_until(lambda: ui.dialog == "place")
+    said = card(ui)
+    assert any(("BLUE" if language == "en" else "BLEU") in text for text in said)
+    ui.screenshot(f"evil-card-chevrons-loss-{language}")
+    ui.tap("place.55")
+    enter(ui, "chevron2", "green", "clock2")  # I -> III: a power space
+    ui.wait_until(lambda: ui.dialog == "power")
+    card(ui)
+    ui.screenshot(f"evil-card-power-{language}")
+    ui.app.confirm()
+    said = card(ui)
+    assert len(said) == 4  # the professor, the black die, the power: nothing dropped
+    enter(ui, "passage", "red", "clock1")
+    card(ui)
+    ui.screenshot(f"evil-card-passage-{language}")
+    ui.resize(1280, 800)
+    card(ui)
+    ui.screenshot(f"evil-card-passage-1280x800-{language}")
+    ui.resize(800, 480)

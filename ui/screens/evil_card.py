@@ -26,6 +26,8 @@ from ui.widgets.dice import DieFace, ink_on
 HEADLINE_SP = (30, 28, 26)  # the instruction: tried in turn until the card fits
 LINE_SP = (21, 20, 19, 18)  # each effect; 18 is the floor for anything to be read
 ICON_DP = 40
+#: when the card cannot fit at the smallest type, lines go in this order (higher first)
+DROP_FIRST = {"power": 3, "place": 3, "recovered": 2, "lost": 2, "board": 0}
 PHASE_KEYS = ("evil.ui.phase1", "evil.ui.phase2", "evil.ui.phase3")
 
 
@@ -145,32 +147,38 @@ class TurnCard(BoxLayout):
         self.headline.text = app.say(card.headline)
         self.lines_box.clear_widgets()
         self.lines = []
+        self._rows: list[Any] = []
+        self._shown: list[Line] = []
         for index, line in enumerate(card.lines):
             row, text = self._line(line, index, colours)
             self.lines_box.add_widget(row)
             self.lines.append(text)
+            self._rows.append(row)
+            self._shown.append(line)
         self._refit()
 
     def _line(self, line: Line, index: int, colours: tuple[str, ...]) -> tuple[Any, Para]:
         app = App.get_running_app()
+        side = dp(ICON_DP) * self._scale()
         row = BoxLayout(spacing=dp(6), size_hint_y=None)
         row.tid = f"play.card.line.{index}"
-        icons = BoxLayout(spacing=dp(3), size_hint=(None, None), height=dp(ICON_DP))
+        icons = BoxLayout(spacing=dp(3), size_hint=(None, None), height=side,
+                          pos_hint={"top": 1})
         die = _die_of(line.icon, colours)
         if die is not None:
             face = DieFace(die, white=die != "clock", size_hint=(None, None),
-                           size=(dp(ICON_DP), dp(ICON_DP)))
+                           size=(side, side))
             face.tid = f"play.card.icon.{index}"
             face.show(line.icon)
             icons.add_widget(face)
         elif line.icon in SYMBOLS:
             symbol, fill = SYMBOLS[line.icon]
             icons.add_widget(Badge(symbol, fill, tid=f"play.card.icon.{index}",
-                                   font_name="DejaVuSans", size=(dp(ICON_DP), dp(ICON_DP))))
+                                   font_name="DejaVuSans", size=(side, side)))
         if line.colour is not None:
             icons.add_widget(Badge(app.tr(f"evil.letter.{line.colour}"),
                                    theme.colour(line.colour), tid=f"play.card.chip.{index}",
-                                   size=(dp(ICON_DP) * 0.8, dp(ICON_DP))))
+                                   size=(side * 0.8, side)))
         icons.width = sum(w.width for w in icons.children) + dp(3) * max(0, len(
             icons.children) - 1)
         row.add_widget(icons)
@@ -212,7 +220,7 @@ class TurnCard(BoxLayout):
             label.texture_update()
             label.height = label.texture_size[1]
         for row in self.lines_box.children:
-            row.height = max(dp(ICON_DP), max(w.height for w in row.children))
+            row.height = max(w.height for w in row.children)
         if self.fits():
             return
         head, line = self._sizes
@@ -228,12 +236,10 @@ class TurnCard(BoxLayout):
         elif len(self.lines) > 1:
             # then the oldest effects (the history keeps them), never a line cut off;
             # the board line, what the clock must show now, stays
-            assert self.card is not None
-            keep_first = self.card.lines[0].icon == "board"
-            index = 1 if keep_first and len(self.lines) > 2 else 0
-            rows = list(reversed(self.lines_box.children))  # top to bottom
-            self.lines_box.remove_widget(rows[index])
+            index = self._least_needed()
+            self.lines_box.remove_widget(self._rows.pop(index))
             self.lines.pop(index)
+            self._shown.pop(index)
             self._fit_soon()
             return
         else:
@@ -244,6 +250,12 @@ class TurnCard(BoxLayout):
         for text in self.lines:
             text.set_size(LINE_SP[line], scale)
         self._fit_soon()
+
+    def _least_needed(self) -> int:
+        """The shown line to give up first: a power or placement note (the dialogs and
+        the dial say them too) before the dice's own effects; the board line last."""
+        ranks = [DROP_FIRST.get(line.icon, 1) for line in self._shown]
+        return ranks.index(max(ranks))
 
     def texts(self) -> list[str]:
         """What the card says, top to bottom (tests read it)."""

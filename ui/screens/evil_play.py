@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from ui.widgets.pin_panel import PinPanel
 
 ANIMATION_FPS = 12
-LEFT_SHARE = 0.42  # of the width: the dial's side, where the dialogs open
+LEFT_SHARE = 0.40  # of the width: the dial's side, where the dialogs open
 
 
 def dialogs() -> ModuleType:
@@ -73,7 +73,7 @@ class EvilPlayScreen(PlayScreen):
         root.add_widget(left)
 
         right = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=1 - LEFT_SHARE)
-        header = follow_height(BoxLayout(spacing=dp(6)), dp(44))
+        header = follow_height(BoxLayout(spacing=dp(6)), dp(40))
         self.turn_label = Text(size=24, bold=True, tid="play.turn")
         header.add_widget(self.turn_label)
         self.dice = {die: DieFace(die, white=(die != "clock"), size_hint_x=None,
@@ -83,9 +83,9 @@ class EvilPlayScreen(PlayScreen):
         self.card = TurnCard()
         self.roll_button = Tap(app.tr("evil.ui.roll"), size=30, bold=True, tid="play.roll",
                                background=theme.ACCENT, color=(0.1, 0.1, 0.1, 1),
-                               size_hint_y=None, height=theme.touch(60))
+                               size_hint_y=None, height=theme.touch(56))
         self.roll_button.bind(on_release=lambda _b: app.send(c.Roll()))
-        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(52))
+        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(48))
         undo, redo, home = self.history_buttons()
         adjust = Tap(app.tr("evil.ui.adjust"), tid="play.adjust")
         adjust.bind(on_release=lambda _b: dialogs().adjust_dialog(self.state))

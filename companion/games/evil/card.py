@@ -158,7 +158,9 @@ def _effects(state: EvilState, events: list[Any]) -> list[Line]:
             case e.TimeMoved():
                 lines.append(Line("board", None, msg(
                     "evil.card.time_back", position=roman(state.time, p.dial_steps))))
-            case e.PowerSpaceReached(position=position):
+            case e.PowerSpaceReached(position=position) if not any(
+                    isinstance(ev, (e.PowerActivated, e.PowerSkipped)) for ev in events):
+                # said until the table has chosen; then the choice's line says it all
                 lines.append(Line("power", None, msg("evil.card.power_space",
                                                      position=roman(position, p.dial_steps))))
             case e.PowerActivated(character=character):
