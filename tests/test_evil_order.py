@@ -280,3 +280,18 @@ def test_the_card_names_the_one_shot_bonus_cost():
     said = texts(turn_card(state, steps))
     assert any("the permanent power goes with it" in text for text in said)
     assert roman(state.time) == "III"
+
+
+def test_the_table_can_correct_whose_turn_it_is():
+    # "Ensuite, jouez dans le sens horaire": when the dice went to another seat, the table
+    # says so with a logged command, and play goes on clockwise from there
+    state = new(players=3)
+    state, events = RULES.apply(state, c.SetPlayer(NAMES[2]))
+    assert state.current_player.name == NAMES[2] and state.turn == 1
+    assert events == [e.PlayerSet(NAMES[2], CHARACTERS[2])]
+    state, _ = RULES.apply(state, roll("chevron1", "red", "clock1"))
+    assert state.current_player.name == NAMES[0]
+    refused(state, c.SetPlayer("Zed"), "evil.error.player_not_playing")
+    said = texts(turn_card(*steps_of(new(players=3), c.SetPlayer(NAMES[1]))))
+    assert said[0].startswith(f"{NAMES[1]} ({CHARACTERS[1]}): draw 2 action cards")
+    assert said[1].startswith("The board now:")

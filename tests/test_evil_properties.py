@@ -54,6 +54,7 @@ commands = st.one_of(
     st.builds(c.MoveTime, st.sampled_from([1, -1, 1, -1, 2])),
     st.builds(c.MoveTreasure, st.sampled_from(COLOURS), st.sampled_from([1, -1])),
     st.builds(c.ActivatePower, st.sampled_from(CHARACTERS)),
+    st.builds(c.SetPlayer, st.sampled_from(("Ann", "Bob", "Cid", "Zed"))),
     st.just(c.SkipPower()),
     st.builds(c.FlipPowerDown, st.sampled_from(CHARACTERS)),
     st.just("undo"),

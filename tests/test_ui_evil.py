@@ -250,6 +250,7 @@ def test_the_difficulty_leaves_tiles_out_of_the_keypads(launch: Any) -> None:
     ui.tap("treasure.recovered")
     assert ui.dialog == "place"
     assert ui.find("place.30") is None and ui.find("place.55") is not None
+    assert "No 30-minute tile at this difficulty." in ui.text("place.why")
     ui.tap("place.later")
     ui.tap("play.home")
     assert ui.app.journal.unfinished()[0].summary["difficulty"] == "expert"

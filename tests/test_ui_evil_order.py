@@ -223,3 +223,19 @@ def test_the_longest_cards_are_whole_and_readable(launch: Any, language: str) ->
     card(ui)
     ui.screenshot(f"evil-card-passage-1280x800-{language}")
     ui.resize(800, 480)
+
+
+def test_whose_turn_is_correctable_from_adjust(launch: Any) -> None:
+    ui = launch(seed=7)
+    start_game(ui, red=55, others=55)
+    ui.tap("setup.add")
+    ui.tap("setup.add")
+    ui.tap("setup.start")
+    assert ui.text("play.turn") == "Turn 1: Player 3"  # seed 7 draws the third seat of four
+    ui.tap("play.adjust")
+    ui.screenshot("evil-adjust-en")
+    ui.tap("adjust.player.Player 4")
+    assert ui.text("play.turn") == "Turn 1: Player 4"
+    assert card(ui)[0].startswith("Player 4 (Leroy Johnson): draw 2 action cards")
+    ui.tap("play.roll")
+    assert ui.text("play.turn") == "Turn 2: Player 1"  # clockwise from the corrected seat

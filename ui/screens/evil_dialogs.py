@@ -183,6 +183,10 @@ def adjust_dialog(state: EvilState) -> Dialog:
         dialog.buttons([(app.tr("evil.ui.reroll", die=app.tr(f"evil.die.{die}")),
                          f"adjust.reroll.{die}", lambda d=die: _act(dialog, c.Reroll(d)))
                         for die in DICE])
+    others = [pl.name for pl in state.players if pl.name != state.current_player.name]
+    dialog.buttons([(app.tr("evil.ui.set_player", player=name), f"adjust.player.{name}",
+                     lambda name=name: _act(dialog, c.SetPlayer(name))) for name in others],
+                   cols=min(3, len(others)), height=48)
     if state.powers_up:
         dialog.buttons([(app.tr("evil.ui.flip_down", character=ch), f"adjust.flip.{ch}",
                          lambda ch=ch: _act(dialog, c.FlipPowerDown(ch)))

@@ -21,7 +21,7 @@ from companion.messages import Message, msg
 #: commands that belong to a roll's resolution: the card keeps showing that roll
 _ROLL_FOLLOW_UPS = (c.PlaceTreasure, c.ActivatePower, c.SkipPower, c.Reroll, c.SetDie)
 #: commands that are the table correcting the app
-_ADJUSTMENTS = (c.MoveTime, c.MoveTreasure, c.MarkLost, c.FlipPowerDown)
+_ADJUSTMENTS = (c.MoveTime, c.MoveTreasure, c.MarkLost, c.FlipPowerDown, c.SetPlayer)
 
 
 @dataclass(frozen=True)

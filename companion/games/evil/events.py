@@ -132,6 +132,14 @@ class TurnPassed:
 
 
 @dataclass(frozen=True)
+class PlayerSet:
+    """The table corrected whose turn it is: this player (and character) plays."""
+
+    player: str
+    character: str
+
+
+@dataclass(frozen=True)
 class GameWon:
     """The players recovered enough treasures: they won."""
 

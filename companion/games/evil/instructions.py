@@ -59,6 +59,8 @@ def instructions(events: Iterable[Any], params: EvilParams) -> list[Message]:
                 out.append(msg("evil.say.black_waits", clock=msg(f"evil.face.{face}")))
             case e.BlackDieApplied():
                 out.append(msg("evil.say.black_applied"))
+            case e.PlayerSet(player=name, character=character):
+                out.append(msg("evil.say.player_set", player=name, character=character))
             case e.TurnPassed(player=name, character=character):
                 out.append(msg("evil.say.turn", player=name, character=character))
             case e.GameWon(recovered=n):

@@ -439,6 +439,15 @@ def _move_treasure_cmd(state: EvilState, cmd: c.MoveTreasure) -> tuple[EvilState
     return _move_treasure(state, cmd.colour, _delta(cmd.delta))
 
 
+def _set_player(state: EvilState, cmd: c.SetPlayer) -> tuple[EvilState, Events]:
+    names = [p.name for p in state.players]
+    if cmd.player not in names:
+        raise RuleError("evil.error.player_not_playing", player=str(cmd.player))
+    player = state.players[names.index(cmd.player)]
+    return (evolve(state, active=names.index(cmd.player)),
+            [e.PlayerSet(player.name, player.character)])
+
+
 def _activate(state: EvilState, cmd: c.ActivatePower) -> tuple[EvilState, Events]:
     if not state.pending_powers:
         raise RuleError("evil.error.no_power_pending")
@@ -474,6 +483,7 @@ _HANDLERS: dict[type, Any] = {
     c.MarkLost: _mark_lost,
     c.MoveTime: _move_time,
     c.MoveTreasure: _move_treasure_cmd,
+    c.SetPlayer: _set_player,
     c.ActivatePower: _activate,
     c.SkipPower: _skip,
     c.FlipPowerDown: _flip_down,
