@@ -239,3 +239,17 @@ def test_whose_turn_is_correctable_from_adjust(launch: Any) -> None:
     assert card(ui)[0].startswith("Player 4 (Leroy Johnson): draw 2 action cards")
     ui.tap("play.roll")
     assert ui.text("play.turn") == "Turn 2: Player 1"  # clockwise from the corrected seat
+
+
+def test_a_power_cut_while_the_roll_waits_reopens_the_question(launch: Any) -> None:
+    ui = launch(seed=7)
+    start_game(ui)
+    ui.tap("setup.start")
+    ui.tap("play.roll")
+    assert ui.dialog == "place"
+    ui = launch(seed=99)  # the app starts again on the same journal
+    ui.wait_until(lambda: ui.dialog == "place")
+    assert ui.text("place.title") == "The RED treasure was lost to time presses"
+    assert card(ui)[0] == "Place a new RED treasure: the black die waits"
+    ui.tap("place.20")
+    assert ui.app.session.state.time == 1 and ui.text("play.turn") == "Turn 2: Player 1"
