@@ -99,6 +99,12 @@ def test_a_time_presses_loss_waits_for_the_replacement(launch: Any) -> None:
     ui.tap("error.ok")
     ui.wait_until(lambda: ui.dialog == "place")
     ui.screenshot("evil-order-replacement-en")
+    from kivy.metrics import dp
+
+    from ui.widgets.basics import Tap
+
+    for button in (w for w in ui.app.dialog.walk() if isinstance(w, Tap)):
+        assert button.height >= dp(48) and button.width >= dp(48), button.tid
 
     ui.tap("place.10")  # the new marker 10 minutes ahead of XII: II; then the clock: I
     assert ui.dialog is None

@@ -60,10 +60,11 @@ class EvilPlayScreen(PlayScreen):
         left.add_widget(self.dial)
         self.treasure_row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(56))
         left.add_widget(self.treasure_row)
-        counts = follow_height(BoxLayout(spacing=dp(6)), dp(30))
-        self.recovered_label = Text(size=20, bold=True, color=theme.SUCCESS,
-                                    tid="play.recovered")
-        self.lost_label = Text(size=20, bold=True, color=(1.0, 0.45, 0.42, 1), tid="play.lost")
+        counts = follow_height(BoxLayout(spacing=dp(6)), dp(34))
+        self.recovered_label = Text(size=22, bold=True, color=theme.SUCCESS,
+                                    tid="play.recovered", size_hint_x=0.58)
+        self.lost_label = Text(size=22, bold=True, color=(1.0, 0.45, 0.42, 1), tid="play.lost",
+                               halign="right", size_hint_x=0.42)
         counts.add_widget(self.recovered_label)
         counts.add_widget(self.lost_label)
         left.add_widget(counts)
@@ -74,12 +75,18 @@ class EvilPlayScreen(PlayScreen):
 
         right = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=1 - LEFT_SHARE)
         header = follow_height(BoxLayout(spacing=dp(6)), dp(40))
-        self.turn_label = Text(size=24, bold=True, tid="play.turn")
+        self.turn_label = Text(size=26, bold=True, tid="play.turn")
         header.add_widget(self.turn_label)
         self.dice = {die: DieFace(die, white=(die != "clock"), size_hint_x=None,
-                                  width=dp(44)) for die in DICE}
+                                  width=dp(40)) for die in DICE}
         for die in DICE:
             header.add_widget(self.dice[die])
+
+        def square_dice(*_: Any) -> None:  # the dice grow with the row
+            for face in self.dice.values():
+                face.width = header.height
+
+        header.bind(height=square_dice)
         self.card = TurnCard()
         self.roll_button = Tap(app.tr("evil.ui.roll"), size=30, bold=True, tid="play.roll",
                                background=theme.ACCENT, color=(0.1, 0.1, 0.1, 1),
