@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from companion.games.evil import RULES
 from companion.games.evil import commands as c
+from companion.games.evil import events as e
 from companion.games.evil.dice import DICE
 from companion.games.evil.rules import RULES_VERSION
 from companion.games.evil.state import EvilState
@@ -216,3 +217,36 @@ def test_markers_stay_on_the_dial_under_manual_adjustments(seed, script):
         except RuleError:
             continue
         check_invariants(state)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31), rolls=st.integers(1, 40),
+       minutes=st.sampled_from(range(5, 60, 5)))
+def test_rolls_in_the_seed_order_pass_the_turn_once_the_black_die_is_applied(seed, rolls,
+                                                                              minutes):
+    """Rules version 2: a roll that loses a treasure to the white dice keeps the turn and
+    the time marker until the replacement is placed; then the black die moves time from
+    where it stood and the dice pass on, once."""
+    state = RULES.initial_state(setup(seed=seed, rules_version=RULES_VERSION,
+                                      treasures={"red": minutes, "green": 30, "blue": 55}))
+    for _ in range(rolls):
+        if state.outcome is not None:
+            break
+        for colour in state.empty_colours:
+            state, _ = RULES.apply(state, c.PlaceTreasure(colour, minutes))
+        while state.pending_powers:
+            state, _ = RULES.apply(state, c.SkipPower())
+        if state.outcome is not None or state.empty_colours:
+            continue
+        turn, time = state.turn, state.time
+        state, _ = RULES.apply(state, c.Roll())
+        check_invariants(state)
+        if state.pending_clock is not None:
+            assert state.turn == turn and state.time == time and state.empty_colours
+            assert state.pending_clock in state.params.die_faces("clock")
+            state, events = RULES.apply(state, c.PlaceTreasure(state.empty_colours[0], minutes))
+            check_invariants(state)
+            # the new marker was placed relative to the time before the black die
+            placed = next(ev for ev in events if isinstance(ev, e.TreasurePlaced))
+            assert placed.position == (time + minutes // 5) % state.params.dial_steps
+        assert state.turn == (turn + 1 if state.outcome is None else turn)
