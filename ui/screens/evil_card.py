@@ -27,7 +27,7 @@ HEADLINE_SP = (30, 28, 26)  # the instruction: tried in turn until the card fits
 LINE_SP = (21, 20, 19, 18)  # each effect; 18 is the floor for anything to be read
 ICON_DP = 40
 #: when the card cannot fit at the smallest type, lines go in this order (higher first)
-DROP_FIRST = {"power": 3, "place": 3, "recovered": 2, "lost": 2, "board": 0}
+DROP_FIRST = {"turn": 4, "power": 3, "place": 3, "recovered": 2, "lost": 2, "board": 0}
 PHASE_KEYS = ("evil.ui.phase1", "evil.ui.phase2", "evil.ui.phase3")
 
 
@@ -83,6 +83,7 @@ SYMBOLS: dict[str, tuple[str, tuple[float, float, float, float]]] = {
     "place": ("+", theme.ACCENT),
     "power": ("★", theme.ACCENT),
     "board": ("⟲", theme.BUTTON),
+    "turn": ("»", theme.BUTTON),
 }
 
 
@@ -198,7 +199,6 @@ class TurnCard(BoxLayout):
     # -- fitting ------------------------------------------------------------------------
     def _refit(self) -> None:
         scale = self._scale()
-        self._sizes = (0, 0)
         self.phase_row.opacity, self.phase_row.height = 1, dp(30) * scale
         self.headline.set_size(HEADLINE_SP[0], scale)
         for text in self.lines:
@@ -214,42 +214,48 @@ class TurnCard(BoxLayout):
     def fits(self) -> bool:
         return self.needed_height() <= self.height + 1
 
+    def _measure(self) -> None:
+        """Each text's height at the card's width (rows not laid out yet included)."""
+        self.headline.text_size = (self.width, None)
+        self.headline.texture_update()
+        self.headline.height = self.headline.texture_size[1]
+        for row, text in zip(self._rows, self.lines, strict=True):
+            icons = row.children[-1]  # the first child added: the icons
+            text.text_size = (max(1.0, self.width - icons.width - row.spacing), None)
+            text.texture_update()
+            text.height = text.texture_size[1]
+            row.height = max(icons.height, text.height)
+
     def _fit(self, *_: Any) -> None:
-        """One size smaller at a time, lines first, until the content fits."""
-        for label in (self.headline, *self.lines):
-            label.texture_update()
-            label.height = label.texture_size[1]
-        for row in self.lines_box.children:
-            row.height = max(w.height for w in row.children)
-        if self.fits():
+        """One size smaller at a time, lines first, until the content fits; at the floor
+        the phase strip goes, then the least needed lines. Done at once: the card is
+        never shown cut off, not even for a frame."""
+        if self.width <= 1:
             return
-        head, line = self._sizes
-        if line + 1 < len(LINE_SP):
-            line += 1
-        elif head + 1 < len(HEADLINE_SP):
-            head += 1
-        elif self.phase_row.opacity:
-            # at the legibility floor: the phases go first (the headline names them)
-            self.phase_row.opacity, self.phase_row.height = 0, 0
-            self._fit_soon()
-            return
-        elif len(self.lines) > 1:
-            # then the oldest effects (the history keeps them), never a line cut off;
-            # the board line, what the clock must show now, stays
-            index = self._least_needed()
-            self.lines_box.remove_widget(self._rows.pop(index))
-            self.lines.pop(index)
-            self._shown.pop(index)
-            self._fit_soon()
-            return
-        else:
-            return
-        self._sizes = (head, line)
         scale = self._scale()
-        self.headline.set_size(HEADLINE_SP[head], scale)
-        for text in self.lines:
-            text.set_size(LINE_SP[line], scale)
-        self._fit_soon()
+        head, line = 0, 0
+        while True:
+            self._measure()
+            if self.fits():
+                return
+            if line + 1 < len(LINE_SP):
+                line += 1
+            elif head + 1 < len(HEADLINE_SP):
+                head += 1
+            elif self.phase_row.opacity:
+                self.phase_row.opacity, self.phase_row.height = 0, 0
+                continue
+            elif len(self.lines) > 1:
+                index = self._least_needed()
+                self.lines_box.remove_widget(self._rows.pop(index))
+                self.lines.pop(index)
+                self._shown.pop(index)
+                continue
+            else:
+                return
+            self.headline.set_size(HEADLINE_SP[head], scale)
+            for text in self.lines:
+                text.set_size(LINE_SP[line], scale)
 
     def _least_needed(self) -> int:
         """The shown line to give up first: a power or placement note (the dialogs and

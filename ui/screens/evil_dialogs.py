@@ -27,6 +27,13 @@ def _act(dialog: Dialog, command: object) -> None:
     app.send(command)
 
 
+def _close(dialog: Dialog, state: EvilState) -> None:
+    """Close a side trip (adjust, physical dice); a roll that still waits asks again."""
+    dialog.dismiss()
+    if state.waiting_for_replacement:
+        App.get_running_app().root.get_screen("evil_play").after_update(None)
+
+
 def _undo(dialog: Dialog) -> None:
     dialog.dismiss()
     App.get_running_app().undo()
@@ -192,13 +199,7 @@ def adjust_dialog(state: EvilState) -> Dialog:
                          lambda ch=ch: _act(dialog, c.FlipPowerDown(ch)))
                         for ch in state.powers_up], cols=min(3, len(state.powers_up)))
     dialog.add(BoxLayout())
-
-    def close() -> None:
-        dialog.dismiss()
-        if state.waiting_for_replacement:  # the roll still waits: ask for the tile again
-            App.get_running_app().root.get_screen("evil_play").after_update(None)
-
-    dialog.buttons([(app.tr("core.ui.close"), "adjust.close", close)])
+    dialog.buttons([(app.tr("core.ui.close"), "adjust.close", lambda: _close(dialog, state))])
     return open_dialog(dialog)
 
 
@@ -232,7 +233,8 @@ def physical_roll_dialog(state: EvilState) -> Dialog:
             _act(dialog, c.EnterRoll(chosen["professor"], chosen["colour"], chosen["clock"]))
 
     dialog.add(BoxLayout())
-    dialog.buttons([(app.tr("core.ui.cancel"), "enter_roll.cancel", dialog.dismiss),
+    dialog.buttons([(app.tr("core.ui.cancel"), "enter_roll.cancel",
+                     lambda: _close(dialog, state)),
                     (app.tr("core.ui.ok"), "enter_roll.ok", ok)])
     dialog.default = ok
     return open_dialog(dialog)

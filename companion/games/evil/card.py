@@ -29,7 +29,7 @@ class Line:
     """One effect: the die face (or a symbol) it comes from, its colour, what to do."""
 
     icon: str  # a die face name (chevron2, passage, time5, clock1) or lost, recovered,
-    #            place, power, turn, phase1..phase3, board
+    #            place, power, board, turn
     colour: str | None
     text: Message
     parts: tuple[Message, ...] = ()  # shown after `text`, joined with " · "
@@ -60,10 +60,16 @@ def turn_card(state: EvilState, steps: Sequence[Any], verb: str = "do") -> Card:
     for line in _effects(state, events):
         if not lines or line != lines[-1]:  # the same thing twice is said once
             lines.append(line)
+    headline = _headline(state, rolled, since)
+    if headline.key == "evil.card.pass_dice":
+        # the next player's turn begins: its three phases, last (the first line to go)
+        player = state.current_player
+        lines.append(Line("turn", None, msg("evil.card.your_turn", player=player.name,
+                                            character=player.character)))
     # the roll is the phase until it is settled; then the next player's turn begins
     settling = state.pending_clock is not None or (rolled and bool(
         state.pending_powers or state.empty_colours))
-    return Card(_headline(state, rolled, since), tuple(lines), 3 if settling else 1)
+    return Card(headline, tuple(lines), 3 if settling else 1)
 
 
 def board(state: EvilState) -> Line:
@@ -75,12 +81,6 @@ def board(state: EvilState) -> Line:
                      else msg("evil.card.board_marker", colour=colour(name),
                               position=roman(position, state.params.dial_steps)))
     return Line("board", None, msg("evil.card.board"), tuple(parts))
-
-
-def phases() -> tuple[Line, ...]:
-    """A turn's three phases, as the rulebook runs it."""
-    keys = ("evil.card.phase1", "evil.card.phase2", "evil.card.phase3")
-    return tuple(Line(f"phase{n}", None, msg(key)) for n, key in enumerate(keys, 1))
 
 
 # -- parts -------------------------------------------------------------------------------
