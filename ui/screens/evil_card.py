@@ -186,7 +186,8 @@ class TurnCard(BoxLayout):
         said = app.say(line.text)
         if line.parts:
             said = f"{said} {' · '.join(app.say(part) for part in line.parts)}"
-        text = Para(said, size=LINE_SP[0], tid=f"play.card.text.{index}")
+        text = Para(said, size=LINE_SP[0], tid=f"play.card.text.{index}",
+                    pos_hint={"center_y": 0.5})
         row.add_widget(text)
 
         def height(*_: Any) -> None:
