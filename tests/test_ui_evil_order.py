@@ -259,3 +259,26 @@ def test_a_power_cut_while_the_roll_waits_reopens_the_question(launch: Any) -> N
     assert card(ui)[0] == "Place a new RED treasure: the black die waits"
     ui.tap("place.20")
     assert ui.app.session.state.time == 1 and ui.text("play.turn") == "Turn 2: Player 1"
+
+
+def test_an_old_game_is_reopened_in_its_own_order_and_says_so(launch: Any,
+                                                              tmp_path: Any) -> None:
+    from companion.games.evil import RULES
+    from companion.journal import Journal
+    from companion.session import Session
+    from tests.helpers.evil import setup
+
+    path = tmp_path / "old.sqlite3"
+    journal = Journal(path)
+    old = Session.start(RULES, journal, setup(treasures={"red": 10, "green": 40,
+                                                         "blue": 50}))  # no rules_version
+    old.dispatch(c.EnterRoll("time10", "red", "clock1"))  # old order: time moved at once
+    journal.close()
+    ui = launch(journal_file=path)
+    ui.wait_until(lambda: ui.dialog == "old_order")
+    assert "black die at once" in ui.text("old_order.text")
+    ui.tap("old_order.ok")
+    ui.wait_until(lambda: ui.dialog == "place")  # then what the rules ask for
+    state = ui.app.session.state
+    assert state.rules_version == 1 and state.time == 1 and state.turn == 2
+    assert ui.find("place.later") is not None

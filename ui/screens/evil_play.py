@@ -46,6 +46,7 @@ class EvilPlayScreen(PlayScreen):
         super().__init__(**kwargs)
         self.placement_snoozed = False
         self._verb = "do"  # how the state on screen came: do, undo or redo
+        self._old_order_note = False
         self._animation: Any = None
         self._prompt_event: Any = None
 
@@ -151,6 +152,10 @@ class EvilPlayScreen(PlayScreen):
                         dialogs().treasure_dialog(self.state, col))
             self.treasure_buttons[colour] = button
             self.treasure_row.add_widget(button)
+        # a game started before the rulebook's roll order keeps the order it was played
+        # with (its journal replays the same): say so once, when it is opened
+        self._old_order_note = (session.state.rules_version < 2 and bool(session.steps)
+                                and session.state.outcome is None)
 
     def after_update(self, update: Update | None) -> None:
         """Redraw from the committed state, then open what the rules ask for."""
@@ -176,6 +181,14 @@ class EvilPlayScreen(PlayScreen):
             return
         state = self.state
         if state.outcome is not None or app.root.current != self.name or app.dialog is not None:
+            return
+        if self._old_order_note:
+            self._old_order_note = False
+            from ui.dialogs import message
+
+            note = message(app.tr("evil.ui.old_order_title"), app.tr("evil.ui.old_order"),
+                           tid="old_order")
+            note.bind(on_dismiss=lambda *_: self.after_update(None))  # then what is due
             return
         if state.waiting_for_replacement and state.empty_colours:
             dialogs().placement_dialog(state, state.empty_colours[0])
