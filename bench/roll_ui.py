@@ -169,7 +169,10 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
             state = update.state
             expected = app.tr("evil.ui.turn", turn=state.turn, player=state.current_player.name)
             label = screen.turn_label.text
-            if state.outcome is None:  # a new turn, on the play screen
+            if getattr(state, "pending_clock", None) is not None:
+                # the roll waits for a replacement before its black die: same turn
+                ok = label == expected and ui.screen == "evil_play"
+            elif state.outcome is None:  # a new turn, on the play screen
                 ok = label == expected != shown_before["turn"] and ui.screen == "evil_play"
             else:  # the last roll: no new turn, the end screen
                 ok = label == expected and ui.screen == "evil_end"

@@ -10,7 +10,7 @@ from companion.i18n import Translator
 from companion.journal import FILE_NAME, Journal, JournalError
 from companion.messages import RuleError
 from companion.session import Session, Update
-from tests.helpers.evil import CHARACTERS, history_of, setup, start
+from tests.helpers.evil import CHARACTERS, NAMES, history_of, setup, start
 
 
 @pytest.fixture
@@ -80,6 +80,7 @@ def test_every_command_is_undoable_and_redoable(journal):
     check(c.PlaceTreasure("blue", 55))
     until_power()
     check(c.SkipPower())
+    check(c.SetPlayer(NAMES[2]))
     check(c.Roll())
     assert done == set(c.COMMANDS.values())
     # and the whole story undoes back to the start

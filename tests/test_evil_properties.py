@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 
 from companion.games.evil import RULES
 from companion.games.evil import commands as c
+from companion.games.evil import events as e
 from companion.games.evil.dice import DICE
+from companion.games.evil.rules import RULES_VERSION
 from companion.games.evil.state import EvilState
 from companion.journal import FILE_NAME, Journal
 from companion.messages import RuleError
@@ -53,6 +55,7 @@ commands = st.one_of(
     st.builds(c.MoveTime, st.sampled_from([1, -1, 1, -1, 2])),
     st.builds(c.MoveTreasure, st.sampled_from(COLOURS), st.sampled_from([1, -1])),
     st.builds(c.ActivatePower, st.sampled_from(CHARACTERS)),
+    st.builds(c.SetPlayer, st.sampled_from(("Ann", "Bob", "Cid", "Zed"))),
     st.just(c.SkipPower()),
     st.builds(c.FlipPowerDown, st.sampled_from(CHARACTERS)),
     st.just("undo"),
@@ -61,6 +64,7 @@ commands = st.one_of(
 
 games = st.fixed_dictionaries({
     "variant": st.sampled_from(range(len(VARIANTS))),
+    "version": st.sampled_from([None, RULES_VERSION, RULES_VERSION]),
     "players": st.integers(2, 5),
     "seed": st.integers(0, 2**31),
     "first": st.integers(0, 4),
@@ -78,9 +82,16 @@ def check_invariants(state: EvilState) -> None:
             assert 1 <= treasure.steps <= p.dial_steps - 1
             assert 0 <= state.marker_position(colour) < p.dial_steps
     assert len(state.recovered) <= p.recovered_to_win
-    assert len(state.lost) <= p.lost_to_lose
+    if state.rules_version < 2:
+        assert len(state.lost) <= p.lost_to_lose
+        assert (state.outcome == "lost") == (len(state.lost) == p.lost_to_lose)
+    else:
+        # the deciding roll records every treasure it took: one move can take several
+        assert len(state.lost) < p.lost_to_lose + len(p.colours)
+        assert (state.outcome == "lost") == (len(state.lost) >= p.lost_to_lose)
+        # a roll waits only for a replacement, and only while a slot is empty
+        assert state.pending_clock is None or state.empty_colours or state.outcome
     assert (state.outcome == "won") == (len(state.recovered) == p.recovered_to_win)
-    assert (state.outcome == "lost") == (len(state.lost) == p.lost_to_lose)
     assert state.pending_powers >= 0 and state.turn >= 1
     assert 0 <= state.active < len(state.players)
     assert set(state.powers_up) <= {player.character for player in state.players}
@@ -112,6 +123,7 @@ def expand(session: Session, script: list[tuple[Any, bool]]) -> Iterator[tuple[A
 @given(game=games, script=st.lists(st.tuples(commands, st.booleans()), min_size=20, max_size=120))
 def test_random_games_keep_their_invariants_undo_and_replay(game, script):
     raw = setup(players=game["players"], seed=game["seed"], first_player=game["first"],
+                rules_version=game["version"],
                 treasures=game["treasures"] if game["variant"] != 2 else {"red": 20, "blue": 35},
                 **VARIANTS[game["variant"]])
     with tempfile.TemporaryDirectory() as folder:
@@ -123,6 +135,7 @@ def test_random_games_keep_their_invariants_undo_and_replay(game, script):
         for action, check_undo in expand(session, script):
             before, stacks = session.state, history_of(session)
             written = len(journal.entries(session.game_id))
+            rolling = isinstance(action, (c.Roll, c.EnterRoll))
             try:
                 if action == "undo":
                     session.undo()
@@ -131,6 +144,11 @@ def test_random_games_keep_their_invariants_undo_and_replay(game, script):
                 else:
                     session.dispatch(action)
             except RuleError:
+                if isinstance(action, c.Roll) and before.rules_version >= 2 \
+                        and before.outcome is None:
+                    # refused rolls: only while something is left for the table to settle
+                    assert (before.empty_colours or before.pending_powers
+                            or before.pending_clock is not None)
                 refused += 1
                 # refused: nothing changed, nothing written
                 assert session.state == before and history_of(session) == stacks
@@ -138,6 +156,9 @@ def test_random_games_keep_their_invariants_undo_and_replay(game, script):
                 continue
             after = session.state
             check_invariants(after)
+            if rolling and after.rules_version >= 2:
+                # by the rules a slot is never empty when the dice are rolled
+                assert not before.empty_colours and before.pending_clock is None
             if check_undo and action not in ("undo", "redo"):
                 session.undo()
                 assert session.state == before
@@ -196,3 +217,36 @@ def test_markers_stay_on_the_dial_under_manual_adjustments(seed, script):
         except RuleError:
             continue
         check_invariants(state)
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**31), rolls=st.integers(1, 40),
+       minutes=st.sampled_from(range(5, 60, 5)))
+def test_rolls_in_the_seed_order_pass_the_turn_once_the_black_die_is_applied(seed, rolls,
+                                                                              minutes):
+    """Rules version 2: a roll that loses a treasure to the white dice keeps the turn and
+    the time marker until the replacement is placed; then the black die moves time from
+    where it stood and the dice pass on, once."""
+    state = RULES.initial_state(setup(seed=seed, rules_version=RULES_VERSION,
+                                      treasures={"red": minutes, "green": 30, "blue": 55}))
+    for _ in range(rolls):
+        if state.outcome is not None:
+            break
+        for colour in state.empty_colours:
+            state, _ = RULES.apply(state, c.PlaceTreasure(colour, minutes))
+        while state.pending_powers:
+            state, _ = RULES.apply(state, c.SkipPower())
+        if state.outcome is not None or state.empty_colours:
+            continue
+        turn, time = state.turn, state.time
+        state, _ = RULES.apply(state, c.Roll())
+        check_invariants(state)
+        if state.pending_clock is not None:
+            assert state.turn == turn and state.time == time and state.empty_colours
+            assert state.pending_clock in state.params.die_faces("clock")
+            state, events = RULES.apply(state, c.PlaceTreasure(state.empty_colours[0], minutes))
+            check_invariants(state)
+            # the new marker was placed relative to the time before the black die
+            placed = next(ev for ev in events if isinstance(ev, e.TreasurePlaced))
+            assert placed.position == (time + minutes // 5) % state.params.dial_steps
+        assert state.turn == (turn + 1 if state.outcome is None else turn)

@@ -70,7 +70,9 @@ def test_a_refused_roll_button_does_not_lose_the_power_choice(launch: Any) -> No
     assert "before rolling again" in ui.text("error.text")
     ui.tap("error.ok")
     ui.wait_until(lambda: ui.dialog == "power")  # the choice is asked again
-    ui.tap("power.Edward Wyre")
+    ui.tap("power.Edward Wyre")  # selects; the choice is confirmed on its own button
+    assert ui.dialog == "power"
+    ui.tap("power.choose")
     assert ui.dialog is None
     assert "Edward Wyre" in ui.text("play.character") or ui.app.session.state.powers_up == (
         "Edward Wyre",)

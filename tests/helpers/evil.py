@@ -30,9 +30,11 @@ def default_params() -> dict[str, Any]:
 
 
 def setup(players: int = 2, seed: int = 7, treasures: Mapping[str, int] | None = None,
-          first_player: int = 0, **params: Any) -> dict[str, Any]:
-    """A game setup as the UI builds it; `params` override the default rule parameters."""
-    return {
+          first_player: int = 0, rules_version: int | None = None,
+          **params: Any) -> dict[str, Any]:
+    """A game setup as the UI builds it; `params` override the default rule parameters.
+    Without `rules_version` it is a setup written before rules versions existed."""
+    raw = {
         "params": config.merge(default_params(), params),
         "players": [{"name": NAMES[i], "character": CHARACTERS[i]} for i in range(players)],
         "seed": seed,
@@ -40,6 +42,9 @@ def setup(players: int = 2, seed: int = 7, treasures: Mapping[str, int] | None =
                           else {"red": 45, "green": 30, "blue": 55}),
         "first_player": first_player,
     }
+    if rules_version is not None:
+        raw["rules_version"] = rules_version
+    return raw
 
 
 def new_state(**kwargs: Any) -> EvilState:

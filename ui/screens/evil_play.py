@@ -1,5 +1,8 @@
-"""Pr. Evil's play screen: the dial, the dice, ROLL, what the table must do, whose turn
-it is, recovered and lost, undo/redo, and the dialogs the rules call for."""
+"""Pr. Evil's play screen: the dial, the dice, ROLL, the turn card (what the table must
+do), whose turn it is, recovered and lost, undo/redo, and the dialogs the rules call for.
+
+The dialogs open over the dial's half of the screen, never over the turn card: the card
+says what the board must look like while the dialog asks its question."""
 
 from __future__ import annotations
 
@@ -13,20 +16,22 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.evil import commands as c
 from companion.games.evil import events as e
+from companion.games.evil.card import turn_card
 from companion.games.evil.dice import DICE, draw
-from companion.games.evil.instructions import instructions
 from companion.games.evil.state import EvilState
 from companion.session import Session, Update
 from ui import theme
+from ui.screens.evil_card import TurnCard
 from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.dial import Dial, DialView
-from ui.widgets.dice import DieFace
+from ui.widgets.dice import DieFace, ink_on
 
 if TYPE_CHECKING:
     from ui.widgets.pin_panel import PinPanel
 
 ANIMATION_FPS = 12
+LEFT_SHARE = 0.40  # of the width: the dial's side, where the dialogs open
 
 
 def dialogs() -> ModuleType:
@@ -40,6 +45,8 @@ class EvilPlayScreen(PlayScreen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.placement_snoozed = False
+        self._verb = "do"  # how the state on screen came: do, undo or redo
+        self._old_order_note = False
         self._animation: Any = None
         self._prompt_event: Any = None
 
@@ -48,33 +55,45 @@ class EvilPlayScreen(PlayScreen):
         app = App.get_running_app()
         root = BoxLayout(padding=dp(6), spacing=dp(8))
 
-        left = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.47)
+        # the dial's half: the dialogs open over it (`LEFT_SHARE` of the width)
+        left = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=LEFT_SHARE)
         self.dial = Dial()
         left.add_widget(self.dial)
         self.treasure_row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(56))
         left.add_widget(self.treasure_row)
-        root.add_widget(left)
-
-        right = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=0.53)
-        self.turn_label = Text(size=20, bold=True, tid="play.turn", size_hint_y=None,
-                               height=dp(34))
-        self.character_label = Text(size=15, color=theme.MUTED, tid="play.character",
-                                    size_hint_y=None, height=dp(24))
-        counts = follow_height(BoxLayout(), dp(30))
-        self.recovered_label = Text(size=18, color=theme.SUCCESS, tid="play.recovered")
-        self.lost_label = Text(size=18, color=theme.DANGER, tid="play.lost")
+        counts = follow_height(BoxLayout(spacing=dp(6)), dp(34))
+        self.recovered_label = Text(size=22, bold=True, color=theme.SUCCESS,
+                                    tid="play.recovered", size_hint_x=0.58)
+        self.lost_label = Text(size=22, bold=True, color=(1.0, 0.45, 0.42, 1), tid="play.lost",
+                               halign="right", size_hint_x=0.42)
         counts.add_widget(self.recovered_label)
         counts.add_widget(self.lost_label)
-        dice_row = follow_height(BoxLayout(spacing=dp(8)), dp(84))
-        self.dice = {die: DieFace(die, white=(die != "clock")) for die in DICE}
+        left.add_widget(counts)
+        self.character_label = Text(size=18, color=theme.MUTED, tid="play.character",
+                                    size_hint_y=None, height=dp(26))
+        left.add_widget(self.character_label)
+        root.add_widget(left)
+
+        right = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=1 - LEFT_SHARE)
+        header = follow_height(BoxLayout(spacing=dp(6)), dp(40))
+        self.turn_label = Text(size=26, bold=True, tid="play.turn")
+        header.add_widget(self.turn_label)
+        self.dice = {die: DieFace(die, white=(die != "clock"), size_hint_x=None,
+                                  width=dp(40)) for die in DICE}
         for die in DICE:
-            dice_row.add_widget(self.dice[die])
-        self.say_label = Text(size=16, tid="play.say", valign="top")
+            header.add_widget(self.dice[die])
+
+        def square_dice(*_: Any) -> None:  # the dice grow with the row
+            for face in self.dice.values():
+                face.width = header.height
+
+        header.bind(height=square_dice)
+        self.card = TurnCard()
         self.roll_button = Tap(app.tr("evil.ui.roll"), size=30, bold=True, tid="play.roll",
                                background=theme.ACCENT, color=(0.1, 0.1, 0.1, 1),
-                               size_hint_y=None, height=theme.touch(76))
+                               size_hint_y=None, height=theme.touch(56))
         self.roll_button.bind(on_release=lambda _b: app.send(c.Roll()))
-        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(52))
+        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(48))
         undo, redo, home = self.history_buttons()
         adjust = Tap(app.tr("evil.ui.adjust"), tid="play.adjust")
         adjust.bind(on_release=lambda _b: dialogs().adjust_dialog(self.state))
@@ -84,8 +103,7 @@ class EvilPlayScreen(PlayScreen):
         self.pins_button: Tap | None = None
         self.pin_panel: PinPanel | None = None
         self.offer_pins()
-        for widget in (self.turn_label, self.character_label, counts, dice_row,
-                       self.say_label, self.roll_button, bar):
+        for widget in (header, self.card, self.roll_button, bar):
             right.add_widget(widget)
         root.add_widget(right)
         self.add_widget(root)
@@ -123,22 +141,29 @@ class EvilPlayScreen(PlayScreen):
     def open_session(self, session: Session) -> None:
         super().open_session(session)
         self.placement_snoozed = False
+        self._verb = "do"
         colours = session.state.params.colours
         self.treasure_row.clear_widgets()
         self.treasure_buttons = {}
         for colour in colours:
-            button = Tap(tid=f"play.treasure.{colour}", size=17, background=theme.colour(colour))
+            button = Tap(tid=f"play.treasure.{colour}", size=20, bold=True,
+                         background=theme.colour(colour), color=ink_on(theme.colour(colour)))
             button.bind(on_release=lambda _b, col=colour:
                         dialogs().treasure_dialog(self.state, col))
             self.treasure_buttons[colour] = button
             self.treasure_row.add_widget(button)
+        # a game started before the rulebook's roll order keeps the order it was played
+        # with (its journal replays the same): say so once, when it is opened
+        self._old_order_note = (session.state.rules_version < 2 and bool(session.steps)
+                                and session.state.outcome is None)
 
     def after_update(self, update: Update | None) -> None:
         """Redraw from the committed state, then open what the rules ask for."""
         state = self.state
-        if update is not None and any(isinstance(ev, (e.TreasureLost, e.TreasureRecovered))
-                                      for ev in update.events):
-            self.placement_snoozed = False
+        if update is not None:
+            self._verb = update.verb
+            if any(isinstance(ev, (e.TreasureLost, e.TreasureRecovered)) for ev in update.events):
+                self.placement_snoozed = False
         self.refresh(state, update)
         if self.show_end_or_stay(state.outcome is not None):
             return
@@ -148,33 +173,33 @@ class EvilPlayScreen(PlayScreen):
         self._prompt_event = Clock.schedule_once(self._prompt)
 
     def _prompt(self, _dt: float = 0) -> None:
-        """Open what the rules ask for: the power choice, then a new treasure."""
+        """Open what the rules ask for: a replacement the roll waits for, the power
+        choice, then a new treasure."""
         self._prompt_event = None
         app = App.get_running_app()
         if self.session is None or app.session is not self.session:
             return
         state = self.state
-        if state.outcome is not None or app.root.current != self.name:
+        if state.outcome is not None or app.root.current != self.name or app.dialog is not None:
             return
-        if state.pending_powers:
+        if self._old_order_note:
+            self._old_order_note = False
+            from ui.dialogs import message
+
+            note = message(app.tr("evil.ui.old_order_title"), app.tr("evil.ui.old_order"),
+                           tid="old_order")
+            note.bind(on_dismiss=lambda *_: self.after_update(None))  # then what is due
+            return
+        if state.waiting_for_replacement and state.empty_colours:
+            dialogs().placement_dialog(state, state.empty_colours[0])
+        elif state.pending_powers:
             dialogs().power_dialog(state)
         elif state.empty_colours and not self.placement_snoozed:
-            dialogs().placement_dialog(state, state.empty_colours[0], self._last_sayings(),
+            dialogs().placement_dialog(state, state.empty_colours[0],
                                        on_later=self.snooze_placement)
 
     def snooze_placement(self) -> None:
         self.placement_snoozed = True
-
-    def _last_sayings(self) -> str:
-        """What the table must do since the last roll (the roll and what followed it)."""
-        assert self.session is not None
-        steps = self.session.steps
-        since = len(steps) - 1
-        while since > 0 and not any(isinstance(ev, e.DiceRolled) for ev in steps[since].events):
-            since -= 1
-        app = App.get_running_app()
-        events = [ev for step in steps[max(since, 0):] for ev in step.events]
-        return " ".join(app.say(m) for m in instructions(events, self.state.params))
 
     def refresh(self, state: EvilState, update: Update | None = None) -> None:
         app = App.get_running_app()
@@ -182,8 +207,8 @@ class EvilPlayScreen(PlayScreen):
         player = state.current_player
         self.turn_label.text = app.tr("evil.ui.turn", turn=state.turn, player=player.name)
         up = ", ".join(state.powers_up)
-        self.character_label.text = player.character + (
-            f"  ·  {app.tr('evil.ui.powers_up', names=up)}" if up else "")
+        self.character_label.text = app.tr("evil.ui.powers_up", names=up) if up else \
+            app.tr("evil.ui.no_powers_up")
         self.recovered_label.text = app.tr("evil.ui.recovered", n=len(state.recovered),
                                            total=p.recovered_to_win)
         self.lost_label.text = app.tr("evil.ui.lost", n=len(state.lost), total=p.lost_to_lose)
@@ -201,13 +226,12 @@ class EvilPlayScreen(PlayScreen):
                                 treasure.steps))
         self.dial.show(DialView(p.dial_steps, state.time, p.power_spaces, tuple(markers)))
         self.refresh_history_buttons()
-        self.roll_button.disabled = state.outcome is not None
-        if update is not None and update.verb == "undo":
-            self.say_label.text = app.tr("core.ui.undo_what",
-                                         what=app.tr(f"evil.command.{type(update.command).__name__}"))
-        else:
-            text = self._last_sayings()
-            self.say_label.text = text or app.tr("evil.ui.no_roll")
+        # by the rules a slot is never empty when the dice are rolled (rules version 2)
+        unsettled = state.rules_version >= 2 and bool(
+            state.empty_colours or state.pending_powers or state.waiting_for_replacement)
+        self.roll_button.disabled = state.outcome is not None or unsettled
+        assert self.session is not None
+        self.card.show(turn_card(state, self.session.steps, self._verb), p.colours)
         rolled = update is not None and update.verb == "do" and any(
             isinstance(ev, e.DiceRolled) and ev.source == "app" for ev in update.events)
         self._show_dice(state, animate=rolled)

@@ -1,4 +1,5 @@
-"""Pr. Evil setup: 2-5 players with names and characters, the first treasures' minutes."""
+"""Pr. Evil setup: 2-5 players in seating order with names and characters, the first
+player (drawn at random from the game's seed, changeable), the first treasures' minutes."""
 
 from __future__ import annotations
 
@@ -8,7 +9,9 @@ from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
+from companion.games.evil.dice import draw_first_player
 from companion.games.evil.params import EvilParams
+from companion.games.evil.rules import RULES_VERSION
 from companion.night import roster
 from ui import theme
 from ui.dialogs import NameKeyboard, open_dialog
@@ -25,6 +28,8 @@ class EvilSetupScreen(SetupScreen):
         super().__init__(**kwargs)
         self.players: list[dict[str, Any]] = []
         self.minutes: dict[str, int] = {}
+        self.seed = 0
+        self.first: int | None = None  # None: the seat drawn from the seed
 
     def on_pre_enter(self, *_: Any) -> None:
         app = App.get_running_app()
@@ -37,7 +42,16 @@ class EvilSetupScreen(SetupScreen):
             * p.step_minutes
         self.minutes = dict.fromkeys(p.colours, default)
         self.difficulty = p.default_difficulty
+        # the game's seed is drawn now, so the first player it draws can be shown
+        self.seed = int(app.new_seed())
+        self.first = None
         self.refresh()
+
+    def first_player(self) -> int:
+        """"Décidez au hasard qui sera le premier joueur": drawn unless the table chose."""
+        if self.first is not None and self.first < len(self.players):
+            return self.first
+        return draw_first_player(self.seed, len(self.players))
 
     def refresh(self) -> None:
         app = App.get_running_app()
@@ -47,6 +61,8 @@ class EvilSetupScreen(SetupScreen):
         box.add_widget(columns)
 
         left = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.6)
+        left.add_widget(Text(app.tr("evil.ui.seating"), size=18, color=theme.MUTED,
+                             tid="setup.seating", size_hint_y=None, height=dp(46)))
         for i, player in enumerate(self.players):
             row = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
             name = Tap(player["name"], tid=f"setup.name.{i}", size_hint_x=0.42)
@@ -88,6 +104,12 @@ class EvilSetupScreen(SetupScreen):
             for widget in (minus, value, plus):
                 row.add_widget(widget)
             right.add_widget(row)
+        first = self.players[self.first_player()]["name"]
+        key = "evil.ui.first_drawn" if self.first is None else "evil.ui.first_chosen"
+        chooser = Tap(app.tr(key, player=first), tid="setup.first", size=18,
+                      size_hint_y=None, height=theme.touch(56))
+        chooser.bind(on_release=lambda _b: self.next_first())
+        right.add_widget(chooser)
         if p.difficulties:
             difficulty = Tap(app.tr("evil.ui.difficulty",
                                     name=app.tr(f"evil.difficulty.{self.difficulty}")),
@@ -123,6 +145,11 @@ class EvilSetupScreen(SetupScreen):
             if candidate not in taken:
                 self.players[index]["character"] = candidate
                 break
+        self.refresh()
+
+    def next_first(self) -> None:
+        """The table overrides the draw: the next seat starts."""
+        self.first = (self.first_player() + 1) % len(self.players)
         self.refresh()
 
     def add_player(self) -> None:
@@ -184,6 +211,9 @@ class EvilSetupScreen(SetupScreen):
         app = App.get_running_app()
         session = app.start_game("evil", {"players": [dict(p) for p in self.players],
                                           "treasures": dict(self.minutes),
-                                          "difficulty": self.difficulty})
+                                          "difficulty": self.difficulty,
+                                          "seed": self.seed,
+                                          "first_player": self.first_player(),
+                                          "rules_version": RULES_VERSION})
         if session is not None:  # the seats count for their roster players' statistics
             roster.link_game(app.journal, session.game_id)

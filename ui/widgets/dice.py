@@ -23,6 +23,17 @@ from ui import theme
 _AMOUNT = re.compile(r"(\d+)$")
 
 
+def ink_on(rgba: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
+    """Black or white, whichever contrasts more with this fill (WCAG relative luminance):
+    white on the green face was 3:1."""
+    def channel(v: float) -> float:
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+
+    lum = 0.2126 * channel(rgba[0]) + 0.7152 * channel(rgba[1]) + 0.0722 * channel(rgba[2])
+    return (0.0, 0.0, 0.0, 1.0) if (lum + 0.05) / 0.05 >= 1.05 / (lum + 0.05) else \
+        (1.0, 1.0, 1.0, 1.0)
+
+
 class DieFace(Widget):
     """One die. `face` is the face name from config; `letter` labels a colour face."""
 
@@ -76,7 +87,7 @@ class DieFace(Widget):
                 SmoothRoundedRectangle(pos=(x0 + inset, y0 + inset),
                                  size=(side - 2 * inset, side - 2 * inset), radius=[side * 0.08])
                 self._text(self.letter, side * 0.4, x0 + side / 2, y0 + side / 2,
-                           (1, 1, 1, 1))
+                           ink_on(theme.colour(face)))
 
     def _chevrons(self, x0: float, y0: float, side: float, count: int) -> None:
         gap = side / (count + 1)

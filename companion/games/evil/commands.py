@@ -74,6 +74,13 @@ class MoveTreasure:
 
 
 @dataclass(frozen=True)
+class SetPlayer:
+    """The table says whose turn it is (the dice went to another seat)."""
+
+    player: str
+
+
+@dataclass(frozen=True)
 class ActivatePower:
     """The table picks this character for a due activation: their tile goes face up."""
 
@@ -96,5 +103,5 @@ class FlipPowerDown:
 
 COMMANDS = registry(
     [Roll, EnterRoll, Reroll, SetDie, PlaceTreasure, Recover, MarkLost, MoveTime,
-     MoveTreasure, ActivatePower, SkipPower, FlipPowerDown]
+     MoveTreasure, SetPlayer, ActivatePower, SkipPower, FlipPowerDown]
 )

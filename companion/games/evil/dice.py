@@ -69,3 +69,13 @@ def draw(seed: int, counter: int, faces: Sequence[str]) -> str:
     """One die roll: the `counter`-th draw of the game seeded by `seed`."""
     value = _splitmix64(_splitmix64(seed & _MASK) ^ (counter & _MASK))
     return faces[(value * len(faces)) >> 64]  # Lemire's multiply-shift: no modulo
+
+
+#: the counter of the first-player draw: far from the dice's counters (0, 1, 2, ...)
+FIRST_PLAYER_DRAW = (1 << 64) - 1
+
+
+def draw_first_player(seed: int, players: int) -> int:
+    """"Décidez au hasard qui sera le premier joueur": the seat (in seating order) that
+    starts, drawn from the game's seeded source, so the same seed gives the same seat."""
+    return int(draw(seed, FIRST_PLAYER_DRAW, range(players)))

@@ -47,6 +47,21 @@ class TreasureMoved:
 
 
 @dataclass(frozen=True)
+class BlackDieWaits:
+    """The white dice lost a treasure: the black die waits until it is replaced."""
+
+    colours: tuple[str, ...]  # the slots to fill before the black die is applied
+    clock: str  # the black die's face, applied afterwards
+
+
+@dataclass(frozen=True)
+class BlackDieApplied:
+    """Every slot holds a treasure again: the waiting black die is applied now."""
+
+    clock: str
+
+
+@dataclass(frozen=True)
 class TimeMoved:
     """The time marker moved this many steps and now stands at this dial position."""
 
@@ -114,6 +129,14 @@ class TurnPassed:
     player: str
     character: str
     turn: int
+
+
+@dataclass(frozen=True)
+class PlayerSet:
+    """The table corrected whose turn it is: this player (and character) plays."""
+
+    player: str
+    character: str
 
 
 @dataclass(frozen=True)

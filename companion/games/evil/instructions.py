@@ -55,6 +55,12 @@ def instructions(events: Iterable[Any], params: EvilParams) -> list[Message]:
             case e.TreasurePlaced(colour=c, minutes=minutes, position=pos):
                 out.append(msg("evil.say.placed", colour=colour(c), minutes=minutes,
                                position=roman(pos, dial_steps)))
+            case e.BlackDieWaits(clock=face):
+                out.append(msg("evil.say.black_waits", clock=msg(f"evil.face.{face}")))
+            case e.BlackDieApplied():
+                out.append(msg("evil.say.black_applied"))
+            case e.PlayerSet(player=name, character=character):
+                out.append(msg("evil.say.player_set", player=name, character=character))
             case e.TurnPassed(player=name, character=character):
                 out.append(msg("evil.say.turn", player=name, character=character))
             case e.GameWon(recovered=n):

@@ -18,6 +18,12 @@ from companion.games.evil.state import EvilState, Player, Roll, Treasure, evolve
 from companion.messages import Message, RuleError, msg
 
 Events = list[Any]
+
+#: the rules version new games are set up with (`rules_version` in the setup). 1: the
+#: black die moved time before a treasure lost to the white dice was replaced (setups
+#: without the key, written before versions existed, replay in that order); 2: the seed's
+#: order, the roll waits for the replacement, then "enfin" the black die
+RULES_VERSION = 2
 _ROLL_COMMANDS = (c.Roll, c.EnterRoll, c.Reroll, c.SetDie)
 _CHANGE_ROLL_COMMANDS = (c.Reroll, c.SetDie)
 
@@ -34,6 +40,10 @@ class EvilRules:
         difficulty = str(setup.get("difficulty") or "")
         if difficulty and difficulty not in dict(params.difficulties):
             raise RuleError("evil.error.unknown_difficulty", difficulty=difficulty)
+        version = setup.get("rules_version", 1)
+        if isinstance(version, bool) or version not in range(1, RULES_VERSION + 1):
+            raise RuleError("evil.error.rules_version", version=str(version),
+                            newest=RULES_VERSION)
         state = EvilState(
             params=params,
             seed=int(setup["seed"]),
@@ -47,6 +57,7 @@ class EvilRules:
             turn=1,
             difficulty=difficulty,
             left_out=params.left_out(difficulty),
+            rules_version=int(version),
         )
         for colour, minutes in (setup.get("treasures") or {}).items():
             state, _ = _place(state, colour, minutes)
@@ -170,7 +181,42 @@ def _move_treasure(state: EvilState, colour: str, delta: int) -> tuple[EvilState
 
 def _advance_time(state: EvilState, steps: int) -> tuple[EvilState, Events]:
     """The time marker moves clockwise: treasures it reaches or passes are lost, power
-    spaces it reaches or passes each give one activation."""
+    spaces it reaches or passes each give one activation (none once the game is lost).
+    Every marker ends where the rules put it and every treasure taken is recorded, even
+    when the move decides the game."""
+    if state.rules_version < 2:
+        return _advance_time_v1(state, steps)
+    p = state.params
+    start = state.time
+    state = evolve(state, time=(start + steps) % p.dial_steps)
+    events: Events = [e.TimeMoved(steps, state.time)]
+    slots: list[Treasure | None] = []
+    taken: list[Treasure] = []
+    for treasure in state.slots:
+        if treasure is not None and treasure.steps <= steps:
+            taken.append(treasure)
+            events.append(e.TreasureLost(treasure.colour, treasure.minutes))
+            slots.append(None)
+        elif treasure is None:
+            slots.append(None)
+        else:
+            slots.append(evolve(treasure, steps=treasure.steps - steps))
+    state = evolve(state, slots=tuple(slots), lost=(*state.lost, *taken))
+    if taken and len(state.lost) >= p.lost_to_lose and state.outcome is None:
+        events.append(e.GameLost(len(state.lost)))
+        return evolve(state, outcome="lost"), events
+    powers = 0
+    for i in range(1, steps + 1):
+        position = (start + i) % p.dial_steps
+        if position in p.power_spaces:
+            powers += 1
+            events.append(e.PowerSpaceReached(position))
+    return evolve(state, pending_powers=state.pending_powers + powers), events
+
+
+def _advance_time_v1(state: EvilState, steps: int) -> tuple[EvilState, Events]:
+    """Version 1: as `_advance_time`, but a loss that ends the game stops there (the
+    markers after it keep their old steps): kept so that old journals replay the same."""
     p = state.params
     start = state.time
     state = evolve(state, time=(start + steps) % p.dial_steps)
@@ -204,7 +250,65 @@ def _check_face(state: EvilState, die: str, face: str) -> None:
 
 
 def _resolve(pre: EvilState, base: EvilState, roll: Roll) -> tuple[EvilState, Events]:
-    """Resolve a roll from `base`: the white dice, then ("enfin") the black die."""
+    """Resolve a roll from `base` (`pre` is kept to re-roll or correct it)."""
+    if base.rules_version < 2:
+        return _resolve_v1(pre, base, roll)
+    state, events = _white_dice(base, roll)
+    state = evolve(state, last_roll=roll, before_roll=pre)
+    if state.outcome is not None:
+        # the white dice took the deciding treasure: the game ends at once, the black
+        # die has nothing left to do
+        return state, events
+    if state.empty_colours:
+        # "Mettez en place un nouveau trésor pour le remplacer", then "Enfin, consultez
+        # le dé noir": the roll waits for the table to enter the new tile's minutes
+        events.append(e.BlackDieWaits(state.empty_colours, roll.clock))
+        return evolve(state, pending_clock=roll.clock), events
+    state, more = _black_die(state, roll.clock)
+    return state, events + more
+
+
+def _white_dice(state: EvilState, roll: Roll) -> tuple[EvilState, Events]:
+    """The professor die with the colour die."""
+    p = state.params
+    events: Events = [e.DiceRolled(roll.professor, roll.colour, roll.clock, roll.source)]
+    professor = parse_face("professor", roll.professor, p.colours)
+    assert professor is not None  # faces come from validated params
+    colour = roll.colour
+    if professor.kind == "chevron":
+        events.append(e.ProfessorMoves(professor.amount, colour))
+    elif state.slot(colour) is None:
+        events.append(e.NoEffect(colour))
+    elif professor.kind == "passage":
+        events.append(e.SecretPassage(colour))
+    else:
+        state, moved = _move_treasure(state, colour, -(professor.amount // p.step_minutes))
+        events += moved
+    return state, events
+
+
+def _black_die(state: EvilState, face: str) -> tuple[EvilState, Events]:
+    """"Enfin" the black die moves the time marker; then the dice pass on."""
+    clock = parse_face("clock", face, state.params.colours)
+    assert clock is not None
+    state, events = _advance_time(evolve(state, pending_clock=None), clock.amount)
+    if state.outcome is not None:
+        return state, events
+    state, passed = _pass_turn(state)
+    return state, events + passed
+
+
+def _pass_turn(state: EvilState) -> tuple[EvilState, Events]:
+    """The player who rolled passes the dice to their left: the next seat clockwise."""
+    active = (state.active + 1) % len(state.players)
+    player = state.players[active]
+    return (evolve(state, active=active, turn=state.turn + 1),
+            [e.TurnPassed(player.name, player.character, state.turn + 1)])
+
+
+def _resolve_v1(pre: EvilState, base: EvilState, roll: Roll) -> tuple[EvilState, Events]:
+    """Version 1: the white dice, then at once the black die; a slot emptied by the
+    white dice is filled afterwards, relative to the later time."""
     p = base.params
     events: Events = [e.DiceRolled(roll.professor, roll.colour, roll.clock, roll.source)]
     state = base
@@ -222,7 +326,7 @@ def _resolve(pre: EvilState, base: EvilState, roll: Roll) -> tuple[EvilState, Ev
         state, moved = _move_treasure(state, colour, -(professor.amount // p.step_minutes))
         events += moved
     if state.outcome is None:
-        state, timed = _advance_time(state, clock.amount)
+        state, timed = _advance_time_v1(state, clock.amount)
         events += timed
     if state.outcome is not None:
         return evolve(state, last_roll=roll, before_roll=pre), events
@@ -234,8 +338,16 @@ def _resolve(pre: EvilState, base: EvilState, roll: Roll) -> tuple[EvilState, Ev
 
 
 def _ready_to_roll(state: EvilState) -> None:
+    if state.pending_clock is not None:
+        raise RuleError("evil.error.replacement_awaited",
+                        colour=_colour_msg(state.empty_colours[0]) if state.empty_colours
+                        else "")
     if state.pending_powers:
         raise RuleError("evil.error.power_pending")
+    if state.rules_version >= 2 and state.empty_colours:
+        # by the rules a slot is never empty when the dice are rolled
+        raise RuleError("evil.error.place_before_rolling",
+                        colour=_colour_msg(state.empty_colours[0]))
 
 
 # -- handlers ---------------------------------------------------------------------------
@@ -280,7 +392,14 @@ def _set_die(state: EvilState, cmd: c.SetDie) -> tuple[EvilState, Events]:
 
 
 def _place_treasure(state: EvilState, cmd: c.PlaceTreasure) -> tuple[EvilState, Events]:
-    return _place(state, cmd.colour, cmd.minutes)
+    state, events = _place(state, cmd.colour, cmd.minutes)
+    if state.pending_clock is not None and not state.empty_colours:
+        # the replacement is in play, relative to the time before the black die: the
+        # roll goes on with it
+        face = state.pending_clock
+        state, more = _black_die(state, face)
+        events += [e.BlackDieApplied(face), *more]
+    return state, events
 
 
 def _recover(state: EvilState, cmd: c.Recover) -> tuple[EvilState, Events]:
@@ -320,6 +439,15 @@ def _move_treasure_cmd(state: EvilState, cmd: c.MoveTreasure) -> tuple[EvilState
     return _move_treasure(state, cmd.colour, _delta(cmd.delta))
 
 
+def _set_player(state: EvilState, cmd: c.SetPlayer) -> tuple[EvilState, Events]:
+    names = [p.name for p in state.players]
+    if cmd.player not in names:
+        raise RuleError("evil.error.player_not_playing", player=str(cmd.player))
+    player = state.players[names.index(cmd.player)]
+    return (evolve(state, active=names.index(cmd.player)),
+            [e.PlayerSet(player.name, player.character)])
+
+
 def _activate(state: EvilState, cmd: c.ActivatePower) -> tuple[EvilState, Events]:
     if not state.pending_powers:
         raise RuleError("evil.error.no_power_pending")
@@ -355,6 +483,7 @@ _HANDLERS: dict[type, Any] = {
     c.MarkLost: _mark_lost,
     c.MoveTime: _move_time,
     c.MoveTreasure: _move_treasure_cmd,
+    c.SetPlayer: _set_player,
     c.ActivatePower: _activate,
     c.SkipPower: _skip,
     c.FlipPowerDown: _flip_down,

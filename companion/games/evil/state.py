@@ -78,6 +78,12 @@ class EvilState:
     outcome: str | None = None  # "won" or "lost"
     difficulty: str = ""
     left_out: tuple[int, ...] = ()  # minutes of the tiles not in play at this difficulty
+    #: 1: the black die resolved before a "time presses" loss was replaced (games set up
+    #: before rules versions existed); 2: the seed's order, the roll waits for the replacement
+    rules_version: int = 1
+    #: the black die's face of a roll waiting for a replacement ("le temps presse"); it is
+    #: applied, and the turn passes, once every slot holds a treasure again
+    pending_clock: str | None = None
 
     def slot(self, colour: str) -> Treasure | None:
         return self.slots[self.params.colours.index(colour)]
@@ -92,6 +98,11 @@ class EvilState:
     @property
     def empty_colours(self) -> tuple[str, ...]:
         return tuple(c for c, t in zip(self.params.colours, self.slots, strict=True) if t is None)
+
+    @property
+    def waiting_for_replacement(self) -> bool:
+        """A roll stopped before its black die until the lost treasure is replaced."""
+        return self.pending_clock is not None
 
     @property
     def current_player(self) -> Player:

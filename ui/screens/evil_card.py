@@ -1,0 +1,277 @@
+"""Pr. Evil's turn card on the play screen: the turn's phases, the instruction for now
+(large), and one line per effect with its die face (or symbol) and colour chip.
+
+It shows `companion.games.evil.card.turn_card` for the state on screen, so it is right
+after a roll, an adjustment, an undo or a redo alike. Every text wraps in its width and
+the card shrinks its type (never under the legibility floor) rather than cut a line off.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.graphics import Color, SmoothRoundedRectangle
+from kivy.metrics import dp, sp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from companion.games.evil.card import Card, Line
+from companion.games.evil.dice import DICE, parse_face
+from ui import theme
+from ui.widgets.dice import DieFace, ink_on
+
+HEADLINE_SP = (30, 28, 26)  # the instruction: tried in turn until the card fits
+LINE_SP = (21, 20, 19, 18)  # each effect; 18 is the floor for anything to be read
+ICON_DP = 40
+#: when the card cannot fit at the smallest type, lines go in this order (higher first)
+DROP_FIRST = {"turn": 4, "power": 3, "place": 3, "recovered": 2, "lost": 2, "board": 0}
+PHASE_KEYS = ("evil.ui.phase1", "evil.ui.phase2", "evil.ui.phase3")
+
+
+class Para(Label):
+    """A paragraph: wraps in its width and is exactly as tall as its text."""
+
+    def __init__(self, text: str = "", size: float = 18, tid: str = "", **kwargs: Any) -> None:
+        kwargs.setdefault("color", theme.TEXT)
+        super().__init__(text=text, halign="left", valign="middle", size_hint_y=None,
+                         **kwargs)
+        self.tid = tid
+        self.base = size
+        app = App.get_running_app()
+        self.font_size = sp(size) * float(getattr(app, "scale", 1.0))
+        self.bind(width=self._wrap, texture_size=self._fit_height)
+
+    def set_size(self, size: float, scale: float) -> None:
+        self.base = size
+        self.font_size = sp(size) * scale
+
+    def _wrap(self, *_: Any) -> None:
+        self.text_size = (self.width, None)
+
+    def _fit_height(self, *_: Any) -> None:
+        self.height = self.texture_size[1]
+
+
+class Badge(Widget):
+    """A rounded square with a short text (a colour's letter, a symbol)."""
+
+    def __init__(self, text: str, fill: tuple[float, float, float, float], tid: str = "",
+                 font_name: str = "Roboto", **kwargs: Any) -> None:
+        super().__init__(size_hint=(None, None), **kwargs)
+        self.tid = tid
+        with self.canvas.before:
+            Color(*fill)
+            self._rect = SmoothRoundedRectangle(radius=[dp(6)])
+        self.label = Label(text=text, bold=True, color=ink_on(fill), font_name=font_name,
+                           halign="center", valign="middle")
+        self.add_widget(self.label)
+        self.bind(pos=self._layout, size=self._layout)
+
+    def _layout(self, *_: Any) -> None:
+        self._rect.pos, self._rect.size = self.pos, self.size
+        self.label.pos, self.label.size = self.pos, self.size
+        self.label.font_size = self.height * 0.55
+
+
+# symbols for the effects that are not a die face (DejaVu Sans has them all)
+SYMBOLS: dict[str, tuple[str, tuple[float, float, float, float]]] = {
+    "lost": ("✗", theme.DANGER),
+    "recovered": ("✓", theme.SUCCESS),
+    "place": ("+", theme.ACCENT),
+    "power": ("★", theme.ACCENT),
+    "board": ("⟲", theme.BUTTON),
+    "turn": ("»", theme.BUTTON),
+}
+
+
+class TurnCard(BoxLayout):
+    """The card. `show(card)` replaces its content; it then fits itself to its height."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(orientation="vertical", spacing=dp(4), **kwargs)
+        self.tid = "play.card"
+        app = App.get_running_app()
+        self.phase_row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(30))
+        self.phase_chips: list[Label] = []
+        for n, key in enumerate(PHASE_KEYS, 1):
+            chip = Label(text=app.tr(key), color=theme.TEXT, bold=True, halign="center",
+                         valign="middle")
+            chip.tid = f"play.card.phase{n}"
+            with chip.canvas.before:
+                chip._fill = Color(*theme.PANEL)
+                chip._rect = SmoothRoundedRectangle(radius=[dp(6)])
+            chip.bind(pos=self._chip_layout, size=self._chip_layout)
+            self.phase_chips.append(chip)
+            self.phase_row.add_widget(chip)
+        self.add_widget(self.phase_row)
+        self.headline = Para(size=HEADLINE_SP[0], tid="play.say", bold=True)
+        self.add_widget(self.headline)
+        self.lines_box = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_y=None)
+        self.lines_box.bind(minimum_height=self.lines_box.setter("height"))
+        self.add_widget(self.lines_box)
+        self.add_widget(Widget())  # the rest of the card's height, empty
+        self.lines: list[Para] = []
+        self.card: Card | None = None
+        self._colours: tuple[str, ...] = ()
+        self._fit_soon = Clock.create_trigger(self._fit, -1)
+        self.bind(size=lambda *_: self._rebuild())
+
+    @staticmethod
+    def _chip_layout(chip: Label, *_: Any) -> None:
+        chip._rect.pos, chip._rect.size = chip.pos, chip.size
+        chip.text_size = chip.size
+
+    def _scale(self) -> float:
+        return float(getattr(App.get_running_app(), "scale", 1.0))
+
+    def show(self, card: Card, colours: tuple[str, ...]) -> None:
+        if card == self.card:
+            return
+        self.card, self._colours = card, colours
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        """Lay the card out again at its largest type, then fit it to the height."""
+        card, colours = self.card, self._colours
+        if card is None:
+            return
+        app = App.get_running_app()
+        scale = self._scale()
+        for n, chip in enumerate(self.phase_chips, 1):
+            current = n == 3 if card.phase == 3 else n < 3
+            chip._fill.rgba = theme.ACCENT if current else theme.PANEL
+            chip.color = ink_on(theme.ACCENT) if current else theme.MUTED
+            chip.font_size = sp(18) * scale
+        self.headline.text = app.say(card.headline)
+        self.lines_box.clear_widgets()
+        self.lines = []
+        self._rows: list[Any] = []
+        self._shown: list[Line] = []
+        for index, line in enumerate(card.lines):
+            row, text = self._line(line, index, colours)
+            self.lines_box.add_widget(row)
+            self.lines.append(text)
+            self._rows.append(row)
+            self._shown.append(line)
+        self._refit()
+
+    def _line(self, line: Line, index: int, colours: tuple[str, ...]) -> tuple[Any, Para]:
+        app = App.get_running_app()
+        side = dp(ICON_DP) * self._scale()
+        row = BoxLayout(spacing=dp(6), size_hint_y=None)
+        row.tid = f"play.card.line.{index}"
+        icons = BoxLayout(spacing=dp(3), size_hint=(None, None), height=side,
+                          pos_hint={"top": 1})
+        die = _die_of(line.icon, colours)
+        if die is not None:
+            face = DieFace(die, white=die != "clock", size_hint=(None, None),
+                           size=(side, side))
+            face.tid = f"play.card.icon.{index}"
+            face.show(line.icon)
+            icons.add_widget(face)
+        elif line.icon in SYMBOLS:
+            symbol, fill = SYMBOLS[line.icon]
+            icons.add_widget(Badge(symbol, fill, tid=f"play.card.icon.{index}",
+                                   font_name="DejaVuSans", size=(side, side)))
+        if line.colour is not None:
+            icons.add_widget(Badge(app.tr(f"evil.letter.{line.colour}"),
+                                   theme.colour(line.colour), tid=f"play.card.chip.{index}",
+                                   size=(side * 0.8, side)))
+        icons.width = sum(w.width for w in icons.children) + dp(3) * max(0, len(
+            icons.children) - 1)
+        row.add_widget(icons)
+        said = app.say(line.text)
+        if line.parts:
+            said = f"{said} {' · '.join(app.say(part) for part in line.parts)}"
+        text = Para(said, size=LINE_SP[0], tid=f"play.card.text.{index}",
+                    pos_hint={"center_y": 0.5})
+        row.add_widget(text)
+
+        def height(*_: Any) -> None:
+            row.height = max(icons.height, text.height)
+
+        text.bind(height=height)
+        height()
+        return row, text
+
+    # -- fitting ------------------------------------------------------------------------
+    def _refit(self) -> None:
+        scale = self._scale()
+        self.phase_row.opacity, self.phase_row.height = 1, dp(30) * scale
+        self.headline.set_size(HEADLINE_SP[0], scale)
+        for text in self.lines:
+            text.set_size(LINE_SP[0], scale)
+        self._fit_soon()
+
+    def needed_height(self) -> float:
+        """The height the card's content takes now."""
+        rows = self.lines_box.children
+        return (self.phase_row.height + self.headline.height + sum(r.height for r in rows)
+                + self.spacing * 3 + self.lines_box.spacing * max(0, len(rows) - 1))
+
+    def fits(self) -> bool:
+        return self.needed_height() <= self.height + 1
+
+    def _measure(self) -> None:
+        """Each text's height at the card's width (rows not laid out yet included)."""
+        self.headline.text_size = (self.width, None)
+        self.headline.texture_update()
+        self.headline.height = self.headline.texture_size[1]
+        for row, text in zip(self._rows, self.lines, strict=True):
+            icons = row.children[-1]  # the first child added: the icons
+            text.text_size = (max(1.0, self.width - icons.width - row.spacing), None)
+            text.texture_update()
+            text.height = text.texture_size[1]
+            row.height = max(icons.height, text.height)
+
+    def _fit(self, *_: Any) -> None:
+        """One size smaller at a time, lines first, until the content fits; at the floor
+        the phase strip goes, then the least needed lines. Done at once: the card is
+        never shown cut off, not even for a frame."""
+        if self.width <= 1:
+            return
+        scale = self._scale()
+        head, line = 0, 0
+        while True:
+            self._measure()
+            if self.fits():
+                return
+            if line + 1 < len(LINE_SP):
+                line += 1
+            elif head + 1 < len(HEADLINE_SP):
+                head += 1
+            elif self.phase_row.opacity:
+                self.phase_row.opacity, self.phase_row.height = 0, 0
+                continue
+            elif len(self.lines) > 1:
+                index = self._least_needed()
+                self.lines_box.remove_widget(self._rows.pop(index))
+                self.lines.pop(index)
+                self._shown.pop(index)
+                continue
+            else:
+                return
+            self.headline.set_size(HEADLINE_SP[head], scale)
+            for text in self.lines:
+                text.set_size(LINE_SP[line], scale)
+
+    def _least_needed(self) -> int:
+        """The shown line to give up first: a power or placement note (the dialogs and
+        the dial say them too) before the dice's own effects; the board line last."""
+        ranks = [DROP_FIRST.get(line.icon, 1) for line in self._shown]
+        return ranks.index(max(ranks))
+
+    def texts(self) -> list[str]:
+        """What the card says, top to bottom (tests read it)."""
+        return [self.headline.text, *(text.text for text in self.lines)]
+
+
+def _die_of(icon: str, colours: tuple[str, ...]) -> str | None:
+    """Which die shows this face, if it is a die face."""
+    for die in DICE:
+        if die != "colour" and parse_face(die, icon, colours) is not None:
+            return die
+    return None
