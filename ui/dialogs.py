@@ -33,10 +33,12 @@ class Dialog(ModalView):
 
     def __init__(self, title: str, tid: str, subtitle: str = "", **kwargs: Any) -> None:
         kwargs.setdefault("size_hint", (0.92, 0.9))
+        # around the dialog the screen is dimmed, unless a dialog keeps it in view
+        kwargs.setdefault("overlay_color", theme.OVERLAY)
         # the body is opaque: nothing of the screen behind shows through it (the
-        # ModalView's own see-through image is not drawn); only around it is dimmed
+        # ModalView's own see-through image is not drawn)
         super().__init__(auto_dismiss=False, background="", background_color=(0, 0, 0, 0),
-                         overlay_color=theme.OVERLAY, **kwargs)
+                         **kwargs)
         self.tid = tid
         self.default: Action | None = None
         self.box = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_M),

@@ -47,9 +47,6 @@ class SideDialog(Dialog):
         from ui.screens.evil_play import LEFT_SHARE
 
         super().__init__(title, tid, size_hint=(LEFT_SHARE, 0.98), overlay_color=(0, 0, 0, 0))
-        # opaque: nothing of the dial shows through the question
-        self.background = ""
-        self.background_color = theme.PANEL
         heading = find(self, f"{tid}.title")
         if heading is not None:  # room for a two-line title
             heading.height = dp(56)
