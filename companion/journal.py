@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion.files import keep_aside
 from companion.messages import CompanionError, Message, msg
 
 SCHEMA_VERSION = 2  # 2: roster players, their link to games, cached game facts
@@ -235,18 +236,7 @@ class Journal:
 
     def _move_aside(self) -> Path:
         assert self.path is not None
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        target = self.path.with_name(f"{self.path.name}.unreadable-{stamp}")
-        n = 1
-        while target.exists():
-            n += 1
-            target = self.path.with_name(f"{self.path.name}.unreadable-{stamp}-{n}")
-        os.replace(self.path, target)
-        for suffix in ("-wal", "-shm"):
-            side = self.path.with_name(self.path.name + suffix)
-            if side.exists():
-                os.replace(side, target.with_name(target.name + suffix))
-        return target
+        return keep_aside(self.path, "unreadable")
 
     def close(self) -> None:
         self._db.close()

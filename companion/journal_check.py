@@ -17,11 +17,11 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.files import fsync_dir, keep_aside
 from companion.games import rules_for
 from companion.journal import Entry, GameRecord, Journal, JournalError
 from companion.records import decode, encode
@@ -170,9 +170,9 @@ def salvage(path: Path | str) -> Salvaged:
     finally:
         source.close()
         target.close()
-    kept = _keep_aside(source_path)
+    kept = keep_aside(source_path, "before-salvage")
     os.replace(building, source_path)
-    _fsync_dir(source_path.parent)
+    fsync_dir(source_path.parent)
     return Salvaged(source_path, kept, report.games, report.actions, report)
 
 
@@ -221,34 +221,6 @@ def _copy_roster(source: Journal, db: sqlite3.Connection, games: set[int]) -> No
     db.executemany("INSERT OR IGNORE INTO game_players(game_id, seat, player_id)"
                    " VALUES (?, ?, ?)",
                    [r for r in links if r[0] in games and r[2] in known])
-
-
-def _keep_aside(path: Path) -> Path:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    kept = path.with_name(f"{path.name}.before-salvage-{stamp}")
-    n = 1
-    while kept.exists():
-        n += 1
-        kept = path.with_name(f"{path.name}.before-salvage-{stamp}-{n}")
-    os.replace(path, kept)
-    for suffix in ("-wal", "-shm"):
-        side = path.with_name(path.name + suffix)
-        if side.exists():
-            os.replace(side, kept.with_name(kept.name + suffix))
-    return kept
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(str(folder), os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 __all__ = ["Damage", "JournalError", "Report", "Salvaged", "check", "salvage"]

@@ -49,6 +49,7 @@ from pathlib import Path
 from typing import Any
 
 import companion
+from companion.files import fsync_dir, keep_aside
 from companion.journal import SCHEMA, SCHEMA_VERSION, Journal
 from companion.messages import CompanionError
 
@@ -90,19 +91,6 @@ def _digest(path: Path) -> str:
     return sha.hexdigest()
 
 
-def _fsync_dir(path: Path) -> None:
-    try:
-        fd = os.open(str(path), os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def create(journal: Journal, path: Path | str) -> Manifest:
     target = Path(path)
     try:
@@ -126,7 +114,7 @@ def create(journal: Journal, path: Path | str) -> Manifest:
             with partial.open("rb") as handle:
                 os.fsync(handle.fileno())
             os.replace(partial, target)
-            _fsync_dir(target.parent)
+            fsync_dir(target.parent)
     except OSError as exc:
         raise BackupError("night.backup.write_failed", path=str(target),
                           reason=exc.strerror or str(exc)) from exc
@@ -383,26 +371,10 @@ def restore(path: Path | str, journal_path: Path | str) -> Path | None:
         kept = None
         try:
             if target.exists():
-                kept = _aside(target)
+                kept = keep_aside(target, "before-restore")
             os.replace(db_path, target)
-            _fsync_dir(target.parent)
+            fsync_dir(target.parent)
         except OSError as exc:
             raise BackupError("night.backup.write_failed", path=str(target),
                               reason=exc.strerror or str(exc)) from exc
-    return kept
-
-
-def _aside(target: Path) -> Path:
-    """Keep the current journal (and its WAL files) aside, never overwritten."""
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    kept = target.with_name(f"{target.name}.before-restore-{stamp}")
-    n = 1
-    while kept.exists():
-        n += 1
-        kept = target.with_name(f"{target.name}.before-restore-{stamp}-{n}")
-    os.replace(target, kept)
-    for suffix in ("-wal", "-shm"):
-        side = target.with_name(target.name + suffix)
-        if side.exists():
-            os.replace(side, kept.with_name(kept.name + suffix))
     return kept

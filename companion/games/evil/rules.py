@@ -309,32 +309,16 @@ def _pass_turn(state: EvilState) -> tuple[EvilState, Events]:
 def _resolve_v1(pre: EvilState, base: EvilState, roll: Roll) -> tuple[EvilState, Events]:
     """Version 1: the white dice, then at once the black die; a slot emptied by the
     white dice is filled afterwards, relative to the later time."""
-    p = base.params
-    events: Events = [e.DiceRolled(roll.professor, roll.colour, roll.clock, roll.source)]
-    state = base
-    professor = parse_face("professor", roll.professor, p.colours)
-    clock = parse_face("clock", roll.clock, p.colours)
-    assert professor is not None and clock is not None  # faces come from validated params
-    colour = roll.colour
-    if professor.kind == "chevron":
-        events.append(e.ProfessorMoves(professor.amount, colour))
-    elif state.slot(colour) is None:
-        events.append(e.NoEffect(colour))
-    elif professor.kind == "passage":
-        events.append(e.SecretPassage(colour))
-    else:
-        state, moved = _move_treasure(state, colour, -(professor.amount // p.step_minutes))
-        events += moved
+    clock = parse_face("clock", roll.clock, base.params.colours)
+    assert clock is not None  # faces come from validated params
+    state, events = _white_dice(base, roll)
     if state.outcome is None:
         state, timed = _advance_time_v1(state, clock.amount)
         events += timed
-    if state.outcome is not None:
-        return evolve(state, last_roll=roll, before_roll=pre), events
-    active = (state.active + 1) % len(state.players)
-    player = state.players[active]
-    events.append(e.TurnPassed(player.name, player.character, state.turn + 1))
-    return evolve(state, active=active, turn=state.turn + 1, last_roll=roll,
-                  before_roll=pre), events
+    if state.outcome is None:
+        state, passed = _pass_turn(state)
+        events += passed
+    return evolve(state, last_roll=roll, before_roll=pre), events
 
 
 def _ready_to_roll(state: EvilState) -> None:
