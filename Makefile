@@ -9,7 +9,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEST_APT := xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core systemd
 RUN_APT  := libgl1-mesa-dri libgl1 libegl1 libmtdev1
 
-.PHONY: run test fuzz lint bench clean apt-test apt-run
+.PHONY: run test fuzz lint bench screenshots clean apt-test apt-run
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -53,6 +53,12 @@ fuzz: apt-test $(VENV)/.installed
 
 bench: apt-test $(VENV)/.installed
 	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/python -m bench
+
+# every screen and dialog, in English and French, at 800x480, 1280x800 and 1280x720 (a
+# 720x1280 panel turned to landscape): test-artifacts/screens/<lang>/<size>/<screen>.png,
+# their audit in test-artifacts/screens/audit.txt, the README's pictures in docs/screenshots/
+screenshots: apt-test $(VENV)/.installed
+	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/python -m tests.screen_tour
 
 clean:
 	rm -rf $(VENV) test-artifacts .pytest_cache
