@@ -9,7 +9,7 @@ window is held to the same proportions):
 - key figure: a key figure's cap height under 26 px. The cap height is estimated as
   0.72 x font size: DejaVu Sans' capitals are 1493/2048 = 0.73 em, Roboto's (Kivy's
   default font) 1456/2048 = 0.71 em. Key figures are widgets with a true `key_figure`
-  attribute, or whose test id matches `KEY_FIGURES` below (the numbers and the sentence
+  attribute, or whose screen and test id match `KEY_FIGURES` below (the numbers and the sentence
   a turn depends on). Markup `[size=N]` counts: a die's face drawn at 34 px in a 14 px
   label is a 34 px figure.
 - touch: a widget that takes touches (Kivy's ButtonBehavior, toggles, sliders,
@@ -42,14 +42,17 @@ CAP_HEIGHT = 0.72  # cap height / font size (DejaVu Sans 0.73, Roboto 0.71)
 MIN_TOUCH = 48.0  # px, both directions
 MIN_CONTRAST = 4.5  # WCAG AA
 
-#: test ids of key figures: the numbers and the sentence a turn depends on
+#: key figures, as (screen, test id) patterns: the numbers and the sentence a turn
+#: depends on (the screen is the one shown, or behind the dialog)
 KEY_FIGURES = (
-    "play.say",  # Pr. Evil's instruction, Castor's and Bond's last words
-    "play.treasure.*", "play.recovered", "play.lost", "play.roll",  # Pr. Evil
-    "board.total.*", "board.medals.*", "end.medals",  # Castor
-    "play.player.*.score", "end.score.*", "capture.value", "attack.preview",  # Bond
-    "play.total", "play.die.*",  # dice tray
-    "end.title",  # every game's outcome
+    ("evil_play", "play.say"), ("evil_play", "play.treasure.*"),  # Pr. Evil
+    ("evil_play", "play.recovered"), ("evil_play", "play.lost"), ("evil_play", "play.roll"),
+    ("castor_*", "board.total.*"), ("castor_*", "board.medals.*"),  # Castor
+    ("castor_*", "end.medals"), ("castor_play", "play.say"),
+    ("bond_*", "play.player.*.score"), ("bond_*", "end.score.*"),  # Bond
+    ("bond_*", "capture.value"), ("bond_*", "attack.preview"), ("bond_play", "play.say"),
+    ("tray_play", "play.total"), ("tray_play", "play.die.*"),  # the dice tray
+    ("*_end", "end.title"),  # every game's outcome
 )
 
 #: words the French screens may share with the English catalog: names, game names,
@@ -94,19 +97,33 @@ def over(top: tuple[float, ...], below: tuple[float, float, float]) -> tuple[flo
 
 
 def _instructions(group: Any) -> list[Any]:
+    """A canvas' own instructions, in drawing order (a child widget's canvas, nested in
+    its parent's, is the child's)."""
+    from kivy.graphics import Canvas, InstructionGroup
+
     out = []
-    for child in getattr(group, "children", []) or []:
+    for child in group.children:
+        if isinstance(child, Canvas):
+            continue
         out.append(child)
-        if hasattr(child, "children") and not hasattr(child, "pos"):
+        if isinstance(child, InstructionGroup):
             out.extend(_instructions(child))
     return out
 
 
 def _fills(node: Any, point: tuple[float, float], own: bool) -> list[tuple[float, ...]]:
     """The colours `node` paints under `point` (in the space of node.pos), in order."""
-    from kivy.graphics import BorderImage, Color, Rectangle, RoundedRectangle
+    from kivy.graphics import (
+        BorderImage,
+        Color,
+        Rectangle,
+        RoundedRectangle,
+        SmoothRectangle,
+        SmoothRoundedRectangle,
+    )
 
-    shapes = (Rectangle, RoundedRectangle, BorderImage)
+    shapes = (Rectangle, RoundedRectangle, SmoothRectangle, SmoothRoundedRectangle,
+              BorderImage)
     groups = [node.canvas.before] if own else [node.canvas.before, node.canvas]
     fills = []
     for group in groups:
@@ -114,7 +131,8 @@ def _fills(node: Any, point: tuple[float, float], own: bool) -> list[tuple[float
         for ins in _instructions(group):
             if isinstance(ins, Color):
                 colour = tuple(ins.rgba)
-            elif isinstance(ins, shapes):
+            elif isinstance(ins, shapes) and not (type(ins) in (Rectangle, RoundedRectangle)
+                                                  and ins.texture is not None):
                 (x, y), (w, h) = ins.pos, ins.size
                 if w > 1 and h > 1 and x <= point[0] <= x + w and y <= point[1] <= y + h \
                         and colour[3] > 0.01:
@@ -242,13 +260,15 @@ def raw_key(text: str, language: str) -> str:
         return _SNAKE.search(text).group(0)  # type: ignore[union-attr]
     stripped = text.strip()
     translations = _leaves(language).get(stripped)
-    if translations and stripped not in translations:
+    if re.fullmatch(r"[a-z][a-z0-9]*", stripped) and translations and stripped not in translations:
         return stripped
     return ""
 
 
 def english_words(text: str) -> list[str]:
-    words = [w for w in _WORD.findall(text) if "/" not in w]
+    # a path or a file name (journal-backup-2026.zip) is not a sentence
+    kept = " ".join(t for t in text.split() if not re.search(r"[/\\]|\w[.-]\w*\d|\.\w+$", t))
+    words = _WORD.findall(kept)
     return sorted({w for w in words if w.lower() in english_only()})
 
 
@@ -281,15 +301,18 @@ def name_of(widget: Any) -> str:
     return f"{type(widget).__name__}({text!r})" if text else type(widget).__name__
 
 
-def is_key_figure(widget: Any) -> bool:
+def is_key_figure(widget: Any, screen: str) -> bool:
     if getattr(widget, "key_figure", False):
         return True
     tid = str(getattr(widget, "tid", "") or "")
-    return bool(tid) and any(fnmatch(tid, pattern) for pattern in KEY_FIGURES)
+    return bool(tid) and any(fnmatch(screen, where) and fnmatch(tid, pattern)
+                             for where, pattern in KEY_FIGURES)
 
 
-def audit(root: Any, screen: str, language: str, scale: float = 1.0) -> list[Violation]:
-    """Every rule on every widget shown under `root`."""
+def audit(root: Any, screen: str, language: str, scale: float = 1.0,
+          shown: str = "") -> list[Violation]:
+    """Every rule on every widget shown under `root`; `screen` names the picture in the
+    report, `shown` is the app's screen (for `KEY_FIGURES`)."""
     from kivy.uix.label import Label
 
     found: list[Violation] = []
@@ -313,7 +336,7 @@ def audit(root: Any, screen: str, language: str, scale: float = 1.0) -> list[Vio
         size = float(widget.font_size)
         if size < MIN_TEXT * scale - 0.5:
             report(widget, f"text {size:.0f} px < {MIN_TEXT * scale:.0f}")
-        if is_key_figure(widget):
+        if is_key_figure(widget, shown or screen):
             cap = figure_size(widget) * CAP_HEIGHT
             if cap < MIN_KEY_CAP * scale - 0.5:
                 report(widget, f"key figure cap height {cap:.0f} px < "
@@ -344,4 +367,5 @@ class Auditor:
     def __call__(self, ui: Any, step: Any) -> None:
         app = ui.app
         root = app.dialog if app.dialog is not None else app.root.current_screen
-        self.violations += audit(root, step.name, self.language, float(app.scale))
+        self.violations += audit(root, step.name, self.language, float(app.scale),
+                                 shown=str(app.root.current))
