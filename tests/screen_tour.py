@@ -153,7 +153,6 @@ def evil_roll_until(dialog: str, rolls: int = 40) -> Action:
             if ui.screen != "evil_play":
                 break
             ui.tap("play.roll")
-            ui.wait(0.05)
         if ui.dialog != dialog:
             raise StepFailed(f"no {dialog!r} dialog after {rolls} rolls")
     return act
@@ -289,7 +288,10 @@ def red_at_most(ui: Any) -> None:
     that has every tile in play), so that time cannot go back."""
     for _ in range(4):
         for _ in range(12):
+            before = ui.text("setup.minutes.red")
             tap_if("setup.minutes.red.plus")(ui)
+            if ui.text("setup.minutes.red") == before:
+                break
         if "55" in ui.text("setup.minutes.red"):
             return
         ui.tap("setup.difficulty")
@@ -453,6 +455,31 @@ class Result:
 Capture = Callable[[Any, Step], None]  # (driver, step): look at what is on show
 
 
+def _driver(app: Any) -> Any:
+    from tests.uidriver import Driver
+
+    class TourDriver(Driver):
+        """Driver's taps with two frames rather than four: a tour taps ~350 times, and a
+        frame costs ~30 ms of software GL. A step's picture waits for three more."""
+
+        def tap(self, tid: str) -> None:
+            from kivy.tests.common import UnitTestTouch
+
+            widget = self.find(tid)
+            if widget is None:
+                raise StepFailed(f"nothing tagged {tid!r} can be touched now "
+                                 f"(screen {self.screen}, dialog {self.dialog})")
+            if widget.disabled:
+                raise StepFailed(f"{tid!r} is disabled")
+            touch = UnitTestTouch(*widget.to_window(*widget.center))
+            touch.touch_down()
+            self.pump(1)
+            touch.touch_up()
+            self.pump(1)
+
+    return TourDriver(app)
+
+
 class Launcher:
     """Fresh apps on fresh journals in one Kivy window (tests/conftest.py's `launch`
     without pytest): the window is sized first, the app built into it."""
@@ -471,7 +498,6 @@ class Launcher:
 
         from companion import config
         from companion.journal import Journal
-        from tests.uidriver import Driver
         from ui.app import CompanionApp
 
         self.stop()
@@ -485,7 +511,7 @@ class Launcher:
         app = CompanionApp(config.Config(data), Journal(journal), new_seed=lambda: seed)
         app._run_prepare()
         self.apps.append(app)
-        driver = Driver(app)
+        driver = _driver(app)
         driver.wait_until(lambda: tuple(Window.size) == self.size, timeout=3)
         driver.pump(5)
         return driver
@@ -505,6 +531,7 @@ class Launcher:
 
 
 def on_show(ui: Any, shows: str) -> bool:
+    ui.pump(2)  # what the last tap scheduled for the next frame (a dialog) happens
     kind, _, name = shows.partition(":")
     if kind == "dialog":
         return ui.dialog == name
@@ -537,11 +564,9 @@ def _journey(launcher: Launcher, journey: Journey, result: Result, folder: Path,
             print(f"  {journey.name}/{step.name}", flush=True)
         try:
             _play(ui, step)
-            ui.wait(0.05)  # animations started by the last tap settle
             if folder is not None:
-                target = folder / f"{step.name}.png"
-                _screenshot(ui, target)
-                result.pictures.append(step.name)
+                _screenshot(ui, folder / f"{step.name}.png")
+            result.pictures.append(step.name)
             if capture is not None:
                 capture(ui, step)
             _leave(ui, step)
@@ -576,6 +601,7 @@ def run(language: str, size: str, out: Path | None = OUT,
     (none if `out` is None); `capture` looks at each step's screen after its picture."""
     from kivy.clock import Clock
     from kivy.config import Config as KivyConfig
+    from kivy.core.window import Window
 
     from companion import config
 
@@ -588,6 +614,10 @@ def run(language: str, size: str, out: Path | None = OUT,
     # frames as fast as the machine draws them, not 60 a second: the tour waits on
     # frames, never on the wall clock
     fps, Clock._max_fps = Clock._max_fps, 0
+    # without pictures, the widgets live, lay out and take touches as ever, but frames
+    # are not drawn: drawing is most of a frame's cost under software GL (~30 ms)
+    if out is None:
+        Window.on_draw = Window.flip = lambda: None
     folder = None if out is None else out / language / size
     with tempfile.TemporaryDirectory(prefix="tour-") as tmp:
         launcher = Launcher(defaults, language, SIZES[size], Path(tmp))
@@ -598,6 +628,8 @@ def run(language: str, size: str, out: Path | None = OUT,
             launcher.stop()
             KivyConfig.set("graphics", "min_state_time", before)
             Clock._max_fps = fps
+            Window.__dict__.pop("on_draw", None)
+            Window.__dict__.pop("flip", None)
     result.seconds = time.monotonic() - started
     return result
 

@@ -23,10 +23,42 @@ LANGUAGES = ("en", "fr")
 
 #: rule -> the tour's steps that meet it today in both languages at 800x480
 MEETS_TODAY: dict[str, frozenset[str]] = {
-    "text": frozenset(),
-    "key figure": frozenset(),
-    "touch target": frozenset(),
-    "contrast": frozenset(),
+    "text": frozenset((
+        "bond_dialog_correct", "bond_dialog_end_confirm", "bond_dialog_escaped",
+        "bond_setup", "castor_dialog_error", "castor_dialog_extra",
+        "castor_dialog_keypad", "castor_dialog_leader", "castor_end",
+        "dialog_keyboard", "evil_dialog_adjust", "evil_dialog_error",
+        "evil_dialog_power", "evil_dialog_treasure", "evil_end_defeat",
+        "evil_end_victory", "night_dialog_abandon", "night_dialog_colour",
+        "night_dialog_restore", "night_roster_empty", "tray_dialog_error",
+        "tray_setup",
+    )),
+    "key figure": frozenset((
+        "bond_dialog_correct", "bond_dialog_end_confirm", "bond_dialog_escaped",
+        "bond_dialog_lair", "bond_setup", "castor_dialog_error",
+        "castor_dialog_extra", "castor_dialog_keypad", "castor_dialog_leader",
+        "castor_dialog_power", "castor_dialog_trumps", "castor_setup", "castor_sheet",
+        "castor_tricks", "castor_tricks_played", "dialog_keyboard", "dialog_roster",
+        "dialog_roster_empty", "evil_dialog_adjust", "evil_dialog_enter_roll",
+        "evil_dialog_error", "evil_dialog_place", "evil_dialog_power",
+        "evil_dialog_treasure", "evil_end_defeat", "evil_end_victory", "evil_setup",
+        "evil_setup_players", "home", "home_resume", "home_resume_rows",
+        "night_dialog_abandon", "night_dialog_colour", "night_dialog_restore",
+        "night_export", "night_history", "night_log", "night_roster",
+        "night_roster_empty", "night_settings", "night_stats", "night_stats_charts",
+        "night_stats_games", "tray_dialog_error", "tray_play", "tray_setup",
+    )),
+    "touch target": frozenset(step.name for step in screen_tour.steps()) - {"castor_play_round"},
+    "contrast": frozenset((
+        "bond_dialog_correct", "bond_dialog_end_confirm", "bond_dialog_escaped",
+        "bond_dialog_lair", "castor_dialog_error", "castor_dialog_extra",
+        "castor_dialog_keypad", "castor_dialog_leader", "castor_dialog_power",
+        "castor_dialog_trumps", "dialog_keyboard", "evil_dialog_adjust",
+        "evil_dialog_enter_roll", "evil_dialog_error", "evil_dialog_place",
+        "evil_dialog_power", "evil_dialog_treasure", "home", "night_dialog_abandon",
+        "night_dialog_restore", "night_log", "night_stats_games", "tray_dialog_error",
+        "tray_setup",
+    )),
 }
 
 
@@ -50,17 +82,19 @@ def findings(tour: dict[str, Any], *kinds: str) -> list[str]:
 def test_every_step_of_the_tour_shows_what_it_names(tour: dict[str, Any]) -> None:
     failed = [f"{language}/{f.step}: {f.reason}"
               for language, (result, _v) in tour.items() for f in result.failures]
-    assert failed == []
+    assert not failed, "\n".join(failed)
     for language, (result, _v) in tour.items():
         assert len(set(result.pictures)) >= 40, language
 
 
 def test_no_raw_translation_key_and_no_english_in_french(tour: dict[str, Any]) -> None:
-    assert findings(tour, "raw translation key", "English in French") == []
+    found = findings(tour, "raw translation key", "English in French")
+    assert not found, "\n".join(found)
 
 
 def test_every_label_fits_its_box(tour: dict[str, Any]) -> None:
-    assert findings(tour, "does not fit") == []
+    found = findings(tour, "does not fit")
+    assert not found, "\n".join(found)
 
 
 @pytest.mark.parametrize("rule", sorted(MEETS_TODAY))
@@ -68,7 +102,7 @@ def test_screens_that_meet_a_rule_today_still_do(tour: dict[str, Any], rule: str
     kept = MEETS_TODAY[rule]
     broken = [line for line in findings(tour, f"{rule} ")
               if line.split("/")[1] in kept]
-    assert broken == []
+    assert not broken, "\n".join(broken)
 
 
 def test_the_audit_sees_what_it_must() -> None:
