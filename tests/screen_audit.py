@@ -13,7 +13,8 @@ window is held to the same proportions):
   a turn depends on). Markup `[size=N]` counts: a die's face drawn at 34 px in a 14 px
   label is a 34 px figure.
 - touch: a widget that takes touches (Kivy's ButtonBehavior, toggles, sliders,
-  switches, text inputs) under 48 px in either direction.
+  switches, text inputs) under 48 px in either direction, or covered by another one
+  at its middle (a finger meant for it lands on the other).
 - contrast: text colour against the nearest opaque background under 4.5:1 (WCAG 2
   relative luminance). The background is found by walking from the label up to the
   window: each widget's canvas (and canvas.before) colours that fill a rectangle under
@@ -293,6 +294,34 @@ def _takes_touches(widget: Any) -> bool:
     return isinstance(widget, ButtonBehavior | Slider | Switch | TextInput)
 
 
+def _box(widget: Any) -> tuple[float, float, float, float]:
+    x0, y0 = widget.to_window(widget.x, widget.y)
+    x1, y1 = widget.to_window(widget.right, widget.top)
+    return x0, y0, x1, y1
+
+
+def covering(root: Any, target: Any) -> Any:
+    """The touchable widget drawn over the middle of `target`, if another one is: the
+    finger meant for `target` lands on it (a dialog whose rows overflow, say)."""
+    x, y = target.to_window(*target.center)
+    top = None
+    for widget in root.walk(restrict=True):  # in drawing order: the last is on top
+        if widget is target or (_takes_touches(widget) and _shown(widget)):
+            x0, y0, x1, y1 = _box(widget)
+            if x0 <= x <= x1 and y0 <= y <= y1:
+                top = widget
+    if top is None or top is target:
+        return None
+    from kivy.core.window import Window
+
+    node = target.parent
+    while node is not None and node is not Window:  # a button in a button gets it first
+        if node is top:
+            return None
+        node = node.parent
+    return top
+
+
 def name_of(widget: Any) -> str:
     tid = getattr(widget, "tid", "")
     if tid:
@@ -327,6 +356,9 @@ def audit(root: Any, screen: str, language: str, scale: float = 1.0,
             w, h = widget.size
             if min(w, h) < MIN_TOUCH * scale - 0.5:
                 report(widget, f"touch target {w:.0f}x{h:.0f} px < {MIN_TOUCH * scale:.0f}")
+            over_it = covering(root, widget)
+            if over_it is not None:
+                report(widget, f"touch target covered by {name_of(over_it)}")
         if not isinstance(widget, Label) or not plain(widget).strip():
             continue
         text = plain(widget)
