@@ -9,7 +9,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEST_APT := xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core systemd
 RUN_APT  := libgl1-mesa-dri libgl1 libegl1 libmtdev1
 
-.PHONY: run test fuzz lint bench clean apt-test apt-run test-debian13
+.PHONY: run test fuzz lint bench screenshots clean apt-test apt-run test-debian13
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -64,6 +64,12 @@ test-debian13:
 	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq debootstrap; }
 	DEBIAN13_ROOT=$(DEBIAN13_ROOT) TEST_APT="$(TEST_APT)" sh tests/debian13.sh
+
+# every screen and dialog, in English and French, at 800x480, 1280x800 and 1280x720 (a
+# 720x1280 panel turned to landscape): test-artifacts/screens/<lang>/<size>/<screen>.png,
+# their audit in test-artifacts/screens/audit.txt, the README's pictures in docs/screenshots/
+screenshots: apt-test $(VENV)/.installed
+	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/python -m tests.screen_tour
 
 clean:
 	rm -rf $(VENV) test-artifacts .pytest_cache

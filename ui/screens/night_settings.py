@@ -160,8 +160,10 @@ class NightSettingsScreen(Screen):
         # dice faces in use (read-only: they are checked against the physical dice)
         right.add_widget(self.heading(app.tr("night.ui.dice_faces")))
         for die, faces in (s.get("games.evil.dice", {}) or {}).items():
-            names = [app.tr(f"evil.face.{f}") if app.translator.has(f"evil.face.{f}") else str(f)
-                     for f in faces]
+            # the colour die's faces are colour names: "rouge", not "red", in French
+            names = [app.tr(key) if app.translator.has(key) else str(f) for f in faces
+                     for key in (f"evil.face.{f}" if app.translator.has(f"evil.face.{f}")
+                                 else f"evil.colour.{f}",)]
             die_name = app.tr(f"evil.die.{die}") if app.translator.has(f"evil.die.{die}") \
                 else str(die)
             text = f"{die_name}: {', '.join(names)}"

@@ -1,0 +1,699 @@
+"""A tour of every screen and dialog of the app, as a table reaches them with real taps.
+
+The tour is data: journeys (a fresh app on a fresh journal each) made of named steps.
+A step taps widgets by their test ids (`tid`), checks that the screen or dialog it
+names is on show, takes the picture (and lets a caller audit the widgets), then leaves
+the way the next step expects. A step that fails is reported by name and the tour goes
+on: the journey is started again on a fresh journal, the steps that worked are
+replayed, and the next step is tried.
+
+`make screenshots` runs it (`python -m tests.screen_tour`): every language at every
+size into `test-artifacts/screens/<lang>/<size>/<step>.png`, the audit of each picture
+into `test-artifacts/screens/audit.txt` (tests/screen_audit.py), and the README's
+pictures into `docs/screenshots/`. tests/test_ui_audit.py runs it at 800x480.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+if __name__ == "__main__":  # before anything imports kivy, as tests/conftest.py does
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+    os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+
+Action = Callable[[Any], None]  # what a finger does to a tests.uidriver.Driver
+
+#: window sizes: the official 7" screen, a 10" 1280x800 one, a 720x1280 panel turned
+#: to landscape (a 1280x720 window)
+SIZES: dict[str, tuple[int, int]] = {
+    "800x480": (800, 480),
+    "1280x800": (1280, 800),
+    "1280x720": (1280, 720),
+}
+LANGUAGES = ("en", "fr")
+OUT = Path(os.environ.get("TEST_ARTIFACTS", "test-artifacts")) / "screens"
+DOCS = Path(__file__).resolve().parents[1] / "docs" / "screenshots"
+#: the README's pictures, from the 800x480 tour: step -> docs/screenshots/<name>.png
+#: (English) and <name>-fr.png (French)
+DOC_PICTURES = {
+    "home_resume_rows": "home",
+    "evil_setup_players": "evil-setup",
+    "evil_play_rolled": "evil-play",
+    "castor_play_round": "castor-play",
+    "castor_tricks_played": "castor-tricks",
+    "bond_play_scored": "bond-play",
+    "tray_play": "tray-play",
+    "night_history": "history",
+    "night_stats": "stats",
+}
+
+
+class StepFailed(AssertionError):
+    pass
+
+
+# -- what a finger does ---------------------------------------------------------------
+def tap(tid: str) -> Action:
+    return lambda ui: ui.tap(tid)
+
+
+def _tids(ui: Any, prefix: str) -> list[str]:
+    """Buttons on the touchable surface whose test id starts with `prefix`, in screen order
+    (top to bottom, then left to right)."""
+    from kivy.uix.behaviors import ButtonBehavior
+
+    found = []
+    for widget in ui.surface.walk(restrict=True):
+        tid = getattr(widget, "tid", "")
+        if isinstance(tid, str) and tid.startswith(prefix) and not widget.disabled \
+                and isinstance(widget, ButtonBehavior):
+            x, y = widget.to_window(*widget.center)
+            found.append((-round(y), round(x), tid))
+    return [tid for *_, tid in sorted(found)]
+
+
+def tap_first(prefix: str, nth: int = 0) -> Action:
+    """The `nth` enabled widget whose test id starts with `prefix` (ids with numbers
+    that change between runs: a game's id, a backup's index)."""
+    def act(ui: Any) -> None:
+        tids = _tids(ui, prefix)
+        if len(tids) <= nth:
+            raise StepFailed(f"nothing tagged {prefix}* to tap (screen {ui.screen}, "
+                             f"dialog {ui.dialog})")
+        ui.tap(tids[nth])
+    return act
+
+
+def tap_if(tid: str) -> Action:
+    """Tap it if it is there (a setup page that may or may not ask this)."""
+    def act(ui: Any) -> None:
+        if ui.has(tid) and not ui.find(tid).disabled:
+            ui.tap(tid)
+    return act
+
+
+def expect_dialog(tid: str) -> Action:
+    def act(ui: Any) -> None:
+        if ui.dialog != tid:
+            raise StepFailed(f"expected the {tid!r} dialog, found {ui.dialog!r} "
+                             f"on {ui.screen}")
+    return act
+
+
+def _typed_open(name: str) -> Action:
+    """The name keyboard is open: type `name` (a letter the keyboard lacks is left
+    out), then OK."""
+    def act(ui: Any) -> None:
+        expect_dialog("keyboard")(ui)
+        ui.tap("keyboard.clear")
+        for letter in name.upper():
+            key = "keyboard.space" if letter == " " else f"keyboard.{letter}"
+            if ui.has(key):
+                ui.tap(key)
+        ui.tap("keyboard.ok")
+    return act
+
+
+def close_dialog(ui: Any) -> None:
+    """Back out of whatever dialog is open the way a table does: its Cancel, Close or
+    OK (the Escape key as the last resort)."""
+    for _ in range(4):
+        if ui.dialog is None:
+            return
+        name = ui.dialog
+        for suffix in ("cancel", "close", "later", "skip", "ok"):
+            if ui.has(f"{name}.{suffix}"):
+                ui.tap(f"{name}.{suffix}")
+                break
+        else:
+            ui.app.dialog.dismiss()
+            ui.pump(3)
+
+
+def answer(ui: Any, minutes: int = 55) -> None:
+    """Pr. Evil: what the table answers when the app asks (skip powers, place tiles)."""
+    for _ in range(8):
+        if ui.dialog == "power":
+            ui.tap("power.skip")
+        elif ui.dialog == "place":
+            # `minutes` where a finger can reach it, else the first tile offered
+            from tests.screen_audit import covering
+
+            wanted = ui.find(f"place.{minutes}")
+            if wanted is not None and covering(ui.surface, wanted) is None:
+                ui.tap(f"place.{minutes}")
+            else:
+                tap_first("place.")(ui)
+        else:
+            return
+
+
+def evil_roll_until(dialog: str, rolls: int = 40) -> Action:
+    """Roll Pr. Evil's dice until the app asks `dialog` (the seed decides when)."""
+    def act(ui: Any) -> None:
+        for _ in range(rolls):
+            if ui.dialog == dialog:
+                return
+            answer(ui)
+            if ui.screen != "evil_play":
+                break
+            ui.tap("play.roll")
+        if ui.dialog != dialog:
+            raise StepFailed(f"no {dialog!r} dialog after {rolls} rolls")
+    return act
+
+
+def evil_treasures(outcome: str) -> Action:
+    """Recover (or lose) treasures until the game ends."""
+    def act(ui: Any) -> None:
+        for _ in range(12):
+            answer(ui)
+            if ui.screen != "evil_play":
+                return
+            ui.tap(tap_first_tid(ui, "play.treasure."))
+            if ui.dialog == "place":
+                answer(ui)
+                continue
+            expect_dialog("treasure")(ui)
+            ui.tap(f"treasure.{outcome}")
+        if ui.screen == "evil_play":
+            raise StepFailed(f"the game did not end by treasures {outcome}")
+    return act
+
+
+def tap_first_tid(ui: Any, prefix: str) -> str:
+    tids = _tids(ui, prefix)
+    if not tids:
+        raise StepFailed(f"nothing tagged {prefix}*")
+    return tids[0]
+
+
+def until_has(tid: str, press: str, most: int = 8) -> Action:
+    """Tap `press` until `tid` is there (add seats up to a count)."""
+    def act(ui: Any) -> None:
+        for _ in range(most):
+            if ui.has(tid):
+                return
+            ui.tap(press)
+        if not ui.has(tid):
+            raise StepFailed(f"{tid!r} never appeared tapping {press!r}")
+    return act
+
+
+def keypad(value: int) -> Action:
+    """Castor's number keypad, open: clear and type `value`."""
+    def act(ui: Any) -> None:
+        expect_dialog("keypad")(ui)
+        for _ in range(3):
+            tap_if("keypad.del")(ui)
+        for digit in str(value):
+            ui.tap(f"keypad.{digit}")
+    return act
+
+
+def castor_card(colour: str, value: int) -> Action:
+    def act(ui: Any) -> None:
+        ui.tap(f"tricks.colour.{colour}")
+        ui.tap(f"tricks.value.{value}")
+    return act
+
+
+def bond_end_by_agreement(ui: Any) -> None:
+    ui.tap("play.end")
+    expect_dialog("end_confirm")(ui)
+    ui.tap("end_confirm.ok")
+
+
+def home(ui: Any) -> None:
+    """Back to home from wherever the finger is: close dialogs, then Home/Back."""
+    close_dialog(ui)
+    for _ in range(4):
+        if ui.screen == "home":
+            return
+        for tid in ("play.home", "end.home", "setup.back", "traysetup.back", "play.close",
+                    "log.back", "history.back", "stats.back", "players.back",
+                    "export.back", "settings.back"):
+            if ui.has(tid):
+                ui.tap(tid)
+                break
+        else:
+            ui.app.root.current = "home"
+
+
+# -- the tour ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Step:
+    name: str  # the picture's file name: <name>.png
+    do: Sequence[Action]  # from where the previous step left to this screen or dialog
+    shows: str  # "screen:<name>" or "dialog:<tid>": what must be on show for the picture
+    leave: Sequence[Action] = ()  # after the picture, to where the next step starts
+
+
+@dataclass(frozen=True)
+class Journey:
+    name: str
+    steps: Sequence[Step]
+    seed: int = 7
+
+
+def S(name: str, shows: str, *do: Action, leave: Sequence[Action] = ()) -> Step:
+    """A step, written short: S(name, "screen:x" or "dialog:y", *actions, leave=...)."""
+    return Step(name, do, shows, tuple(leave))
+
+
+CLOSE = (close_dialog,)
+
+
+def repeat(action: Action, times: int) -> Action:
+    def act(ui: Any) -> None:
+        for _ in range(times):
+            action(ui)
+    return act
+
+
+def sheet(field_: str, seat: int, value: int) -> Action:
+    """Castor's score sheet: a value typed on the keypad."""
+    def act(ui: Any) -> None:
+        ui.tap(f"sheet.{field_}.{seat}")
+        keypad(value)(ui)
+        ui.tap("keypad.ok")
+    return act
+
+
+def castor_sheet(plan: Sequence[int], green: Sequence[int], yellow: Sequence[int]) -> Action:
+    def act(ui: Any) -> None:
+        for name, values in (("plan", plan), ("green", green), ("yellow", yellow)):
+            for seat, value in enumerate(values):
+                sheet(name, seat, value)(ui)
+    return act
+
+
+def red_at_most(ui: Any) -> None:
+    """Pr. Evil's setup: the red treasure on the last tile of the dial (the difficulty
+    that has every tile in play), so that time cannot go back."""
+    for _ in range(4):
+        for _ in range(12):
+            before = ui.text("setup.minutes.red")
+            tap_if("setup.minutes.red.plus")(ui)
+            if ui.text("setup.minutes.red") == before:
+                break
+        if "55" in ui.text("setup.minutes.red"):
+            return
+        ui.tap("setup.difficulty")
+    raise StepFailed("no difficulty puts a treasure on 55 minutes")
+
+
+# Each step's `leave` closes what it opened, so that after a failed step the steps
+# that worked, replayed, leave the next one on a screen without a dialog.
+EVIL = Journey("evil", (
+    S("home", "screen:home"),
+    S("evil_setup", "screen:evil_setup", tap("home.game.evil")),
+    S("dialog_keyboard", "dialog:keyboard", tap("setup.name.0"),
+      leave=(_typed_open("CLÉMENCE"),)),
+    S("evil_setup_players", "screen:evil_setup", until_has("setup.name.2", "setup.add"),
+      tap_if("setup.character.2"), red_at_most),
+    S("dialog_roster_empty", "dialog:roster", tap("setup.roster"), leave=CLOSE),
+    S("evil_play", "screen:evil_play", tap("setup.start"), answer),
+    S("evil_dialog_adjust", "dialog:adjust", tap("play.adjust"), leave=CLOSE),
+    # the red treasure is at 55 minutes: time cannot go back
+    S("evil_dialog_error", "dialog:error", tap("play.adjust"), tap("adjust.time_back"),
+      leave=CLOSE),
+    S("evil_dialog_enter_roll", "dialog:enter_roll", tap("play.adjust"),
+      tap("adjust.enter_roll"), leave=CLOSE),
+    S("evil_play_rolled", "screen:evil_play", tap("play.roll"), answer),
+    S("evil_dialog_power", "dialog:power", evil_roll_until("power"),
+      leave=(close_dialog, answer)),
+    S("evil_dialog_treasure", "dialog:treasure", answer, tap("play.treasure.green"),
+      leave=CLOSE),
+    S("evil_dialog_place", "dialog:place", tap("play.treasure.green"),
+      tap("treasure.recovered"), leave=(tap_first("place."), answer)),
+    S("evil_end_victory", "screen:evil_end", evil_treasures("recovered")),
+    S("evil_play_after_undo", "screen:evil_play", tap("end.undo"), answer),
+    S("home_resume", "screen:home", answer, tap("play.home")),
+))
+
+EVIL_DEFEAT = Journey("evil_defeat", (
+    S("evil_end_defeat", "screen:evil_end", tap("home.game.evil"), tap("setup.start"),
+      answer, tap("play.roll"), evil_treasures("lost")),
+), seed=11)
+
+CASTOR = Journey("castor", (
+    S("castor_setup", "screen:castor_setup", tap("home.game.castor"),
+      until_has("setup.name.2", "setup.add"), tap_if("setup.agent.1")),
+    S("castor_play", "screen:castor_play", tap("setup.start")),
+    S("castor_sheet", "screen:castor_sheet", tap("play.sheet")),
+    S("castor_dialog_keypad", "dialog:keypad", tap("sheet.plan.0"), keypad(9),
+      leave=(tap("keypad.ok"),)),
+    # 17 green cards: the deck holds 16
+    S("castor_dialog_error", "dialog:error", sheet("green", 0, 17), tap("sheet.ok"),
+      leave=(close_dialog, sheet("green", 0, 0))),
+    S("castor_play_round", "screen:castor_play",
+      castor_sheet([9, 9, 1], [0, 0, 1], [0, 0, 1]), tap("sheet.ok")),
+    S("castor_end", "screen:castor_end", tap("play.sheet"),
+      castor_sheet([6, 6, 2], [1, 1, 1], [0, 0, 0]), tap("sheet.ok")),
+))
+
+CASTOR_TRICKS = Journey("castor_tricks", (
+    S("castor_tricks", "screen:castor_tricks", tap("home.game.castor"),
+      repeat(tap("setup.agent.0"), 2), tap("setup.agent.1"), tap("setup.start"),
+      tap("play.tricks")),
+    S("castor_dialog_power", "dialog:power", tap("tricks.power"), leave=CLOSE),
+    S("castor_dialog_leader", "dialog:leader", tap("tricks.power"), tap("power.belton"),
+      leave=(tap("leader.1"),)),
+    S("castor_tricks_played", "screen:castor_tricks", castor_card("blue", 7),
+      castor_card("blue", 9)),
+    S("castor_dialog_extra", "dialog:extra", tap("tricks.plan.3"), tap("tricks.power"),
+      tap("power.martha"), castor_card("mauve", 10), castor_card("green", 5),
+      tap("tricks.plan.2"), leave=(tap("extra.4"),)),
+    S("castor_dialog_trumps", "dialog:trumps", tap("tricks.set_trumps"),
+      leave=(tap("trumps.blue"),)),
+))
+
+BOND = Journey("bond", (
+    S("bond_setup", "screen:bond_setup", tap("home.game.bond"),
+      until_has("setup.name.2", "setup.add")),
+    S("bond_play", "screen:bond_play", tap("setup.start")),
+    S("bond_dialog_lair", "dialog:lair", tap("play.player.1.add_lair"),
+      leave=(tap("lair.add.3"), close_dialog)),
+    S("bond_dialog_attack", "dialog:attack", tap("play.player.1.attack"),
+      tap_first("attack.by."), tap("attack.spy.3"), leave=CLOSE),
+    S("bond_dialog_capture", "dialog:capture", tap("play.player.1.attack"),
+      tap_first("attack.by."), tap("attack.spy.3"), tap("attack.send"),
+      tap_first("capture.letter.")),
+    S("bond_play_scored", "screen:bond_play", tap("capture.not_answered"),
+      tap("capture.kill")),
+    S("bond_dialog_escaped", "dialog:escaped", tap("play.player.2.add_lair"),
+      tap("lair.add.2"), close_dialog, tap("play.player.2.attack"), tap("attack.spy.2"),
+      tap("attack.spy.1"), tap("attack.send"), leave=CLOSE),
+    S("bond_dialog_correct", "dialog:correct", tap("play.player.0.correct"),
+      tap("correct.plus"), leave=CLOSE),
+    S("bond_dialog_end_confirm", "dialog:end_confirm", tap("play.end"), leave=CLOSE),
+    S("bond_end", "screen:bond_end", bond_end_by_agreement),
+))
+
+TRAY = Journey("tray", (
+    S("tray_setup", "screen:tray_setup", tap("home.tray"), tap("traysetup.add.d6"),
+      tap("traysetup.add.d6"), tap("traysetup.add.d20")),
+    S("tray_play", "screen:tray_play", tap("traysetup.roll"), tap("play.die.0"),
+      tap("play.roll")),
+    # a die put in the tray since the last roll cannot be kept before it is rolled
+    S("tray_dialog_error", "dialog:error", tap("play.add.d4"), tap("play.die.3"),
+      leave=CLOSE),
+))
+
+
+def _add_player(name: str) -> tuple[Action, Action]:
+    return tap("players.add"), _typed_open(name)
+
+
+NIGHT = Journey("night", (
+    S("night_roster_empty", "screen:night_roster", tap("home.players")),
+    S("night_roster", "screen:night_roster", *_add_player("Anne"), *_add_player("Bob"),
+      *_add_player("Chloé")),
+    S("night_dialog_colour", "dialog:colour", tap("players.0.colour"),
+      leave=(tap_first("colour."), close_dialog)),
+    S("dialog_roster", "dialog:roster", tap("players.back"), tap("home.game.bond"),
+      tap("setup.roster"), tap("roster.pick.0"), tap("roster.pick.1"),
+      leave=(tap("roster.ok"),)),
+    # a finished Bond game, an unfinished Pr. Evil game and a dice tray for the history
+    S("home_resume_rows", "screen:home", tap("setup.start"),
+      tap("play.player.1.add_lair"), tap("lair.add.3"), close_dialog,
+      tap("play.player.1.attack"), tap_first("attack.by."), tap("attack.spy.3"),
+      tap("attack.send"), tap("capture.kill"), bond_end_by_agreement, tap("end.home"),
+      tap("home.game.evil"), tap("setup.start"), answer, tap("play.roll"), answer,
+      tap("play.home"), tap("home.tray"), tap("traysetup.add.d6"),
+      tap("traysetup.roll"), tap("play.close")),
+    S("night_history", "screen:night_history", tap("home.history")),
+    S("night_dialog_abandon", "dialog:abandon", tap_first("history.abandon."),
+      leave=CLOSE),
+    S("night_log", "screen:night_log", tap_first("history.game.")),
+    S("night_stats", "screen:night_stats", tap("log.back"), tap("history.back"),
+      tap("home.stats")),
+    S("night_stats_games", "screen:night_stats", tap("stats.tab.games")),
+    S("night_stats_charts", "screen:night_stats", tap("stats.tab.charts")),
+    S("night_export", "screen:night_export", tap("stats.back"), tap("home.export"),
+      tap("export.backup")),
+    S("night_dialog_restore", "dialog:restore", tap("export.back"), tap("home.export"),
+      tap_first("restore."), leave=CLOSE),
+    S("night_settings", "screen:night_settings", home, tap("home.settings")),
+))
+
+TOUR: tuple[Journey, ...] = (EVIL, EVIL_DEFEAT, CASTOR, CASTOR_TRICKS, BOND, TRAY, NIGHT)
+
+
+# -- running it --------------------------------------------------------------------------
+@dataclass
+class Failure:
+    step: str
+    reason: str
+
+
+@dataclass
+class Result:
+    lang: str
+    size: str
+    pictures: list[str] = field(default_factory=list)
+    failures: list[Failure] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+Capture = Callable[[Any, Step], None]  # (driver, step): look at what is on show
+
+
+def _driver(app: Any) -> Any:
+    from tests.uidriver import Driver
+
+    class TourDriver(Driver):
+        """Driver's taps with two frames rather than four: a tour taps ~350 times, and a
+        frame costs ~30 ms of software GL. A step's picture waits for three more."""
+
+        def tap(self, tid: str) -> None:
+            from kivy.tests.common import UnitTestTouch
+
+            widget = self.find(tid)
+            if widget is None:
+                raise StepFailed(f"nothing tagged {tid!r} can be touched now "
+                                 f"(screen {self.screen}, dialog {self.dialog})")
+            if widget.disabled:
+                raise StepFailed(f"{tid!r} is disabled")
+            touch = UnitTestTouch(*widget.to_window(*widget.center))
+            touch.touch_down()
+            self.pump(1)
+            touch.touch_up()
+            self.pump(1)
+
+    return TourDriver(app)
+
+
+class Launcher:
+    """Fresh apps on fresh journals in one Kivy window (tests/conftest.py's `launch`
+    without pytest): the window is sized first, the app built into it."""
+
+    def __init__(self, defaults: Any, language: str, size: tuple[int, int],
+                 folder: Path) -> None:
+        self.defaults = defaults
+        self.language = language
+        self.size = size
+        self.folder = folder
+        self.apps: list[Any] = []
+        self.count = 0
+
+    def start(self, seed: int) -> Any:
+        from kivy.core.window import Window
+
+        from companion import config
+        from companion.journal import Journal
+        from ui.app import CompanionApp
+
+        self.stop()
+        if tuple(Window.size) != self.size:
+            Window.size = self.size
+        self.count += 1
+        journal = self.folder / f"run{self.count}" / "journal.sqlite3"
+        journal.parent.mkdir(parents=True)
+        data = config.merge(self.defaults.data, {"language": self.language})
+        data["display"] = dict(data["display"], roll_animation=0)
+        app = CompanionApp(config.Config(data), Journal(journal), new_seed=lambda: seed)
+        app._run_prepare()
+        self.apps.append(app)
+        driver = _driver(app)
+        driver.wait_until(lambda: tuple(Window.size) == self.size, timeout=3)
+        driver.pump(5)
+        return driver
+
+    def stop(self) -> None:
+        from kivy.base import EventLoop
+        from kivy.core.window import Window
+
+        for _ in range(3):
+            EventLoop.idle()
+        for app in self.apps:
+            app.close_dialog()
+            if app.root is not None and app.root.parent is not None:
+                Window.remove_widget(app.root)
+            app.journal.close()
+        self.apps.clear()
+
+
+def on_show(ui: Any, shows: str) -> bool:
+    ui.pump(2)  # what the last tap scheduled for the next frame (a dialog) happens
+    kind, _, name = shows.partition(":")
+    if kind == "dialog":
+        return ui.dialog == name
+    return ui.dialog is None and ui.screen == name
+
+
+def _play(ui: Any, step: Step) -> None:
+    for action in step.do:
+        action(ui)
+    ui.pump(3)
+    if not on_show(ui, step.shows):
+        raise StepFailed(f"expected {step.shows}, found screen {ui.screen}, "
+                         f"dialog {ui.dialog}")
+
+
+def _leave(ui: Any, step: Step) -> None:
+    for action in step.leave:
+        action(ui)
+
+
+
+def _journey(launcher: Launcher, journey: Journey, result: Result, folder: Path,
+             capture: Capture | None) -> None:
+    """Every step of a journey; after a failure, a fresh app replays the steps that
+    worked and the journey goes on with the next step."""
+    ui = launcher.start(journey.seed)
+    done: list[Step] = []
+    for step in journey.steps:
+        if os.environ.get("TOUR_VERBOSE"):
+            print(f"  {journey.name}/{step.name}", flush=True)
+        try:
+            _play(ui, step)
+            if folder is not None:
+                _screenshot(ui, folder / f"{step.name}.png")
+            result.pictures.append(step.name)
+            if capture is not None:
+                capture(ui, step)
+            _leave(ui, step)
+            done.append(step)
+        except Exception as exc:  # reported by name; the tour goes on
+            result.failures.append(Failure(step.name, f"{type(exc).__name__}: {exc}"))
+            ui = launcher.start(journey.seed)
+            try:
+                for before in done:
+                    _play(ui, before)
+                    _leave(ui, before)
+            except Exception as again:
+                for rest in journey.steps[journey.steps.index(step) + 1:]:
+                    result.failures.append(Failure(
+                        rest.name, f"not reached: replaying {before.name} failed ({again})"))
+                return
+
+
+def _screenshot(ui: Any, target: Path) -> None:
+    from kivy.core.window import Window
+
+    target.parent.mkdir(parents=True, exist_ok=True)
+    ui.pump(3)
+    written = Path(Window.screenshot(name=str(target.with_name(target.stem + "-tmp.png"))))
+    written.replace(target)
+
+
+def run(language: str, size: str, out: Path | None = OUT,
+        capture: Capture | None = None, journeys: Sequence[Journey] = TOUR,
+        defaults: Any = None) -> Result:
+    """The tour in one language at one window size; pictures into out/<lang>/<size>/
+    (none if `out` is None); `capture` looks at each step's screen after its picture."""
+    from kivy.clock import Clock
+    from kivy.config import Config as KivyConfig
+    from kivy.core.window import Window
+
+    from companion import config
+
+    defaults = defaults or config.load(use_default_user_file=False, check_defaults=True)
+    result = Result(language, size)
+    started = time.monotonic()
+    # a quick tap's release is not held on the clock (35 ms a tap otherwise)
+    before = KivyConfig.get("graphics", "min_state_time")
+    KivyConfig.set("graphics", "min_state_time", "0")
+    # frames as fast as the machine draws them, not 60 a second: the tour waits on
+    # frames, never on the wall clock
+    fps, Clock._max_fps = Clock._max_fps, 0
+    # without pictures, the widgets live, lay out and take touches as ever, but frames
+    # are not drawn: drawing is most of a frame's cost under software GL (~30 ms)
+    if out is None:
+        Window.on_draw = Window.flip = lambda: None
+    folder = None if out is None else out / language / size
+    with tempfile.TemporaryDirectory(prefix="tour-") as tmp:
+        launcher = Launcher(defaults, language, SIZES[size], Path(tmp))
+        try:
+            for journey in journeys:
+                _journey(launcher, journey, result, folder, capture)
+        finally:
+            launcher.stop()
+            KivyConfig.set("graphics", "min_state_time", before)
+            Clock._max_fps = fps
+            Window.__dict__.pop("on_draw", None)
+            Window.__dict__.pop("flip", None)
+    result.seconds = time.monotonic() - started
+    return result
+
+
+def steps(journeys: Sequence[Journey] = TOUR) -> Iterator[Step]:
+    for journey in journeys:
+        yield from journey.steps
+
+
+def main(argv: Sequence[str] = ()) -> int:
+    """`make screenshots`: every language at every size, the audit, the README's pictures."""
+    from tests import screen_audit
+    from ui.main import configure_kivy
+
+    configure_kivy(None)
+    from kivy.core.window import Window  # noqa: F401  (the window exists from here)
+
+    languages = [a for a in argv if a in LANGUAGES] or list(LANGUAGES)
+    sizes = [a for a in argv if a in SIZES] or list(SIZES)
+    shutil.rmtree(OUT, ignore_errors=True)
+    findings: list[str] = []
+    failed = 0
+    for size in sizes:
+        for language in languages:
+            audit = screen_audit.Auditor(language)
+            result = run(language, size, capture=audit)
+            findings += [v.line(language, size) for v in audit.violations]
+            failed += len(result.failures)
+            print(f"{language} {size}: {len(result.pictures)} screens and dialogs in "
+                  f"{result.seconds:.1f} s, {len(audit.violations)} audit findings")
+            for failure in result.failures:
+                print(f"  FAILED {failure.step}: {failure.reason}")
+                findings.append(f"{language}/{size}/{failure.step}/-/tour step failed: "
+                                f"{failure.reason}")
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "audit.txt").write_text("".join(f"{line}\n" for line in findings),
+                                   encoding="utf-8")
+    print(f"audit: {len(findings)} lines in {OUT / 'audit.txt'}")
+    if "800x480" in sizes:
+        DOCS.mkdir(parents=True, exist_ok=True)
+        for language in languages:
+            suffix = "" if language == "en" else f"-{language}"
+            for step, name in DOC_PICTURES.items():
+                picture = OUT / language / "800x480" / f"{step}.png"
+                if picture.exists():
+                    shutil.copyfile(picture, DOCS / f"{name}{suffix}.png")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
