@@ -112,15 +112,14 @@ def expect_dialog(tid: str) -> Action:
 
 
 def _typed_open(name: str) -> Action:
-    """The name keyboard is open: type `name` (a letter the keyboard lacks is left
-    out), then OK."""
+    """The name keyboard is open: type `name` on its drawn keys (lower case: a name
+    starts with a capital by itself; a letter the layout lacks is left out), then OK."""
     def act(ui: Any) -> None:
         expect_dialog("keyboard")(ui)
         ui.tap("keyboard.clear")
-        for letter in name.upper():
-            key = "keyboard.space" if letter == " " else f"keyboard.{letter}"
-            if ui.has(key):
-                ui.tap(key)
+        for letter in name.lower():
+            if ui.app.dialog.locate(f"keyboard.{letter}") is not None:
+                ui.tap(f"keyboard.{letter}")
         ui.tap("keyboard.ok")
     return act
 
@@ -376,8 +375,12 @@ CASTOR_TRICKS = Journey("castor_tricks", (
     S("castor_dialog_extra", "dialog:extra", tap("tricks.plan.3"), tap("tricks.power"),
       tap("power.martha"), castor_card("mauve", 10), castor_card("green", 5),
       tap("tricks.plan.2"), leave=(tap("extra.4"),)),
-    S("castor_dialog_trumps", "dialog:trumps", tap("tricks.set_trumps"),
-      leave=(tap("trumps.blue"),)),
+    S("castor_dialog_complice", "dialog:complice", tap("tricks.complice"), leave=CLOSE),
+    S("castor_dialog_trumps", "dialog:trumps", tap("tricks.complice"),
+      tap("complice.trumps"), leave=(tap("trumps.blue"),)),
+    # a card off the game's guess: accepted, the table is asked to check its cards
+    S("castor_dialog_check", "dialog:check", tap("tricks.colour.blue"),
+      tap("tricks.value.other"), keypad(20), tap("keypad.ok"), leave=(tap("check.ok"),)),
 ))
 
 BOND = Journey("bond", (
@@ -423,6 +426,7 @@ NIGHT = Journey("night", (
       *_add_player("Chloé")),
     S("night_dialog_colour", "dialog:colour", tap("players.0.colour"),
       leave=(tap_first("colour."), close_dialog)),
+    S("night_dialog_retire", "dialog:retire", tap("players.2.retire"), leave=CLOSE),
     S("dialog_roster", "dialog:roster", tap("players.back"), tap("home.game.bond"),
       tap("setup.roster"), tap("roster.pick.0"), tap("roster.pick.1"),
       leave=(tap("roster.ok"),)),
@@ -482,12 +486,15 @@ def _driver(app: Any) -> Any:
             from kivy.tests.common import UnitTestTouch
 
             widget = self.find(tid)
-            if widget is None:
+            drawn = None
+            if widget is None and hasattr(self.app.dialog, "locate"):
+                drawn = self.app.dialog.locate(tid)  # a key drawn on a canvas (VKeyboard)
+            if widget is None and drawn is None:
                 raise StepFailed(f"nothing tagged {tid!r} can be touched now "
                                  f"(screen {self.screen}, dialog {self.dialog})")
-            if widget.disabled:
+            if widget is not None and widget.disabled:
                 raise StepFailed(f"{tid!r} is disabled")
-            touch = UnitTestTouch(*widget.to_window(*widget.center))
+            touch = UnitTestTouch(*(drawn or widget.to_window(*widget.center)))
             touch.touch_down()
             self.pump(1)
             touch.touch_up()
