@@ -25,39 +25,52 @@ LANGUAGES = ("en", "fr")
 MEETS_TODAY: dict[str, frozenset[str]] = {
     "text": frozenset((
         "bond_dialog_correct", "bond_dialog_end_confirm", "bond_dialog_escaped",
-        "bond_setup", "castor_dialog_error", "castor_dialog_extra",
-        "castor_dialog_keypad", "castor_dialog_leader", "castor_end",
-        "dialog_keyboard", "evil_dialog_adjust", "evil_dialog_error",
+        "bond_dialog_lair", "bond_setup", "castor_dialog_complice",
+        "castor_dialog_error", "castor_dialog_extra", "castor_dialog_keypad",
+        "castor_dialog_leader", "castor_dialog_power", "castor_dialog_trumps",
+        "castor_end", "dialog_keyboard", "dialog_roster", "dialog_roster_empty",
+        "evil_dialog_adjust", "evil_dialog_error", "evil_dialog_place",
         "evil_dialog_power", "evil_dialog_treasure", "evil_end_defeat",
-        "evil_end_victory", "night_dialog_abandon", "night_dialog_colour",
-        "night_dialog_restore", "night_roster_empty", "tray_dialog_error",
-        "tray_setup",
+        "evil_end_victory", "evil_play", "evil_play_after_undo", "evil_play_rolled",
+        "home", "home_resume", "home_resume_rows", "night_dialog_abandon",
+        "night_dialog_colour", "night_dialog_restore", "night_dialog_retire",
+        "night_roster", "night_roster_empty", "night_stats", "night_stats_charts",
+        "night_stats_games", "tray_dialog_error", "tray_play", "tray_setup",
     )),
     "key figure": frozenset((
         "bond_dialog_correct", "bond_dialog_end_confirm", "bond_dialog_escaped",
-        "bond_dialog_lair", "bond_setup", "castor_dialog_error",
-        "castor_dialog_extra", "castor_dialog_keypad", "castor_dialog_leader",
-        "castor_dialog_power", "castor_dialog_trumps", "castor_setup", "castor_sheet",
-        "castor_tricks", "castor_tricks_played", "dialog_keyboard", "dialog_roster",
+        "bond_dialog_lair", "bond_setup", "castor_dialog_check",
+        "castor_dialog_complice", "castor_dialog_error", "castor_dialog_extra",
+        "castor_dialog_keypad", "castor_dialog_leader", "castor_dialog_power",
+        "castor_dialog_trumps", "castor_setup", "castor_sheet", "castor_tricks",
+        "castor_tricks_played", "dialog_keyboard", "dialog_roster",
         "dialog_roster_empty", "evil_dialog_adjust", "evil_dialog_enter_roll",
         "evil_dialog_error", "evil_dialog_place", "evil_dialog_power",
         "evil_dialog_treasure", "evil_end_defeat", "evil_end_victory", "evil_setup",
         "evil_setup_players", "home", "home_resume", "home_resume_rows",
         "night_dialog_abandon", "night_dialog_colour", "night_dialog_restore",
-        "night_export", "night_history", "night_log", "night_roster",
-        "night_roster_empty", "night_settings", "night_stats", "night_stats_charts",
-        "night_stats_games", "tray_dialog_error", "tray_play", "tray_setup",
+        "night_dialog_retire", "night_export", "night_history", "night_log",
+        "night_roster", "night_roster_empty", "night_settings", "night_stats",
+        "night_stats_charts", "night_stats_games", "tray_dialog_error", "tray_play",
+        "tray_setup",
     )),
     "touch target": frozenset(step.name for step in screen_tour.steps()) - {"castor_play_round"},
     "contrast": frozenset((
-        "bond_dialog_correct", "bond_dialog_end_confirm", "bond_dialog_escaped",
-        "bond_dialog_lair", "castor_dialog_error", "castor_dialog_extra",
-        "castor_dialog_keypad", "castor_dialog_leader", "castor_dialog_power",
-        "castor_dialog_trumps", "dialog_keyboard", "evil_dialog_adjust",
-        "evil_dialog_enter_roll", "evil_dialog_error", "evil_dialog_place",
-        "evil_dialog_power", "evil_dialog_treasure", "home", "night_dialog_abandon",
-        "night_dialog_restore", "night_log", "night_stats_games", "tray_dialog_error",
-        "tray_setup",
+        "bond_dialog_capture", "bond_dialog_correct", "bond_dialog_end_confirm",
+        "bond_dialog_escaped", "bond_dialog_lair", "bond_play", "bond_play_scored",
+        "bond_setup", "castor_dialog_check", "castor_dialog_complice",
+        "castor_dialog_error", "castor_dialog_extra", "castor_dialog_keypad",
+        "castor_dialog_leader", "castor_dialog_power", "castor_dialog_trumps",
+        "castor_play", "castor_play_round", "castor_setup", "castor_tricks",
+        "castor_tricks_played", "dialog_keyboard", "dialog_roster",
+        "dialog_roster_empty", "evil_dialog_adjust", "evil_dialog_enter_roll",
+        "evil_dialog_error", "evil_dialog_place", "evil_dialog_power",
+        "evil_dialog_treasure", "evil_setup", "evil_setup_players", "home",
+        "home_resume", "home_resume_rows", "night_dialog_abandon",
+        "night_dialog_colour", "night_dialog_restore", "night_dialog_retire",
+        "night_export", "night_history", "night_log", "night_roster",
+        "night_roster_empty", "night_settings", "night_stats", "night_stats_charts",
+        "night_stats_games", "tray_dialog_error", "tray_setup",
     )),
 }
 
@@ -103,6 +116,12 @@ def test_screens_that_meet_a_rule_today_still_do(tour: dict[str, Any], rule: str
     broken = [line for line in findings(tour, f"{rule} ")
               if line.split("/")[1] in kept]
     assert not broken, "\n".join(broken)
+
+
+def test_the_kept_screens_are_steps_of_the_tour() -> None:
+    names = {step.name for step in screen_tour.steps()}
+    for rule, kept in MEETS_TODAY.items():
+        assert kept <= names, (rule, sorted(kept - names))
 
 
 def test_the_audit_sees_what_it_must() -> None:

@@ -49,7 +49,7 @@ class CastorPlayScreen(PlayScreen):
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
         root = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(4))
-        top = follow_height(BoxLayout(spacing=dp(6)), dp(34))
+        top = follow_height(BoxLayout(spacing=dp(6)), dp(50))  # a tie's status: two lines
         self.status = Text(size=19, bold=True, tid="play.status", size_hint_x=0.72)
         self.goal = Text(size=14, color=theme.MUTED, tid="play.goal", halign="right",
                          size_hint_x=0.28)

@@ -136,12 +136,12 @@ def power_dialog(state: EvilState) -> Dialog:
     if free:
         grid = dialog.buttons([(f"{pl.name}\n{pl.character}", f"power.{pl.character}",
                                 lambda ch=pl.character: select(ch)) for pl in free],
-                              cols=min(2, len(free)), height=60)
+                              cols=min(2, len(free)), height=72)  # name, character
         toggles.update({pl.character: find(grid, f"power.{pl.character}") for pl in free})
     dialog.add(BoxLayout())
     row = dialog.buttons([(app.tr("evil.ui.choose", character=""), "power.choose", confirm),
                           (app.tr("evil.ui.skip"), "power.skip",
-                           lambda: _act(dialog, c.SkipPower()))], height=60)
+                           lambda: _act(dialog, c.SkipPower()))], height=72)
     choose.append(find(row, "power.choose"))
     if free:
         select(free[0].character)
@@ -208,8 +208,10 @@ def physical_roll_dialog(state: EvilState) -> Dialog:
     chosen: dict[str, str] = {}
     buttons: dict[str, list[Tap]] = {}
     for die in DICE:
+        # the die's name above its faces: beside them it had a few px and was cut
+        dialog.add(Text(app.tr(f"evil.die.{die}"), size=theme.SIZE_SMALL, size_hint_y=None,
+                        height=dp(24), color=theme.MUTED))
         row = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
-        row.add_widget(Text(app.tr(f"evil.die.{die}"), size=14, size_hint_x=0.25))
         buttons[die] = []
         for face in dict.fromkeys(p.die_faces(die)):  # each face once, in die order
             tap = Tap(app.tr(f"evil.face.{face}") if die != "colour"

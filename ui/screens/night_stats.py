@@ -282,7 +282,7 @@ class NightStatsScreen(Screen):
         shown = title_text(games[self.line_index]) if games else app.tr("night.ui.no_line")
         chooser.add_widget(prev)
         chooser.add_widget(Text(shown, size=theme.SIZE_SMALL, halign="center",
-                                tid="stats.line.game", shorten=True))
+                                tid="stats.line.game"))  # two lines fit the row
         chooser.add_widget(following)
         right.add_widget(chooser)
         lines = LineChart(tid="stats.lines")

@@ -53,8 +53,7 @@ class TraySetupScreen(Screen):
             text = die_name(p, kind) + (f"  ×{count}" if count else "")
             # dark ink on green: white on it reads at 2.5:1 only
             button = Tap(text, tid=f"traysetup.add.{kind}", size=26, disabled=full,
-                         background=theme.SUCCESS if count else theme.BUTTON,
-                         color=theme.BACKGROUND if count else theme.TEXT)
+                         background=theme.SUCCESS if count else theme.BUTTON)
             button.bind(on_release=lambda _b, k=kind: self.add(k))
             grid.add_widget(button)
         box.add_widget(grid)
@@ -69,7 +68,7 @@ class TraySetupScreen(Screen):
                     disabled=not self.dice)
         clear.bind(on_release=lambda _b: self.clear())
         roll = Tap(app.tr("night.ui.tray_roll_n", n=len(self.dice)), tid="traysetup.roll",
-                   size=24, background=theme.SUCCESS, color=theme.BACKGROUND, size_hint_x=0.5,
+                   size=24, background=theme.SUCCESS, size_hint_x=0.5,
                    disabled=not self.dice)
         roll.bind(on_release=lambda _b: self.start())
         for widget in (back, clear, roll):
