@@ -20,7 +20,9 @@ from typing import Any
 
 from companion.messages import CompanionError
 
-SCHEMA_VERSION = 2  # 2: roster players, their link to games, cached game facts
+# 2: roster players, their link to games, cached game facts
+# 3: snapshots of a game's state every so many actions (resume replays only the tail)
+SCHEMA_VERSION = 3
 APP_DIR = "table-companion"
 FILE_NAME = "journal.sqlite3"
 
@@ -65,6 +67,14 @@ CREATE TABLE IF NOT EXISTS game_facts (
     stamp TEXT NOT NULL,
     facts TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    done INTEGER NOT NULL,
+    version TEXT NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
 """
 
 
@@ -81,6 +91,17 @@ class Entry:
     command: dict[str, Any] | None
     events: list[dict[str, Any]]
     at: float
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game's state after its first `seq` actions, when `done` commands were on the
+    undo stack and none to redo; `version` says how `state` (JSON) was encoded."""
+
+    seq: int
+    done: int
+    version: str
+    state: str
 
 
 @dataclass(frozen=True)
@@ -223,8 +244,10 @@ class Journal:
         command: dict[str, Any] | None,
         events: Sequence[dict[str, Any]],
         summary: dict[str, Any],
+        snapshot: Snapshot | None = None,
     ) -> None:
-        """Commit one action and the game's new summary together."""
+        """Commit one action and the game's new summary together (and a snapshot of
+        the state after it, if given)."""
         now = time.time()
         with self._transaction() as db:
             db.execute(
@@ -237,6 +260,8 @@ class Journal:
                 "UPDATE games SET updated = ?, finished = ?, summary = ? WHERE id = ?",
                 (now, int(bool(summary.get("finished"))), _dumps(summary), game_id),
             )
+            if snapshot is not None:
+                _write_snapshot(db, game_id, snapshot)
 
     def abandon(self, game_id: int) -> None:
         with self._transaction() as db:
@@ -258,6 +283,29 @@ class Journal:
                   loads(events) if events is not None else [], at)
             for seq, verb, command, events, at in rows
         ]
+
+    def entries_between(self, game_id: int, start: int, end: int | None = None
+                        ) -> list[Entry]:
+        """The actions `start <= seq < end` (to the last if `end` is None), without
+        their events: what a resume replays after a snapshot."""
+        rows = self._db.execute(
+            "SELECT seq, verb, command, at FROM actions WHERE game_id = ? AND seq >= ?"
+            " AND seq < ? ORDER BY seq",
+            (game_id, start, (1 << 62) if end is None else end),
+        )
+        loads = json.loads
+        return [Entry(seq, verb, None if command is None else loads(command), [], at)
+                for seq, verb, command, at in rows]
+
+    def latest_snapshot(self, game_id: int, version: str, before: int | None = None
+                        ) -> Snapshot | None:
+        """The game's newest snapshot of this `version` with `seq < before`, if any."""
+        row = self._db.execute(
+            "SELECT seq, done, version, state FROM snapshots WHERE game_id = ?"
+            " AND version = ? AND seq < ? ORDER BY seq DESC LIMIT 1",
+            (game_id, version, (1 << 62) if before is None else before),
+        ).fetchone()
+        return None if row is None else Snapshot(*row)
 
     def game(self, game_id: int) -> GameRecord:
         rows = self._games("WHERE id = ?", (game_id,))
@@ -322,6 +370,14 @@ def _is_access_error(exc: sqlite3.DatabaseError) -> bool:
     return "unable to open" in text or "readonly" in text or "read-only" in text
 
 
+def _write_snapshot(db: sqlite3.Connection, game_id: int, snapshot: Snapshot) -> None:
+    db.execute(
+        "INSERT INTO snapshots(game_id, seq, done, version, state)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (game_id, snapshot.seq, snapshot.done, snapshot.version, snapshot.state),
+    )
+
+
 def fold_name(name: str) -> str:
     """A player name as compared for duplicates: trimmed, case-insensitive."""
     return " ".join(str(name).split()).casefold()
@@ -333,6 +389,8 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     try:
         if version < 2:
             _link_by_names(db)
+        # 3: the snapshots table is created empty by SCHEMA; older games resume by
+        # replaying their whole journal until their next snapshot is written
         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     except BaseException:
         db.execute("ROLLBACK")
