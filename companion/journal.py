@@ -204,6 +204,19 @@ class Journal:
     def close(self) -> None:
         self._db.close()
 
+    def another_connection(self) -> Journal:
+        """The same file through a connection of its own, for a worker thread: call it
+        on that thread. Nothing is checked or migrated: this journal already did."""
+        if self.path is None:
+            raise JournalError("core.error.journal_open", path=":memory:",
+                               reason="a memory journal has one connection")
+        other = object.__new__(Journal)
+        other.path, other.moved_aside = self.path, None
+        other._db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10)
+        other._db.execute("PRAGMA synchronous=FULL")
+        other._db.execute("PRAGMA foreign_keys=ON")
+        return other
+
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         try:

@@ -90,6 +90,15 @@ class Driver:
         self.pump(3)
         # a quick tap's release is held for min_state_time on the clock: let it happen
         self.wait(float(getattr(widget, "min_state_time", 0)))
+        self.settle()
+
+    def settle(self, timeout: float = 30.0) -> None:
+        """Wait for the work a tap started on a worker thread (history, statistics,
+        exports) to be handed back and shown."""
+        from ui import background
+
+        self.wait_until(lambda: not background.busy(), timeout)
+        self.pump(2)
 
     def screenshot(self, name: str) -> Path:
         from kivy.core.window import Window

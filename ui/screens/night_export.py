@@ -8,6 +8,7 @@ changes nothing. An accepted one closes the journal, puts the backup in its plac
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -19,9 +20,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.journal import Journal
-from companion.messages import CompanionError
-from companion.night import backup, export
+from companion.night import backup, jobs
 from ui import theme
+from ui.background import Running, run_in
 from ui.dialogs import Dialog, message, open_dialog
 from ui.screens.night_common import scroll_list, top_bar, when
 from ui.widgets.basics import Tap, Text
@@ -60,6 +61,7 @@ class NightExportScreen(Screen):
         super().__init__(**kwargs)
         self.target: Path | None = None  # None: the data folder
         self.status = ""
+        self.job: Running | None = None  # one export, backup or restore at a time
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
         self.add_widget(self.box)
 
@@ -107,7 +109,7 @@ class NightExportScreen(Screen):
         for i, path in enumerate(files):
             text = f"{path.name}\n{when(path.stat().st_mtime)}"
             button = Tap(text, tid=f"restore.{i}", size=14, size_hint_y=None,
-                         height=theme.touch(56))
+                         height=theme.touch(56), disabled=self.job is not None)
             button.bind(on_release=lambda _b, p=path: self.confirm_restore(p))
             rows.add_widget(button)
         right.add_widget(scroller)
@@ -130,40 +132,69 @@ class NightExportScreen(Screen):
         return sorted(files, key=lambda p: -p.stat().st_mtime)[:20]
 
     # -- export and backup ---------------------------------------------------------------
+    def _run(self, tid: str, make: Any, on_done: Any, *, uses_journal: bool = True,
+             discard: Any = lambda _r: None) -> None:
+        """One job at a time, on a worker thread; the buttons wait meanwhile."""
+
+        def done(result: Any) -> None:
+            self.job = None
+            on_done(result)
+
+        def failed(message: Any) -> None:
+            self.job = None
+            self.refresh()
+            App.get_running_app().show_error(message)
+
+        def cancelled() -> None:
+            self.job = None
+            self.status = App.get_running_app().tr("night.progress.cancelled")
+            self.refresh()
+
+        self.job = run_in(self, tid, make, done, uses_journal=uses_journal, discard=discard,
+                          on_error=failed, on_cancelled=cancelled)
+        self.refresh()
+
     def make(self, what: str) -> None:
         app = App.get_running_app()
+        if self.job is not None:
+            return
         folder = self.folder
-        try:
-            if what == "csv":
-                path = folder / f"{PREFIX}-{stamp()}.csv"
-                export.write(path, export.csv_text(app.journal, translator=app.translator))
-            elif what == "bgstats":
-                path = folder / f"{PREFIX}-{stamp()}-bgstats.json"
-                export.write(path, export.bgstats_text(app.journal, translator=app.translator))
-            else:
-                path = folder / f"{PREFIX}-backup-{stamp()}.zip"
-                manifest = backup.create(app.journal, path)
-        except CompanionError as exc:
-            app.show_error(exc.message)
-            return
-        except OSError as exc:
-            app.show_error(backup.BackupError("night.backup.write_failed", path=str(folder),
-                                              reason=exc.strerror or str(exc)).message)
-            return
-        self.status = app.tr("night.ui.saved_to", path=str(path))
         if what == "backup":
-            self.status += "\n" + app.tr("night.ui.backup_counts", games=manifest.games,
-                                         players=manifest.players)
-        self.refresh()
+            path = folder / f"{PREFIX}-backup-{stamp()}.zip"
+        else:
+            path = folder / (f"{PREFIX}-{stamp()}.csv" if what == "csv"
+                             else f"{PREFIX}-{stamp()}-bgstats.json")
+        translator = app.translator
+
+        def job(journal: Journal) -> Any:
+            if what == "backup":
+                return jobs.make_backup(journal, path)
+            return jobs.export_file(journal, what, path, translator)
+
+        def done(result: Any) -> None:
+            self.status = app.tr("night.ui.saved_to", path=str(path))
+            if what == "backup":
+                self.status += "\n" + app.tr("night.ui.backup_counts", games=result.games,
+                                             players=result.players)
+            self.refresh()
+
+        def discard(_result: Any) -> None:  # cancelled too late: leave no half-made file
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+        self._run("export.progress", job, done, discard=discard)
 
     # -- restore -----------------------------------------------------------------------------
     def confirm_restore(self, path: Path) -> None:
-        app = App.get_running_app()
-        try:
-            manifest = backup.check(path)
-        except CompanionError as exc:
-            app.show_error(exc.message)
+        """The backup is checked in full (on a worker thread) before anything is asked."""
+        if self.job is not None:
             return
+        self._run("export.progress", lambda _j: jobs.check_backup(path),
+                  lambda manifest: self.ask_restore(path, manifest), uses_journal=False)
+
+    def ask_restore(self, path: Path, manifest: backup.Manifest) -> None:
+        app = App.get_running_app()
+        self.refresh()
         dialog = Dialog(app.tr("night.ui.restore_confirm_title"), "restore",
                         size_hint=(0.8, 0.7))
         dialog.add(Text(app.tr("night.ui.restore_confirm", name=path.name,
@@ -188,13 +219,22 @@ class NightExportScreen(Screen):
             app.leave_game()
             app.root.current = self.name
         app.journal.close()
-        try:
-            kept = backup.restore(path, journal_path)
-        except CompanionError as exc:
+
+        def done(kept: Path | None) -> None:
             app.journal = Journal(journal_path)
-            app.show_error(exc.message)
-            return
-        app.journal = Journal(journal_path)
-        self.status = app.tr("night.ui.restored", kept=str(kept or "-"))
+            self.status = app.tr("night.ui.restored", kept=str(kept or "-"))
+            self.refresh()
+            message(app.tr("night.ui.restore_done_title"), self.status, tid="restored")
+
+        def failed(error: Any) -> None:
+            self.job = None
+            app.journal = Journal(journal_path)
+            self.refresh()
+            app.show_error(error)
+
+        # the journal stays closed while the backup takes its place: nothing to cancel
+        self.job = run_in(self, "export.progress",
+                          lambda _j: jobs.restore_backup(path, journal_path),
+                          lambda kept: (setattr(self, "job", None), done(kept)),
+                          uses_journal=False, on_error=failed)
         self.refresh()
-        message(app.tr("night.ui.restore_done_title"), self.status, tid="restored")

@@ -15,9 +15,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.messages import CompanionError
-from companion.night import history, stats
+from companion.night import history, jobs, stats
 from companion.night.stats import KindStats, Record, Statistics
 from ui import theme
+from ui.background import Running, run_in
 from ui.screens.night_common import (
     KINDS,
     minutes,
@@ -45,16 +46,33 @@ class NightStatsScreen(Screen):
         self.data: Statistics | None = None
         self.line_games: list[history.GameLine] | None = None
         self.line_index = 0
+        self.recent: dict[str, list[history.GameLine]] = {}
+        self.job: Running | None = None
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
         self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.load()
 
+    def on_leave(self, *_: Any) -> None:
+        if self.job is not None:
+            self.job.cancel()
+
     def load(self) -> None:
-        app = App.get_running_app()
-        self.data = stats.statistics(app.journal)
-        self.line_games = None  # read again when the charts tab opens
+        """Everything the tabs show, computed on a worker thread (a club's years of
+        games take seconds); the screen shows its frame and the progress meanwhile."""
+        if self.job is not None:
+            self.job.cancel()
+        self.data = None
+        self.refresh()
+        self.job = run_in(self, "stats.progress",
+                          lambda journal: jobs.statistics(journal, LINE_KINDS, LINE_GAMES),
+                          self.loaded)
+
+    def loaded(self, result: jobs.StatsScreenData) -> None:
+        self.job = None
+        self.data, self.recent = result.statistics, result.recent
+        self.line_games = None  # chosen again from `recent` when the charts tab opens
         self.line_index = 0
         self.refresh()
 
@@ -75,6 +93,8 @@ class NightStatsScreen(Screen):
             button.bind(on_release=lambda _b, t=tab: self.show_tab(t))
             tabs.add_widget(button)
         self.box.add_widget(tabs)
+        if self.data is None:  # still computing: the progress panel says so
+            return
         body = {"players": self.players_tab, "games": self.games_tab,
                 "charts": self.charts_tab}[self.tab]()
         self.box.add_widget(body)
@@ -281,12 +301,10 @@ class NightStatsScreen(Screen):
 
     def recent_line_games(self) -> list[history.GameLine]:
         if self.line_games is None:
-            app = App.get_running_app()
             found: list[history.GameLine] = []
             for kind in LINE_KINDS:
                 if self.kind in (None, kind):
-                    found += history.games(app.journal, kind=kind, status="finished",
-                                           limit=LINE_GAMES)
+                    found += self.recent.get(kind, [])
             found.sort(key=lambda g: -g.started)
             self.line_games = found[:LINE_GAMES]
         return self.line_games
