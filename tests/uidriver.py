@@ -75,7 +75,7 @@ class Driver:
         return None if self.app.dialog is None else str(self.app.dialog.tid)
 
     # -- touching --------------------------------------------------------------------
-    def tap(self, tid: str) -> None:
+    def tap(self, tid: str, settle: bool = True) -> None:
         from kivy.tests.common import UnitTestTouch
 
         widget = self.find(tid)
@@ -90,7 +90,8 @@ class Driver:
         self.pump(3)
         # a quick tap's release is held for min_state_time on the clock: let it happen
         self.wait(float(getattr(widget, "min_state_time", 0)))
-        self.settle()
+        if settle:
+            self.settle()
 
     def settle(self, timeout: float = 30.0) -> None:
         """Wait for the work a tap started on a worker thread (history, statistics,

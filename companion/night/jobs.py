@@ -63,12 +63,11 @@ def _prepare(journal: Journal, steps: int, include: Sequence[str] | None = None
              ) -> Generator[Progress, None, int]:
     """Link the players and bring the cached facts up to date, a chunk at a time;
     returns the number of steps taken, for the caller's own count."""
-    reading = msg("night.progress.reading")
-    yield Progress(reading, 0, steps)
     link_missing(journal)
     stale = stale_games(journal, include)
     chunks = [stale[i:i + CHUNK] for i in range(0, len(stale), CHUNK)]
     total = steps + len(chunks)
+    yield Progress(msg("night.progress.reading"), 0, total)
     for k, chunk in enumerate(chunks):
         yield Progress(msg("night.progress.facts", done=k * CHUNK, total=len(stale)), k + 1,
                        total)

@@ -91,6 +91,7 @@ class NightExportScreen(Screen):
         for what in ("csv", "bgstats", "backup"):
             button = Tap(app.tr(f"night.ui.do_{what}"), tid=f"export.{what}", size=19,
                          size_hint_y=None, height=theme.touch(60),
+                         disabled=self.job is not None,
                          background=theme.SUCCESS if what == "backup" else theme.BUTTON)
             button.bind(on_release=lambda _b, w=what: self.make(w))
             left.add_widget(button)

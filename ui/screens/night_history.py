@@ -11,6 +11,7 @@ from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.messages import CompanionError
 from companion.night import history, jobs
@@ -93,6 +94,8 @@ class NightHistoryScreen(Screen):
         # worker thread: years of games take longer than a frame
         if self.job is not None:
             self.job.cancel()
+        self.waiting = Widget()  # keeps the bar at the top until the list comes
+        self.box.add_widget(self.waiting)
         kind_, limit = self.kind, self.shown + 1
         self.job = run_in(self, "history.progress",
                           lambda journal: jobs.history_page(journal, kind_, limit),
@@ -101,6 +104,7 @@ class NightHistoryScreen(Screen):
     def show_lines(self, lines: list[GameLine]) -> None:
         app = App.get_running_app()
         self.job = None
+        self.box.remove_widget(self.waiting)
         scroller, rows = scroll_list(6)
         if not lines:
             rows.add_widget(Text(app.tr("night.ui.no_games"), size=18, color=theme.MUTED,
@@ -193,6 +197,8 @@ class NightLogScreen(Screen):
         self.box.clear_widgets()
         self.box.add_widget(top_bar(app.tr("night.ui.log_title", game=self.game_id), "log",
                                     back=lambda: go("night_history")))
+        self.waiting = Widget()  # keeps the bar at the top until the log comes
+        self.box.add_widget(self.waiting)
         if self.job is not None:
             self.job.cancel()
         game_id = self.game_id
@@ -202,6 +208,7 @@ class NightLogScreen(Screen):
     def show_error(self, message: Any) -> None:
         app = App.get_running_app()
         self.job = None
+        self.box.remove_widget(self.waiting)
         self.box.add_widget(Text(app.say(message), size=18, tid="log.error"))
 
     def show_log(self, result: tuple[GameLine, list[LogLine]]) -> None:

@@ -13,6 +13,7 @@ from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.messages import CompanionError
 from companion.night import history, jobs, stats
@@ -94,6 +95,7 @@ class NightStatsScreen(Screen):
             tabs.add_widget(button)
         self.box.add_widget(tabs)
         if self.data is None:  # still computing: the progress panel says so
+            self.box.add_widget(Widget())  # keeps the bars at the top
             return
         body = {"players": self.players_tab, "games": self.games_tab,
                 "charts": self.charts_tab}[self.tab]()
