@@ -257,7 +257,8 @@ class CompanionApp(App):
     def open_dialog(self, dialog: Dialog) -> None:
         self.close_dialog()
         self.dialog = dialog
-        dialog.bind(on_dismiss=self._forget_dialog)
+        dialog.funbind("on_dismiss", self._forget_dialog)  # a reused dialog: bound once
+        dialog.fbind("on_dismiss", self._forget_dialog)
         dialog.open(animation=False)
 
     def _forget_dialog(self, dialog: Dialog) -> None:
