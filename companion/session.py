@@ -195,9 +195,10 @@ def replay_onto(history: History, rules: Rules, entries: Sequence[Entry]) -> His
 
 
 def rebuild(rules: Rules, journal: Journal, game_id: int, setup: Mapping[str, Any],
-            end: int | None = None, below: int | None = None) -> tuple[History, int]:
+            end: int | None = None, below: int | None = None) -> tuple[History, int, int]:
     """The stacks after the game's first `end` actions (all if None), from the newest
-    snapshot before `below` that this code can read, and the number of actions read.
+    snapshot before `below` that this code can read; the number of actions they cover,
+    and where the snapshot used was taken (0: none, the initial state).
     A snapshot of another version, or one that does not decode, is passed over."""
     initial = rules.initial_state(setup)
     version = snapshot_version(type(initial))
@@ -224,7 +225,7 @@ def rebuild(rules: Rules, journal: Journal, game_id: int, setup: Mapping[str, An
         start = seq
     entries = journal.entries_between(game_id, start, end)
     replay_onto(history, rules, entries)
-    return history, start + len(entries)
+    return history, start + len(entries), start
 
 
 class Session:
@@ -255,14 +256,12 @@ class Session:
         """The game as it was: its newest readable snapshot and the actions after it."""
         record = journal.game(game_id)
         try:
-            history, seq = rebuild(rules, journal, game_id, record.setup)
+            history, seq, snapshot_seq = rebuild(rules, journal, game_id, record.setup)
         except RuleError as exc:
             # a journal these rules cannot replay (written by another version, edited):
             # say which game and why, rather than a rule error that makes no sense here
             raise JournalError("core.error.replay", game=game_id, reason=exc.message) from exc
-        last = journal.latest_snapshot(game_id, snapshot_version(type(history.initial)))
-        return cls(rules, journal, game_id, record.setup, history, seq,
-                   last.seq if last is not None else 0)
+        return cls(rules, journal, game_id, record.setup, history, seq, snapshot_seq)
 
     # -- reading -----------------------------------------------------------------
     @property
