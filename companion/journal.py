@@ -210,12 +210,19 @@ class Journal:
         if self.path is None:
             raise JournalError("core.error.journal_open", path=":memory:",
                                reason="a memory journal has one connection")
-        other = object.__new__(Journal)
-        other.path, other.moved_aside = self.path, None
-        other._db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10)
-        other._db.execute("PRAGMA synchronous=FULL")
-        other._db.execute("PRAGMA foreign_keys=ON")
-        return other
+        return Journal.already_checked(self.path)
+
+    @classmethod
+    def already_checked(cls, path: Path | str) -> Journal:
+        """The journal at `path`, which another connection has just opened (checked and
+        migrated): opened without checking it again, which takes a while on a large
+        file (a restore checks it on a worker thread, the screen then opens it)."""
+        journal = object.__new__(cls)
+        journal.path, journal.moved_aside = Path(path), None
+        journal._db = sqlite3.connect(str(path), isolation_level=None, timeout=10)
+        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"):
+            journal._db.execute(f"PRAGMA {pragma}")
+        return journal
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:

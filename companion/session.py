@@ -26,7 +26,7 @@ from companion.snapshot import version as snapshot_version
 log = logging.getLogger(__name__)
 
 #: a snapshot of the state goes with every this many actions (with the next "do")
-SNAPSHOT_EVERY = 200
+SNAPSHOT_EVERY = 100
 
 
 @dataclass(frozen=True)

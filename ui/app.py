@@ -206,7 +206,7 @@ class CompanionApp(App):
         if self.session is not None:
             self.session.unsubscribe(self._on_update)
         self.session = session
-        session.snapshot_every = max(1, int(self.settings.get("snapshot_every", 200)))
+        session.snapshot_every = max(1, int(self.settings.get("snapshot_every", 100)))
         session.subscribe(self._on_update)
         if self.hardware is not None:
             self.hardware.detach()

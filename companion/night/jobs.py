@@ -135,7 +135,12 @@ def check_backup(path: Path) -> Job[backup.Manifest]:
 
 
 def restore_backup(path: Path, journal_path: Path) -> Job[Path | None]:
-    """Put the backup in the journal's place (the journal must be closed)."""
-    yield Progress(msg("night.progress.restore", name=path.name), 0, 1, cancellable=False)
-    return backup.restore(path, journal_path)
+    """Put the backup in the journal's place (the journal must be closed), then open it
+    once as a start does (checked, migrated), so the screen can open it at once after
+    (`Journal.already_checked`)."""
+    yield Progress(msg("night.progress.restore", name=path.name), 0, 2, cancellable=False)
+    kept = backup.restore(path, journal_path)
+    yield Progress(msg("night.progress.restore", name=path.name), 1, 2, cancellable=False)
+    Journal(journal_path).close()
+    return kept
 

@@ -222,7 +222,7 @@ class NightExportScreen(Screen):
         app.journal.close()
 
         def done(kept: Path | None) -> None:
-            app.journal = Journal(journal_path)
+            app.journal = Journal.already_checked(journal_path)  # checked by the job
             self.status = app.tr("night.ui.restored", kept=str(kept or "-"))
             self.refresh()
             message(app.tr("night.ui.restore_done_title"), self.status, tid="restored")
