@@ -14,8 +14,8 @@ from __future__ import annotations
 import logging
 import sys
 import threading
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -31,6 +31,7 @@ from ui import theme
 from ui.widgets.basics import Tap, Text, paint_background
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 #: how often the worker offers the interpreter to the UI thread (CPython's default is
 #: 5 ms: a frame could wait that long each time it needs the interpreter back)
@@ -63,7 +64,7 @@ class Bar(Widget):
 class ProgressPanel(BoxLayout):
     """What is being done, a bar, and Cancel: shown where the result will appear."""
 
-    def __init__(self, tid: str, on_cancel: Callable[[], None]) -> None:
+    def __init__(self, tid: str) -> None:
         app = App.get_running_app()
         super().__init__(orientation="vertical", spacing=dp(6), padding=dp(8),
                          size_hint_y=None, height=dp(40) + dp(16) + theme.touch() + dp(20))
@@ -75,7 +76,8 @@ class ProgressPanel(BoxLayout):
         self.cancel = self.add_widget_(Tap(app.tr("core.ui.cancel"), tid=f"{tid}.cancel",
                                            size_hint=(None, None), width=dp(160),
                                            height=theme.touch()))
-        self.cancel.bind(on_release=lambda _b: on_cancel())
+        self.on_cancel: Callable[[], None] = lambda: None  # the running job's
+        self.cancel.bind(on_release=lambda _b: self.on_cancel())
 
     def add_widget_(self, widget: Any) -> Any:
         self.add_widget(widget)
@@ -183,11 +185,39 @@ class Running:
 
 _RUNNING: set[Running] = set()
 _SAVED = [sys.getswitchinterval()]
+_STEPPING = [0]  # lists still being added a few rows per frame
 
 
 def busy() -> bool:
-    """A job is still working (tests wait for this)."""
-    return bool(_RUNNING)
+    """A job is still working, or its result still reaching the screen (tests wait)."""
+    return bool(_RUNNING) or _STEPPING[0] > 0
+
+
+def in_steps(items: Sequence[T], add: Callable[[T], None], alive: Callable[[], bool],
+             per_frame: int = 4) -> None:
+    """Add `items` to the screen `per_frame` at a time, one frame after the other: each
+    row makes widgets and the textures of their texts, and a page of them at once
+    would be one long frame. Stops when `alive()` turns false (the list was replaced)."""
+    for item in items[:per_frame]:
+        add(item)
+    rest = list(items[per_frame:])
+    if not rest:
+        return
+    _STEPPING[0] += 1
+
+    def step(_dt: float) -> None:
+        if not alive():
+            _STEPPING[0] -= 1
+            return
+        for item in rest[:per_frame]:
+            add(item)
+        del rest[:per_frame]
+        if rest:
+            Clock.schedule_once(step)
+        else:
+            _STEPPING[0] -= 1
+
+    Clock.schedule_once(step)
 
 
 def run_in(parent: Any, tid: str, make: Callable[[Journal | None], Job[Any]],
@@ -219,7 +249,13 @@ def run_in(parent: Any, tid: str, make: Callable[[Journal | None], Job[Any]],
     running = Running(make, on_progress=lambda p: panel.show(p), on_done=done,
                       on_error=failed, on_cancelled=cancelled, discard=discard,
                       journal=app.journal if uses_journal else None)
-    panel = ProgressPanel(tid, running.cancel)
+    # one panel per screen, built the first time: starting a job makes no widget
+    panel = getattr(parent, "_progress_panel", None)
+    if panel is None or panel.tid != tid:
+        panel = ProgressPanel(tid)
+        parent._progress_panel = panel
+    panel.on_cancel = running.cancel
     panel.show(Progress(msg("night.progress.starting"), 0, 1))
-    parent.add_widget(panel, index=index)
+    if panel.parent is None:
+        parent.add_widget(panel, index=index)
     return running.start()

@@ -75,8 +75,16 @@ class NightExportScreen(Screen):
     def folder(self) -> Path:
         return self.target or data_dir()
 
+    def show_state(self) -> None:
+        """The status and whether the buttons take a touch: a job's start and end
+        change only these (rebuilding the screen would be a long frame)."""
+        for button in self.actions:
+            button.disabled = self.job is not None
+        self.status_label.text = self.status
+
     def refresh(self) -> None:
         app = App.get_running_app()
+        self.actions: list[Tap] = []
         self.box.clear_widgets()
         self.box.add_widget(top_bar(app.tr("night.ui.export_title"), "export"))
         columns = BoxLayout(spacing=dp(10))
@@ -93,9 +101,11 @@ class NightExportScreen(Screen):
                          size_hint_y=None, height=theme.touch(60),
                          disabled=self.job is not None,
                          background=theme.SUCCESS if what == "backup" else theme.BUTTON)
+            self.actions.append(button)
             button.bind(on_release=lambda _b, w=what: self.make(w))
             left.add_widget(button)
-        left.add_widget(Text(self.status, size=15, tid="export.status", valign="top"))
+        self.status_label = Text(self.status, size=15, tid="export.status", valign="top")
+        left.add_widget(self.status_label)
         columns.add_widget(left)
 
         right = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.5)
@@ -111,6 +121,7 @@ class NightExportScreen(Screen):
             text = f"{path.name}\n{when(path.stat().st_mtime)}"
             button = Tap(text, tid=f"restore.{i}", size=14, size_hint_y=None,
                          height=theme.touch(56), disabled=self.job is not None)
+            self.actions.append(button)
             button.bind(on_release=lambda _b, p=path: self.confirm_restore(p))
             rows.add_widget(button)
         right.add_widget(scroller)
@@ -143,17 +154,17 @@ class NightExportScreen(Screen):
 
         def failed(message: Any) -> None:
             self.job = None
-            self.refresh()
+            self.show_state()
             App.get_running_app().show_error(message)
 
         def cancelled() -> None:
             self.job = None
             self.status = App.get_running_app().tr("night.progress.cancelled")
-            self.refresh()
+            self.show_state()
 
         self.job = run_in(self, tid, make, done, uses_journal=uses_journal, discard=discard,
                           on_error=failed, on_cancelled=cancelled)
-        self.refresh()
+        self.show_state()
 
     def make(self, what: str) -> None:
         app = App.get_running_app()
@@ -177,7 +188,9 @@ class NightExportScreen(Screen):
             if what == "backup":
                 self.status += "\n" + app.tr("night.ui.backup_counts", games=result.games,
                                              players=result.players)
-            self.refresh()
+                self.refresh()  # the new backup joins the list
+            else:
+                self.show_state()
 
         def discard(_result: Any) -> None:  # cancelled too late: leave no half-made file
             with contextlib.suppress(OSError):
@@ -195,7 +208,7 @@ class NightExportScreen(Screen):
 
     def ask_restore(self, path: Path, manifest: backup.Manifest) -> None:
         app = App.get_running_app()
-        self.refresh()
+        self.show_state()
         dialog = Dialog(app.tr("night.ui.restore_confirm_title"), "restore",
                         size_hint=(0.8, 0.7))
         dialog.add(Text(app.tr("night.ui.restore_confirm", name=path.name,
@@ -230,7 +243,7 @@ class NightExportScreen(Screen):
         def failed(error: Any) -> None:
             self.job = None
             app.journal = Journal(journal_path)
-            self.refresh()
+            self.show_state()
             app.show_error(error)
 
         # the journal stays closed while the backup takes its place: nothing to cancel
@@ -238,4 +251,4 @@ class NightExportScreen(Screen):
                           lambda _j: jobs.restore_backup(path, journal_path),
                           lambda kept: (setattr(self, "job", None), done(kept)),
                           uses_journal=False, on_error=failed)
-        self.refresh()
+        self.show_state()

@@ -17,7 +17,7 @@ from companion.messages import CompanionError
 from companion.night import history, jobs
 from companion.night.history import GameLine, LogLine
 from ui import theme
-from ui.background import Running, run_in
+from ui.background import Running, in_steps, run_in
 from ui.dialogs import Dialog, open_dialog
 from ui.screens.night_common import KINDS, go, minutes, scroll_list, short_game_name, top_bar, when
 from ui.widgets.basics import Tap, Text
@@ -109,14 +109,17 @@ class NightHistoryScreen(Screen):
         if not lines:
             rows.add_widget(Text(app.tr("night.ui.no_games"), size=18, color=theme.MUTED,
                                  tid="history.empty", size_hint_y=None, height=dp(60)))
-        for line in lines[:self.shown]:
-            rows.add_widget(self.row(line))
+        items: list[Any] = list(lines[:self.shown])
         if len(lines) > self.shown:
             more = Tap(app.tr("night.ui.more"), tid="history.more", size_hint_y=None,
                        height=theme.touch())
             more.bind(on_release=lambda _b: self.more())
-            rows.add_widget(more)
+            items.append(more)
         self.box.add_widget(scroller)
+        # a few rows a frame: a page at once would hold the screen for a long frame
+        in_steps(items, lambda item: rows.add_widget(
+            item if isinstance(item, Tap) else self.row(item)),
+            alive=lambda: scroller.parent is not None)
 
     def row(self, line: GameLine) -> BoxLayout:
         app = App.get_running_app()

@@ -19,7 +19,7 @@ from companion.messages import CompanionError
 from companion.night import history, jobs, stats
 from companion.night.stats import KindStats, Record, Statistics
 from ui import theme
-from ui.background import Running, run_in
+from ui.background import Running, in_steps, run_in
 from ui.screens.night_common import (
     KINDS,
     minutes,
@@ -176,7 +176,8 @@ class NightStatsScreen(Screen):
             return (-(record.wins if record else 0), -(record.games if record else 0),
                     p.player.name.casefold())
 
-        for i, p in enumerate(sorted(listed, key=order)):
+        def add_row(numbered: tuple[int, stats.PlayerStats]) -> None:
+            i, p = numbered
             record = p.overall if self.kind is None else p.by_kind.get(self.kind)
             row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(40))
             paint_background(row, theme.PANEL)
@@ -190,6 +191,10 @@ class NightStatsScreen(Screen):
                                     tid=f"stats.player.{i}.{column}",
                                     size_hint_x=wide.get(column, 1.0)))
             rows.add_widget(row)
+
+        # a few players a frame: each row is half a dozen texts to draw
+        in_steps(list(enumerate(sorted(listed, key=order))), add_row,
+                 alive=lambda: outer.parent is not None, per_frame=3)
         if not listed:
             rows.add_widget(Text(app.tr("night.ui.no_players"), size=18, color=theme.MUTED,
                                  size_hint_y=None, height=dp(60), tid="stats.empty"))
