@@ -38,13 +38,13 @@ TIMEOUT = 120.0  # a child that shows nothing for this long has failed
 
 
 class Runner:
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, long_actions: int = LONG_ACTIONS) -> None:
         self.workdir = workdir
         self.count = 0
         self.template = workdir / "template" / "journal.sqlite3"
         make_journal(self.template, JOURNAL_ACTIONS)
         self.long_template = workdir / "template-long" / "journal.sqlite3"
-        make_journal(self.long_template, LONG_ACTIONS)
+        make_journal(self.long_template, long_actions)
         self.config = workdir / "config.yaml"
         self.config.write_text("language: en\n", encoding="utf-8")
         self.env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"),
@@ -110,9 +110,9 @@ def compile_app() -> None:
 
 
 def measure(workdir: Path, reps: int = 5, idle_seconds: float = 30.0,
-            idle_reps: int = 2) -> dict[str, Any]:
+            idle_reps: int = 2, long_actions: int = LONG_ACTIONS) -> dict[str, Any]:
     compile_app()
-    runner = Runner(workdir)
+    runner = Runner(workdir, long_actions)
     for app in APPS:  # warm-up, not counted: bytecode caches, page cache, KIVY_HOME
         runner.once(app)
     runs: dict[str, list[dict[str, Any]]] = {app: [] for app in APPS}
@@ -121,6 +121,7 @@ def measure(workdir: Path, reps: int = 5, idle_seconds: float = 30.0,
             idle = idle_seconds if rep < idle_reps and app != "ours_long" else 0.0
             runs[app].append(runner.once(app, idle))
     result: dict[str, Any] = {"reps": reps, "idle_seconds": idle_seconds,
+                              "long_actions": long_actions,
                               "idle_reps": min(idle_reps, reps), "runs": runs}
     for key in ("start_s", "rss_mib", "idle_cpu_s", "idle_frames"):
         series = {app: [r[key] for r in runs[app] if key in r] for app in APPS}

@@ -119,7 +119,7 @@ class NightHistoryScreen(Screen):
         # a few rows a frame: a page at once would hold the screen for a long frame
         in_steps(items, lambda item: rows.add_widget(
             item if isinstance(item, Tap) else self.row(item)),
-            alive=lambda: scroller.parent is not None)
+            alive=lambda: scroller.parent is not None, per_frame=3)
 
     def row(self, line: GameLine) -> BoxLayout:
         app = App.get_running_app()

@@ -194,7 +194,7 @@ class NightStatsScreen(Screen):
 
         # a few players a frame: each row is half a dozen texts to draw
         in_steps(list(enumerate(sorted(listed, key=order))), add_row,
-                 alive=lambda: outer.parent is not None, per_frame=3)
+                 alive=lambda: outer.parent is not None, per_frame=2)
         if not listed:
             rows.add_widget(Text(app.tr("night.ui.no_players"), size=18, color=theme.MUTED,
                                  size_hint_y=None, height=dp(60), tid="stats.empty"))
