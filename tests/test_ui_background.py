@@ -95,3 +95,18 @@ def test_statistics_of_a_big_history_arrive_without_a_long_frame(launch: Any,
     # the work took many frames, none of them long (a generous bound for a loaded
     # test machine; bench/ measures the real figure)
     assert len(frames) > 5 and max(frames) < 0.5
+
+
+def test_no_full_collection_while_work_runs_beside_the_screen() -> None:
+    """A full collection would walk everything the work holds, and hold every thread."""
+    from ui.memory import OVERDUE, IdleCollector
+
+    busy = {"on": True}
+    collected: list[int] = []
+    collector = IdleCollector(clock=lambda: 100.0, collect=lambda: collected.append(1),
+                              pending=lambda: OVERDUE + 5, hold=lambda: busy["on"])
+    collector.tick()
+    assert collected == []
+    busy["on"] = False
+    collector.tick()
+    assert collected == [1]

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,12 @@ log = logging.getLogger(__name__)
 _SEEDS = random.SystemRandom()  # the OS's randomness, as `secrets` uses
 
 
+def _background_busy() -> bool:
+    """Game-night work is running (its module is imported only when some runs)."""
+    background = sys.modules.get("ui.background")
+    return bool(background is not None and background.busy())
+
+
 class CompanionApp(App):
     scale = NumericProperty(1.0)
     use_kivy_settings = False  # no settings panel (F1) on a kiosk
@@ -56,7 +63,7 @@ class CompanionApp(App):
         self.dialog: Dialog | None = None
         self.watchdog = Watchdog.from_environment()
         self.night_dimmer: Any = None
-        self.collector = IdleCollector()
+        self.collector = IdleCollector(hold=_background_busy)
 
     # -- translation -----------------------------------------------------------------
     def tr(self, key: str, **params: Any) -> str:

@@ -99,11 +99,12 @@ class Running:
                  on_error: Callable[[Message], None],
                  on_cancelled: Callable[[], None] = lambda: None,
                  discard: Callable[[Any], None] = lambda _r: None,
-                 journal: Journal | None = None) -> None:
+                 journal: Journal | None = None, cancellable: bool = True) -> None:
         self.make = make
         self.on_progress, self.on_done, self.on_error = on_progress, on_done, on_error
         self.on_cancelled, self.discard = on_cancelled, discard
         self.journal = journal  # the app's: the worker opens its own connection to it
+        self.cancellable = cancellable  # False: once started, it must run to its end
         self.cancelled = False
         self.finished = False
         self._stop = threading.Event()
@@ -119,7 +120,7 @@ class Running:
 
     def cancel(self) -> None:
         """Stop now as far as the screen is concerned; the worker stops at its next step."""
-        if self.finished or self.cancelled:
+        if self.finished or self.cancelled or not self.cancellable:
             return
         self.cancelled = True
         self._stop.set()
@@ -161,7 +162,8 @@ class Running:
     # -- back on the Kivy thread -------------------------------------------------------------
     def _progress(self, progress: Progress) -> None:
         if not self.cancelled and not self.finished:
-            self.on_progress(progress)
+            self.on_progress(progress if self.cancellable else
+                             Progress(progress.what, progress.done, progress.total, False))
 
     def _done(self, result: Any, stopped: bool = False) -> None:
         self._end()
@@ -225,7 +227,7 @@ def run_in(parent: Any, tid: str, make: Callable[[Journal | None], Job[Any]],
            discard: Callable[[Any], None] = lambda _r: None,
            on_error: Callable[[Message], None] | None = None,
            on_cancelled: Callable[[], None] = lambda: None,
-           index: int = 0) -> Running:
+           cancellable: bool = True, index: int = 0) -> Running:
     """Run a job with its progress panel in `parent` (removed when it ends); errors
     are shown as the app's error dialog unless `on_error` is given."""
     app = App.get_running_app()
@@ -248,14 +250,15 @@ def run_in(parent: Any, tid: str, make: Callable[[Journal | None], Job[Any]],
 
     running = Running(make, on_progress=lambda p: panel.show(p), on_done=done,
                       on_error=failed, on_cancelled=cancelled, discard=discard,
-                      journal=app.journal if uses_journal else None)
+                      journal=app.journal if uses_journal else None,
+                      cancellable=cancellable)
     # one panel per screen, built the first time: starting a job makes no widget
     panel = getattr(parent, "_progress_panel", None)
     if panel is None or panel.tid != tid:
         panel = ProgressPanel(tid)
         parent._progress_panel = panel
     panel.on_cancel = running.cancel
-    panel.show(Progress(msg("night.progress.starting"), 0, 1))
+    panel.show(Progress(msg("night.progress.starting"), 0, 1, cancellable))
     if panel.parent is None:
         parent.add_widget(panel, index=index)
     return running.start()

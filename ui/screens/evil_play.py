@@ -156,19 +156,35 @@ class EvilPlayScreen(PlayScreen):
         state = self.state
         if state.outcome is not None or app.root.current != self.name:
             return
-        # both dialogs are built once per shape (their buttons) and opened again after
         if state.pending_powers:
-            free = tuple((p.name, p.character) for p in state.players
-                         if p.character not in state.powers_up)
-            self.open_reused(("power", free), lambda: dialogs().power_dialog(state))
+            self._power_dialog(state)
         elif state.empty_colours and not self.placement_snoozed:
-            colour, sayings = state.empty_colours[0], self._last_sayings()
-            p = state.params
-            shape = ("place", colour, bool(sayings), state.left_out, p.min_minutes,
-                     p.max_minutes, p.step_minutes)
-            self.open_reused(shape, lambda: dialogs().placement_dialog(
-                state, colour, sayings, on_later=self.snooze_placement),
-                texts={"place.subtitle": sayings})
+            self._placement_dialog(state, state.empty_colours[0], self._last_sayings())
+
+    # both dialogs are built once per shape (their buttons) and opened again after
+    def _power_dialog(self, state: EvilState) -> None:
+        free = tuple((p.name, p.character) for p in state.players
+                     if p.character not in state.powers_up)
+        self.open_reused(("power", free), lambda: dialogs().power_dialog(state))
+
+    def _placement_dialog(self, state: EvilState, colour: str, sayings: str) -> None:
+        p = state.params
+        shape = ("place", colour, bool(sayings), state.left_out, p.min_minutes,
+                 p.max_minutes, p.step_minutes)
+        self.open_reused(shape, lambda: dialogs().placement_dialog(
+            state, colour, sayings, on_later=self.snooze_placement),
+            texts={"place.subtitle": sayings})
+
+    def warm_dialogs(self) -> None:
+        app = App.get_running_app()
+        state = self.state
+        if state.outcome is not None:
+            return
+        self._power_dialog(state)
+        app.close_dialog()
+        for colour in state.params.colours:
+            self._placement_dialog(state, colour, " ")  # its text is set when it opens
+            app.close_dialog()
 
     def snooze_placement(self) -> None:
         self.placement_snoozed = True

@@ -25,7 +25,7 @@ from ui import theme
 from ui.background import Running, run_in
 from ui.dialogs import Dialog, message, open_dialog
 from ui.screens.night_common import scroll_list, top_bar, when
-from ui.widgets.basics import Tap, Text
+from ui.widgets.basics import Tap, Text, find
 
 MEDIA = Path("/media")
 PREFIX = "table-companion"
@@ -233,22 +233,30 @@ class NightExportScreen(Screen):
             app.leave_game()
             app.root.current = self.name
         app.journal.close()
+        # no journal until the backup is in its place: the screen cannot be left
+        back = find(self.box, "export.back")
+        if back is not None:
+            back.disabled = True
 
         def done(kept: Path | None) -> None:
             app.journal = Journal.already_checked(journal_path)  # checked by the job
             self.status = app.tr("night.ui.restored", kept=str(kept or "-"))
-            self.refresh()
+            self.show_state()
+            if back is not None:
+                back.disabled = False
             message(app.tr("night.ui.restore_done_title"), self.status, tid="restored")
 
         def failed(error: Any) -> None:
             self.job = None
             app.journal = Journal(journal_path)
             self.show_state()
+            if back is not None:
+                back.disabled = False
             app.show_error(error)
 
         # the journal stays closed while the backup takes its place: nothing to cancel
         self.job = run_in(self, "export.progress",
                           lambda _j: jobs.restore_backup(path, journal_path),
                           lambda kept: (setattr(self, "job", None), done(kept)),
-                          uses_journal=False, on_error=failed)
+                          uses_journal=False, on_error=failed, cancellable=False)
         self.show_state()

@@ -40,11 +40,20 @@ class PlayScreen(Screen):
         Clock.schedule_once(self._build_end_screen, END_SCREEN_AFTER)
 
     def _build_end_screen(self, _dt: float = 0) -> None:
-        """The end screen is built while the table plays, not by the roll that ends it."""
+        """The end screen (and the dialogs a roll opens) are built while the table plays,
+        not by the roll that needs them."""
         app = App.get_running_app()
+        if app is None or app.root is None or app.session is not self.session:
+            return
         name = self.name.replace("_play", "_end")
-        if app is not None and app.root is not None and app.root.has_screen(name):
+        if app.root.has_screen(name):
             app.root.get_screen(name)
+        if app.dialog is None and app.root.current == self.name:
+            self.warm_dialogs()
+
+    def warm_dialogs(self) -> None:
+        """Build (open and close at once, in one clock tick: nothing is drawn) the
+        dialogs `open_reused` will open after an action. None by default."""
 
     def open_reused(self, key: Hashable, build: Callable[[], Any],
                     texts: Mapping[str, str] | None = None) -> Any:
