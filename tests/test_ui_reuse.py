@@ -30,7 +30,7 @@ def test_rolls_and_the_dialogs_they_open_allocate_no_widget(launch: Any,
 
     ui = launch(seed=3)
     new_game(ui, minutes=55)  # far from the clock: a long game with many dialogs
-    ui.wait(3.5)  # the end screen is built meanwhile, while nobody waits for it
+    ui.wait(1.0)  # the end screen is built meanwhile, while nobody waits for it
     assert ui.app.root.built("evil_end") is not None
     monkeypatch.setattr(Widget, "__init__", counting)
     seen: dict[Any, Any] = {}  # dialog shape -> the dialog object opened for it

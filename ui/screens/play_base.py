@@ -13,7 +13,7 @@ from kivy.uix.screenmanager import Screen
 from companion.session import Session
 from ui.widgets.basics import Tap, find
 
-END_SCREEN_AFTER = 3.0  # seconds after a game opens: after its first frame, before its end
+END_SCREEN_AFTER = 0.5  # seconds after a game opens: after its first frame, before a roll
 
 
 class PlayScreen(Screen):
