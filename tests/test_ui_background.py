@@ -70,6 +70,8 @@ def test_a_cancelled_export_leaves_no_file(launch: Any, big: Path,
     ui.tap("export.csv", settle=False)
     ui.wait_until(lambda: ui.has("export.progress.cancel"))
     assert ui.find("export.bgstats").disabled  # one job at a time
+    ui.pump(3)
+    ui.screenshot("night-export-progress-800x480")
     ui.tap("export.progress.cancel", settle=False)
     release.set()
     ui.settle()
