@@ -96,8 +96,11 @@ class Driver:
     def settle(self, timeout: float = 30.0) -> None:
         """Wait for the work a tap started on a worker thread (history, statistics,
         exports) to be handed back and shown."""
-        from ui import background
+        import sys
 
+        background = sys.modules.get("ui.background")  # imported by the first such work
+        if background is None or not background.busy():
+            return
         self.wait_until(lambda: not background.busy(), timeout)
         self.pump(2)
 
