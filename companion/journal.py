@@ -32,7 +32,9 @@ from typing import Any
 
 from companion.messages import CompanionError, Message, msg
 
-SCHEMA_VERSION = 2  # 2: roster players, their link to games, cached game facts
+# 2: roster players, their link to games, cached game facts
+# 3: snapshots of a game's state every so many actions (resume replays only the tail)
+SCHEMA_VERSION = 3
 APP_DIR = "table-companion"
 FILE_NAME = "journal.sqlite3"
 
@@ -77,6 +79,14 @@ CREATE TABLE IF NOT EXISTS game_facts (
     stamp TEXT NOT NULL,
     facts TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    done INTEGER NOT NULL,
+    version TEXT NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
 """
 
 
@@ -97,6 +107,17 @@ class Entry:
     command: dict[str, Any] | None
     events: list[dict[str, Any]]
     at: float
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game's state after its first `seq` actions, when `done` commands were on the
+    undo stack and none to redo; `version` says how `state` (JSON) was encoded."""
+
+    seq: int
+    done: int
+    version: str
+    state: str
 
 
 @dataclass(frozen=True)
@@ -251,6 +272,29 @@ class Journal:
     def close(self) -> None:
         self._db.close()
 
+    def another_connection(self) -> Journal:
+        """The same file through a connection of its own, for a worker thread: call it
+        on that thread. Nothing is checked or migrated: this journal already did."""
+        if self.path is None:
+            raise JournalError("core.error.journal_open", path=":memory:",
+                               reason="a memory journal has one connection")
+        if self.read_only is not None:  # the worker only reads what this one can
+            return Journal(self.path, timeout=self.timeout, read_only=True)
+        return Journal.already_checked(self.path)
+
+    @classmethod
+    def already_checked(cls, path: Path | str) -> Journal:
+        """The journal at `path`, which another connection has just opened (checked and
+        migrated): opened without checking it again, which takes a while on a large
+        file (a restore checks it on a worker thread, the screen then opens it)."""
+        journal = object.__new__(cls)
+        journal.path, journal.moved_aside = Path(path), None
+        journal.timeout, journal.read_only = 10.0, None
+        journal._db = sqlite3.connect(str(path), isolation_level=None, timeout=10)
+        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"):
+            journal._db.execute(f"PRAGMA {pragma}")
+        return journal
+
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         if self.read_only is not None:
@@ -293,8 +337,10 @@ class Journal:
         command: dict[str, Any] | None,
         events: Sequence[dict[str, Any]],
         summary: dict[str, Any],
+        snapshot: Snapshot | None = None,
     ) -> None:
-        """Commit one action and the game's new summary together."""
+        """Commit one action and the game's new summary together (and a snapshot of
+        the state after it, if given)."""
         now = time.time()
         with self._transaction() as db:
             db.execute(
@@ -307,6 +353,8 @@ class Journal:
                 "UPDATE games SET updated = ?, finished = ?, summary = ? WHERE id = ?",
                 (now, int(bool(summary.get("finished"))), _dumps(summary), game_id),
             )
+            if snapshot is not None:
+                _write_snapshot(db, game_id, snapshot)
 
     def abandon(self, game_id: int) -> None:
         with self._transaction() as db:
@@ -341,6 +389,43 @@ class Journal:
                 seq = row[0] if isinstance(row[0], int) else position
                 return out, {"seq": seq, "reason": str(damage)}
         return out, None
+
+    def entries_between(self, game_id: int, start: int, end: int | None = None
+                        ) -> list[Entry]:
+        """The actions `start <= seq < end` (to the last if `end` is None), without
+        their events: what a resume replays after a snapshot. A damaged action raises
+        `DamagedRow` (`core.error.damaged_action`), as `entries` does."""
+        rows = self._fetch(
+            "SELECT seq, verb, command, NULL, at FROM actions WHERE game_id = ? AND seq >= ?"
+            " AND seq < ? ORDER BY seq",
+            (game_id, start, (1 << 62) if end is None else end),
+        )
+        out: list[Entry] = []
+        for position, row in enumerate(rows, start):
+            try:
+                out.append(action_entry(position, *row))
+            except RowDamage as damage:
+                seq = row[0] if isinstance(row[0], int) else position
+                raise DamagedRow("core.error.damaged_action", game=game_id, seq=seq,
+                                 reason=str(damage)) from damage
+        return out
+
+    def latest_snapshot(self, game_id: int, version: str, before: int | None = None
+                        ) -> Snapshot | None:
+        """The game's newest readable snapshot of this `version` with `seq < before`,
+        if any. A damaged snapshot row (wrong types, text that is not UTF-8) is passed
+        over: the resume falls back on an older one or on the whole journal."""
+        rows = self._fetch(
+            "SELECT seq, done, version, state FROM snapshots WHERE game_id = ?"
+            " AND version = ? AND seq < ? ORDER BY seq DESC",
+            (game_id, version, (1 << 62) if before is None else before),
+        )
+        for seq, done, stored, state in rows:
+            if (isinstance(seq, int) and isinstance(done, int) and 0 <= done <= seq
+                    and isinstance(state, str) and not isinstance(state, Undecodable)
+                    and not isinstance(stored, Undecodable)):
+                return Snapshot(seq, done, stored, state)
+        return None
 
     def game(self, game_id: int) -> GameRecord:
         rows = self._games("WHERE id = ?", (game_id,))
@@ -554,6 +639,14 @@ def _looks_like_sqlite(path: Path) -> bool:
     return head == b"" or head == _MAGIC
 
 
+def _write_snapshot(db: sqlite3.Connection, game_id: int, snapshot: Snapshot) -> None:
+    db.execute(
+        "INSERT INTO snapshots(game_id, seq, done, version, state)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (game_id, snapshot.seq, snapshot.done, snapshot.version, snapshot.state),
+    )
+
+
 def fold_name(name: str) -> str:
     """A player name as compared for duplicates: trimmed, case-insensitive."""
     return " ".join(str(name).split()).casefold()
@@ -565,6 +658,8 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     try:
         if version < 2:
             _link_by_names(db)
+        # 3: the snapshots table is created empty by SCHEMA; older games resume by
+        # replaying their whole journal until their next snapshot is written
         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     except BaseException:
         db.execute("ROLLBACK")
