@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from companion.games import rules_for
 from companion.games.tray import commands as tc
-from companion.journal import FILE_NAME, SCHEMA_VERSION, Journal
+from companion.journal import FILE_NAME, SCHEMA_VERSION, DamagedRow, Journal
 from companion.messages import RuleError
 from companion.session import History, Session, replay
 from companion.snapshot import SnapshotError, decode, encode, version
@@ -32,8 +32,11 @@ SETTINGS = settings(max_examples=40, deadline=None,
 # -- one random table per game: a setup, and the next command given the state ---------------
 def _evil_setup(data: st.DataObject) -> dict[str, Any]:
     game = data.draw(evil_props.games)
+    # both roll orders: a game set up before rules versions (1) and the rulebook's (2),
+    # whose roll can wait for a replacement (pending_clock in the state)
     return evil_setup(players=game["players"], seed=game["seed"], first_player=game["first"],
-                      treasures=game["treasures"])
+                      treasures=game["treasures"],
+                      rules_version=data.draw(st.sampled_from((None, 2)), label="rules"))
 
 
 def _evil_next(data: st.DataObject, state: Any) -> Any:
@@ -141,6 +144,37 @@ def _evil_game(journal: Journal, rolls: int = 30, every: int = 10) -> Session:
     return session
 
 
+def test_a_roll_waiting_for_a_replacement_resumes_from_its_snapshot(tmp_path: Path) -> None:
+    """The rulebook's order (rules_version 2): a roll that empties a slot waits, its clock
+    die kept in the state (`pending_clock`), until the new treasure is placed. A snapshot
+    taken then holds that wait, and the resumed game goes on from it."""
+    c = evil_props.c
+    journal = Journal(tmp_path / FILE_NAME)
+    session = Session.start(rules_for("evil"), journal, evil_setup(seed=11, rules_version=2))
+    session.snapshot_every = 1  # a snapshot after every "do"
+    for _ in range(200):
+        state = session.state
+        if state.waiting_for_replacement or state.outcome is not None:
+            break
+        if state.pending_powers:
+            session.dispatch(c.SkipPower())
+        elif state.empty_colours:
+            session.dispatch(c.PlaceTreasure(state.empty_colours[0], 55))
+        else:
+            session.dispatch(c.Roll())
+    state = session.state
+    assert state.rules_version == 2 and state.pending_clock is not None, "no roll waited"
+    resumed = Session.resume(session.rules, journal, session.game_id)
+    assert resumed._history._base > 0  # from the snapshot, not a full replay
+    assert resumed.state == state
+    assert resumed.state.pending_clock == state.pending_clock
+    colour = state.empty_colours[0]
+    expected, _ = session.rules.apply(state, c.PlaceTreasure(colour, 55))
+    resumed.dispatch(c.PlaceTreasure(colour, 55))  # the roll goes on where it waited
+    assert resumed.state == expected and resumed.state.pending_clock is None
+    journal.close()
+
+
 def test_resume_reads_only_the_actions_after_the_newest_snapshot(tmp_path: Path,
                                                                   monkeypatch) -> None:
     journal = Journal(tmp_path / FILE_NAME)
@@ -201,6 +235,10 @@ def _tamper(path: Path, sql: str) -> None:
     "UPDATE snapshots SET state = '{\"!\": \"EvilState\"'",  # does not decode
     "UPDATE snapshots SET state = '{\"!\": \"Treasure\", \"colour\": 1}'",  # wrong shape
     "UPDATE snapshots SET state = '{\"!\": \"os.system\"}'",  # not a record of the state
+    # damaged rows (a flipped bit, a bad write): passed over, never a crash
+    "UPDATE snapshots SET state = CAST(X'7B80FF' AS TEXT)",  # not UTF-8
+    "UPDATE snapshots SET done = 'x'",  # not a number
+    "UPDATE snapshots SET state = 12",  # not text
 ])
 def test_a_snapshot_of_another_version_or_unreadable_means_a_full_replay(
         tmp_path: Path, damage: str) -> None:
@@ -217,6 +255,51 @@ def test_a_snapshot_of_another_version_or_unreadable_means_a_full_replay(
     resumed.snapshot_every = 1
     _one_more_action(resumed)
     assert Session.resume(played.rules, journal, played.game_id)._history._base > 0
+    journal.close()
+
+
+def test_a_damaged_action_after_the_snapshot_refuses_the_game(tmp_path: Path) -> None:
+    """As a full replay would: the game is listed as damaged, never resumed half-way."""
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    played = _evil_game(journal, rolls=30, every=7)
+    last = played._seq - 1
+    assert journal.latest_snapshot(played.game_id, version(type(played.state))).seq <= last
+    journal.close()
+    _tamper(path, f"UPDATE actions SET command = '{{not json' WHERE seq = {last}")
+    journal = Journal(path)
+    with pytest.raises(DamagedRow) as caught:
+        Session.resume(played.rules, journal, played.game_id)
+    assert caught.value.message.key == "core.error.damaged_action"
+    assert caught.value.message.params["seq"] == last
+    journal.close()
+
+
+def test_a_damaged_action_before_the_snapshot_is_met_only_by_undoing_that_far(
+        tmp_path: Path) -> None:
+    """The snapshot holds the state after the damaged action: the game resumes from it;
+    undoing past the snapshot needs the older actions, and that undo is refused with
+    what is damaged (the app shows it; nothing changes)."""
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    played = _evil_game(journal, rolls=30, every=10)
+    snap = journal.latest_snapshot(played.game_id, version(type(played.state)))
+    assert snap is not None and snap.seq >= 2
+    journal.close()
+    _tamper(path, "UPDATE actions SET command = '[1]' WHERE seq = 1")
+    journal = Journal(path)
+    resumed = Session.resume(played.rules, journal, played.game_id)
+    assert resumed.state == played.state
+    with pytest.raises(DamagedRow):
+        while resumed.can_undo():
+            resumed.undo()
+    # every stretch after the damage was rebuilt and undone; the one holding it is not
+    [(first,)] = journal.read("SELECT MIN(seq) FROM snapshots WHERE seq > 1")
+    assert resumed._history.cursor == first
+    before_refusal = resumed.state
+    with pytest.raises(DamagedRow):
+        resumed.undo()
+    assert resumed.state == before_refusal and resumed.can_redo()
     journal.close()
 
 
