@@ -415,11 +415,16 @@ class Journal:
         """The game's newest readable snapshot of this `version` with `seq < before`,
         if any. A damaged snapshot row (wrong types, text that is not UTF-8) is passed
         over: the resume falls back on an older one or on the whole journal."""
-        rows = self._fetch(
-            "SELECT seq, done, version, state FROM snapshots WHERE game_id = ?"
-            " AND version = ? AND seq < ? ORDER BY seq DESC",
-            (game_id, version, (1 << 62) if before is None else before),
-        )
+        try:
+            rows = self._fetch(
+                "SELECT seq, done, version, state FROM snapshots WHERE game_id = ?"
+                " AND version = ? AND seq < ? ORDER BY seq DESC",
+                (game_id, version, (1 << 62) if before is None else before),
+            )
+        except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
+                raise
+            return None  # a version 2 journal opened read-only: never migrated
         for seq, done, stored, state in rows:
             if (isinstance(seq, int) and isinstance(done, int) and 0 <= done <= seq
                     and isinstance(state, str) and not isinstance(state, Undecodable)

@@ -299,3 +299,54 @@ def test_a_really_full_disk_keeps_the_journal_in_place(tmp_path, room):
     else:
         assert out.get("error") == "core.error.journal_open"
     assert out["after"]["entries"] == max(20, out["acknowledged"])
+
+
+def test_a_version_2_journal_opened_read_only_is_not_migrated(tmp_path, holder):
+    """Schema 3 (snapshots) is added only by a journal that can be written: one opened
+    read-only stays a version 2 file, byte for byte, and its games still resume (by a
+    full replay: it has no snapshots)."""
+    import sqlite3
+
+    from companion.games import rules_for
+    from companion.session import Session
+
+    path = tmp_path / FILE_NAME
+    ids = _journal_with_games(path)
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE snapshots")
+    db.execute("PRAGMA user_version=2")
+    db.execute("PRAGMA journal_mode=DELETE")
+    db.close()
+    before = _sha(path)
+    child = holder(path, "writes")
+    journal = Journal(path, timeout=0.2)
+    assert journal.read_only is not None
+    resumed = Session.resume(rules_for("evil"), journal, ids[0])
+    assert len(resumed.steps) > 0 and resumed._history._base == 0
+    assert journal.read("PRAGMA user_version") == [(2,)]
+    journal.close()
+    release(child)
+    assert _sha(path) == before
+    again = Journal(path)  # writable now: migrated, and the game plays on
+    assert again.read("PRAGMA user_version") == [(3,)]
+    assert again.read("SELECT COUNT(*) FROM snapshots") == [(0,)]
+    assert Session.resume(rules_for("evil"), again, ids[0]).state == resumed.state
+    again.close()
+
+
+def test_a_journal_one_version_newer_is_left_byte_for_byte(tmp_path):
+    import sqlite3
+
+    from companion.journal import SCHEMA_VERSION
+
+    path = tmp_path / FILE_NAME
+    _journal_with_games(path, games=1, actions=3)
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    db.close()
+    before = _sha(path)
+    with pytest.raises(JournalError) as caught:
+        Journal(path)
+    assert caught.value.message.key == "core.error.journal_newer"
+    assert _sha(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
