@@ -112,3 +112,36 @@ def test_no_full_collection_while_work_runs_beside_the_screen() -> None:
     busy["on"] = False
     collector.tick()
     assert collected == [1]
+
+
+@pytest.mark.parametrize("step", ["check", "restore"])
+def test_an_unforeseen_failure_of_a_restore_is_said_as_refused(
+        launch: Any, monkeypatch: pytest.MonkeyPatch, step: str) -> None:
+    """A backup made to break the checks (an error the domain did not foresee, on the
+    worker) is said as a refused backup in the error dialog; the journal stays open."""
+    from companion.night import backup
+
+    ui = launch()
+    journal = ui.app.journal
+    ui.tap("home.export")
+    ui.tap("export.backup")
+    [made] = Path(journal.path).parent.glob("*-backup-*.zip")
+    games = [g.id for g in journal.games()]
+
+    def broken(*_args: Any) -> Any:
+        raise KeyError("made to break us")
+
+    monkeypatch.setattr(backup, step, broken)
+    ui.tap("export.back")
+    ui.tap("home.export")
+    assert ui.text("restore.0").startswith(made.name)
+    ui.tap("restore.0")
+    if step == "restore":
+        assert ui.dialog == "restore"
+        ui.tap("restore.ok")
+    assert ui.dialog == "error"
+    assert f"The backup {made} was refused (KeyError)" in ui.text("error.text")
+    ui.tap("error.ok")
+    assert [g.id for g in ui.app.journal.games()] == games  # open again, the same
+    assert ui.app.journal.read_only is None
+    assert not ui.find("export.back").disabled
