@@ -150,9 +150,11 @@ class Journal:
     """One SQLite file holding every game. Not thread-safe: use it from one thread."""
 
     def __init__(self, path: Path | str, *, timeout: float = 2.0,
-                 read_only: bool = False) -> None:
+                 read_only: bool = False, precheck: Precheck | None = None) -> None:
         """`read_only=True`: look without changing a byte (no WAL switch, no schema,
-        nothing moved aside), as `companion journal check` does."""
+        nothing moved aside), as `companion journal check` does. `precheck`: the
+        version and quick check of this file, started earlier by `start_check` (the
+        app's start runs it beside its imports); None checks here."""
         self.path = Path(path) if str(path) != ":memory:" else None
         #: how long a write waits for another program's lock before it is refused
         self.timeout = timeout
@@ -160,6 +162,7 @@ class Journal:
         self.moved_aside: Path | None = None
         #: why the journal cannot be written now (it was opened read-only), or None
         self.read_only: Message | None = None
+        self._precheck = precheck
         self._db = self._look(str(path)) if read_only else self._open(str(path))
 
     # -- opening -----------------------------------------------------------------
@@ -176,7 +179,10 @@ class Journal:
                                version=_header_version(self.path))
         elif _has_content(self.path):
             try:
-                version = _stored_version(self.path, self.timeout)
+                if self._precheck is not None and self._precheck.path == self.path:
+                    version = self._precheck.result()
+                else:
+                    version = _stored_version(self.path, self.timeout)
             except sqlite3.Error as exc:
                 if not _is_corrupt(exc):
                     return self._read_only_or_refuse(target, exc)
@@ -614,6 +620,46 @@ def _stored_version(path: Path, timeout: float) -> int:
         return version
     finally:
         db.close()
+
+
+class Precheck:
+    """`_stored_version` of a journal (its version, SQLite's quick check) run on a thread
+    of its own, so a start can import its screens meanwhile; `result()` waits for it.
+    Started only where `Journal` would run it: a SQLite file with content, not newer
+    (a newer journal gets not even a read-only connection)."""
+
+    def __init__(self, path: Path, timeout: float) -> None:
+        import threading
+
+        self.path = path
+        self._outcome: tuple[int | None, sqlite3.Error | None] = (None, None)
+        self._thread = threading.Thread(target=self._run, args=(timeout,),
+                                        name="journal-check", daemon=True)
+        self._thread.start()
+
+    def _run(self, timeout: float) -> None:
+        try:
+            self._outcome = (_stored_version(self.path, timeout), None)
+        except sqlite3.Error as exc:
+            self._outcome = (None, exc)
+
+    def result(self) -> int:
+        self._thread.join()
+        version, error = self._outcome
+        if error is not None:
+            raise error
+        assert version is not None
+        return version
+
+
+def start_check(path: Path | str, timeout: float = 2.0) -> Precheck | None:
+    """Start checking the journal at `path` on a thread (None: nothing to check there
+    beforehand; `Journal` then decides as usual)."""
+    path = Path(path)
+    if (str(path) == ":memory:" or not _looks_like_sqlite(path) or not _has_content(path)
+            or _header_version(path) > SCHEMA_VERSION):
+        return None
+    return Precheck(path, timeout)
 
 
 def _header_version(path: Path) -> int:

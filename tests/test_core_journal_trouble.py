@@ -350,3 +350,49 @@ def test_a_journal_one_version_newer_is_left_byte_for_byte(tmp_path):
     assert caught.value.message.key == "core.error.journal_newer"
     assert _sha(path) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
+
+
+def test_a_check_started_beforehand_decides_as_the_open_does(tmp_path):
+    """The app's start runs SQLite's quick check on a thread while it imports its
+    screens (`start_check`); the journal opened with it moves a corrupt file aside,
+    opens a sound one, and a newer one is not even looked at beforehand."""
+    import sqlite3
+
+    from companion.journal import SCHEMA_VERSION, start_check
+
+    sound = tmp_path / "sound" / FILE_NAME
+    sound.parent.mkdir()
+    ids = _journal_with_games(sound, games=1)
+    precheck = start_check(sound)
+    assert precheck is not None
+    journal = Journal(sound, precheck=precheck)
+    assert journal.moved_aside is None and [g.id for g in journal.games()] == ids
+    journal.close()
+
+    corrupt = tmp_path / "corrupt" / FILE_NAME
+    corrupt.parent.mkdir()
+    _journal_with_games(corrupt, games=1)
+    data = bytearray(corrupt.read_bytes())
+    for page in range(1, len(data) // 4096):
+        data[4096 * page] = 0x77  # no such b-tree page type: every table damaged
+    corrupt.write_bytes(bytes(data))
+    journal = Journal(corrupt, precheck=start_check(corrupt))
+    assert journal.moved_aside is not None
+    assert journal.moved_aside.read_bytes() == bytes(data)
+    assert journal.games() == []
+    journal.close()
+
+    newer = tmp_path / "newer" / FILE_NAME
+    newer.parent.mkdir()
+    _journal_with_games(newer, games=1, actions=2)
+    db = sqlite3.connect(newer)
+    db.execute("PRAGMA journal_mode=DELETE")
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    db.close()
+    before = _sha(newer)
+    assert start_check(newer) is None
+    assert start_check(tmp_path / "none" / FILE_NAME) is None  # a first start
+    with pytest.raises(JournalError):
+        Journal(newer, precheck=None)
+    assert _sha(newer) == before and sorted(p.name for p in newer.parent.iterdir()) == [
+        FILE_NAME]
