@@ -277,4 +277,6 @@ def test_closed_dialogs_do_not_stay_alive(launch: Any) -> None:
     for _ in range(10):
         ui.tap("play.adjust")
         ui.tap("adjust.close")
-    assert live_taps() == before
+    # a leak keeps ten dialogs' buttons; fewer than before is garbage of earlier work
+    # (an earlier test's app) let go meanwhile
+    assert live_taps() <= before
