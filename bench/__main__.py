@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import replay_ui, roll_ui, startup
+from bench import night_ui, replay_ui, roll_ui, startup
 from bench.report import command_line, machine, markdown
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -47,7 +47,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rolls", type=int, default=1000, help="timed ROLLs per app")
     parser.add_argument("--roll-parts", type=int, default=2,
                         help="fresh processes per app sharing the rolls")
-    parser.add_argument("--replay-entries", type=int, default=5000)
+    parser.add_argument("--long-actions", type=int, default=50000,
+                        help="actions of the long game whose start is timed")
+    parser.add_argument("--replay-entries", type=int, nargs="+", default=[5000, 50000])
+    parser.add_argument("--night-games", type=int, default=20000,
+                        help="finished games for the game-night frames (0: skip)")
     parser.add_argument("--no-others", action="store_true",
                         help="skip the other bench/*.py scripts")
     parser.add_argument("--json", type=Path, help="also write every raw figure here")
@@ -61,9 +65,11 @@ def main(argv: list[str] | None = None) -> int:
         work.mkdir(parents=True, exist_ok=True)
         results: dict[str, Any] = {"command": command_line()}
         results["startup"] = startup.measure(work / "startup", args.reps, args.idle_seconds,
-                                             args.idle_reps)
+                                             args.idle_reps, args.long_actions)
         results["roll"] = roll_ui.measure(work / "roll", args.rolls, args.roll_parts)
-        results["replay"] = replay_ui.measure(work, args.replay_entries)
+        results["replays"] = [replay_ui.measure(work, n) for n in args.replay_entries]
+        if args.night_games:
+            results["night"] = night_ui.measure(work, args.night_games)
         if not args.no_others:
             results["others"] = others()
     results["machine"] = machine()

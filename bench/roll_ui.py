@@ -154,6 +154,18 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
     ui = Driver(app)
     ui.pump(2)
     settle_memory()  # as `companion` does after its first frame
+    import gc
+
+    pauses: dict[str, list[float]] = {"0": [], "1": [], "2": []}
+    gc_began = [0.0]
+
+    def on_gc(phase: str, info: dict[str, Any]) -> None:  # every collection, timed
+        if phase == "start":
+            gc_began[0] = time.perf_counter()
+        else:
+            pauses[str(info["generation"])].append(time.perf_counter() - gc_began[0])
+
+    gc.callbacks.append(on_gc)
     timing = FlipProbe(clock=time.perf_counter)
     marks = Timing()
     timing.on_frame = marks.frame
@@ -222,13 +234,15 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
             bad_labels += not marks.labels_ok
             # what the roll opened: the tail of the samples is explained by this
             after.append("end" if ui.screen == "evil_end" else ui.dialog or "none")
+    gc.callbacks.remove(on_gc)
     journaled = sum(len(journal.entries(g.id)) for g in journal.games())
     app.close_dialog()
     journal.close()
     return {"commit_s": commit, "shown_s": shown, "journal_s": committing, "games": games,
             "dialog_s": dialog_s,
             "dialogs": dialogs, "labels_wrong": bad_labels, "updates": updates["n"],
-            "journaled": journaled, "hardware": hardware is not None, "after": after, **cpu}
+            "journaled": journaled, "hardware": hardware is not None, "after": after,
+            "gc_pauses": pauses, "idle_collections": app.collector.collections, **cpu}
 
 
 def run_bare(rolls: int) -> dict[str, Any]:
@@ -329,6 +343,10 @@ def measure(workdir: Path, rolls: int = 1000, parts: int = 2) -> dict[str, Any]:
     for key in ("games", "dialogs", "labels_wrong", "updates", "journaled"):
         result[key] = sum(r[key] for r in raw["ours"])
     result["hardware"] = all(r["hardware"] for r in raw["ours"])
+    result["gc"] = {gen: summary(v) if v else {"n": 0}
+                    for gen, v in ((g, [p for r in raw["ours"] for p in r["gc_pauses"][g]])
+                                   for g in ("0", "1", "2"))}
+    result["idle_collections"] = sum(r["idle_collections"] for r in raw["ours"])
     for key in ("commit_s", "shown_s"):
         by_outcome: dict[str, list[float]] = {}
         for r in raw["ours"]:

@@ -1,7 +1,7 @@
 """Child process of the start-up benchmark: start one app, report its first frame, its
 memory once settled, and (on SIGUSR1) the frames drawn since; then exit.
 
-    python -m bench.start_child {ours,bare,bare_same} OUT.jsonl [--data-dir D --config C]
+    python -m bench.start_child {ours,ours_long,bare,bare_same} OUT.jsonl [--data-dir D --config C]
 
 Timestamps are CLOCK_MONOTONIC, shared by every process on the machine, so the parent
 can subtract the moment just before it spawned this process.
@@ -24,7 +24,7 @@ SETTLE_SECONDS = 1.0
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench.start_child")
-    parser.add_argument("app", choices=("ours", "bare", "bare_same"))
+    parser.add_argument("app", choices=("ours", "ours_long", "bare", "bare_same"))
     parser.add_argument("out", type=Path)
     parser.add_argument("--data-dir", default="")
     parser.add_argument("--config", default="")

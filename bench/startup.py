@@ -28,19 +28,23 @@ from bench.apps import cpu_seconds
 from bench.games import make_journal
 from bench.stats import ratio, summary
 
-#: ours; bare Kivy as it comes (the reference); bare Kivy with our window settings
-#: (no multisampling), to show like for like what our own start-up work costs
-APPS = ("ours", "bare", "bare_same")
+#: ours; ours resuming a game of 50 000 actions; bare Kivy as it comes (the reference);
+#: bare Kivy with our window settings (no multisampling), to show like for like what our
+#: own start-up work costs
+APPS = ("ours", "ours_long", "bare", "bare_same")
 JOURNAL_ACTIONS = 12  # the resumed game: a few turns played
+LONG_ACTIONS = 50_000  # a very long game, resumed from its snapshot and its tail
 TIMEOUT = 120.0  # a child that shows nothing for this long has failed
 
 
 class Runner:
-    def __init__(self, workdir: Path) -> None:
+    def __init__(self, workdir: Path, long_actions: int = LONG_ACTIONS) -> None:
         self.workdir = workdir
         self.count = 0
         self.template = workdir / "template" / "journal.sqlite3"
         make_journal(self.template, JOURNAL_ACTIONS)
+        self.long_template = workdir / "template-long" / "journal.sqlite3"
+        make_journal(self.long_template, long_actions)
         self.config = workdir / "config.yaml"
         self.config.write_text("language: en\n", encoding="utf-8")
         self.env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"),
@@ -52,8 +56,9 @@ class Runner:
         run.mkdir()
         out = run / "events.jsonl"
         cmd = [sys.executable, "-m", "bench.start_child", app, str(out)]
-        if app == "ours":
-            shutil.copy(self.template, run / "journal.sqlite3")
+        if app in ("ours", "ours_long"):
+            template = self.template if app == "ours" else self.long_template
+            shutil.copy(template, run / "journal.sqlite3")
             cmd += ["--data-dir", str(run), "--config", str(self.config)]
         with (run / "log.txt").open("wb") as log:
             t0 = time.monotonic()
@@ -105,22 +110,28 @@ def compile_app() -> None:
 
 
 def measure(workdir: Path, reps: int = 5, idle_seconds: float = 30.0,
-            idle_reps: int = 2) -> dict[str, Any]:
+            idle_reps: int = 2, long_actions: int = LONG_ACTIONS) -> dict[str, Any]:
     compile_app()
-    runner = Runner(workdir)
+    runner = Runner(workdir, long_actions)
     for app in APPS:  # warm-up, not counted: bytecode caches, page cache, KIVY_HOME
         runner.once(app)
     runs: dict[str, list[dict[str, Any]]] = {app: [] for app in APPS}
     for rep in range(reps):
         for app in APPS:
-            runs[app].append(runner.once(app, idle_seconds if rep < idle_reps else 0.0))
+            idle = idle_seconds if rep < idle_reps and app != "ours_long" else 0.0
+            runs[app].append(runner.once(app, idle))
     result: dict[str, Any] = {"reps": reps, "idle_seconds": idle_seconds,
+                              "long_actions": long_actions,
                               "idle_reps": min(idle_reps, reps), "runs": runs}
     for key in ("start_s", "rss_mib", "idle_cpu_s", "idle_frames"):
         series = {app: [r[key] for r in runs[app] if key in r] for app in APPS}
-        if all(series.values()):
-            ours, bare, same = (summary(series[app]) for app in APPS)
+        if all(series[app] for app in ("ours", "bare", "bare_same")):
+            ours, bare, same = (summary(series[app]) for app in ("ours", "bare", "bare_same"))
             result[key] = {"ours": ours, "bare": bare, "bare_same": same,
                            "ratio": ratio(ours["median"], bare["median"]),
                            "ratio_same": ratio(ours["median"], same["median"])}
+            if series["ours_long"]:
+                long = summary(series["ours_long"])
+                result[key].update(ours_long=long,
+                                   ratio_long=ratio(long["median"], ours["median"]))
     return result

@@ -33,7 +33,9 @@ from typing import Any
 from companion.files import keep_aside
 from companion.messages import CompanionError, Message, msg
 
-SCHEMA_VERSION = 2  # 2: roster players, their link to games, cached game facts
+# 2: roster players, their link to games, cached game facts
+# 3: snapshots of a game's state every so many actions (resume replays only the tail)
+SCHEMA_VERSION = 3
 APP_DIR = "table-companion"
 FILE_NAME = "journal.sqlite3"
 
@@ -78,6 +80,14 @@ CREATE TABLE IF NOT EXISTS game_facts (
     stamp TEXT NOT NULL,
     facts TEXT NOT NULL
 );
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    done INTEGER NOT NULL,
+    version TEXT NOT NULL,
+    state TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
 """
 
 
@@ -98,6 +108,17 @@ class Entry:
     command: dict[str, Any] | None
     events: list[dict[str, Any]]
     at: float
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game's state after its first `seq` actions, when `done` commands were on the
+    undo stack and none to redo; `version` says how `state` (JSON) was encoded."""
+
+    seq: int
+    done: int
+    version: str
+    state: str
 
 
 @dataclass(frozen=True)
@@ -130,9 +151,11 @@ class Journal:
     """One SQLite file holding every game. Not thread-safe: use it from one thread."""
 
     def __init__(self, path: Path | str, *, timeout: float = 2.0,
-                 read_only: bool = False) -> None:
+                 read_only: bool = False, precheck: Precheck | None = None) -> None:
         """`read_only=True`: look without changing a byte (no WAL switch, no schema,
-        nothing moved aside), as `companion journal check` does."""
+        nothing moved aside), as `companion journal check` does. `precheck`: the
+        version and quick check of this file, started earlier by `start_check` (the
+        app's start runs it beside its imports); None checks here."""
         self.path = Path(path) if str(path) != ":memory:" else None
         #: how long a write waits for another program's lock before it is refused
         self.timeout = timeout
@@ -140,6 +163,7 @@ class Journal:
         self.moved_aside: Path | None = None
         #: why the journal cannot be written now (it was opened read-only), or None
         self.read_only: Message | None = None
+        self._precheck = precheck
         self._db = self._look(str(path)) if read_only else self._open(str(path))
 
     # -- opening -----------------------------------------------------------------
@@ -156,7 +180,10 @@ class Journal:
                                version=_header_version(self.path))
         elif _has_content(self.path):
             try:
-                version = _stored_version(self.path, self.timeout)
+                if self._precheck is not None and self._precheck.path == self.path:
+                    version = self._precheck.result()
+                else:
+                    version = _stored_version(self.path, self.timeout)
             except sqlite3.Error as exc:
                 if not _is_corrupt(exc):
                     return self._read_only_or_refuse(target, exc)
@@ -241,6 +268,29 @@ class Journal:
     def close(self) -> None:
         self._db.close()
 
+    def another_connection(self) -> Journal:
+        """The same file through a connection of its own, for a worker thread: call it
+        on that thread. Nothing is checked or migrated: this journal already did."""
+        if self.path is None:
+            raise JournalError("core.error.journal_open", path=":memory:",
+                               reason="a memory journal has one connection")
+        if self.read_only is not None:  # the worker only reads what this one can
+            return Journal(self.path, timeout=self.timeout, read_only=True)
+        return Journal.already_checked(self.path)
+
+    @classmethod
+    def already_checked(cls, path: Path | str) -> Journal:
+        """The journal at `path`, which another connection has just opened (checked and
+        migrated): opened without checking it again, which takes a while on a large
+        file (a restore checks it on a worker thread, the screen then opens it)."""
+        journal = object.__new__(cls)
+        journal.path, journal.moved_aside = Path(path), None
+        journal.timeout, journal.read_only = 10.0, None
+        journal._db = sqlite3.connect(str(path), isolation_level=None, timeout=10)
+        for pragma in ("journal_mode=WAL", "synchronous=FULL", "foreign_keys=ON"):
+            journal._db.execute(f"PRAGMA {pragma}")
+        return journal
+
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
         if self.read_only is not None:
@@ -283,8 +333,10 @@ class Journal:
         command: dict[str, Any] | None,
         events: Sequence[dict[str, Any]],
         summary: dict[str, Any],
+        snapshot: Snapshot | None = None,
     ) -> None:
-        """Commit one action and the game's new summary together."""
+        """Commit one action and the game's new summary together (and a snapshot of
+        the state after it, if given)."""
         now = time.time()
         with self._transaction() as db:
             db.execute(
@@ -297,6 +349,8 @@ class Journal:
                 "UPDATE games SET updated = ?, finished = ?, summary = ? WHERE id = ?",
                 (now, int(bool(summary.get("finished"))), _dumps(summary), game_id),
             )
+            if snapshot is not None:
+                _write_snapshot(db, game_id, snapshot)
 
     def abandon(self, game_id: int) -> None:
         with self._transaction() as db:
@@ -331,6 +385,48 @@ class Journal:
                 seq = row[0] if isinstance(row[0], int) else position
                 return out, {"seq": seq, "reason": str(damage)}
         return out, None
+
+    def entries_between(self, game_id: int, start: int, end: int | None = None
+                        ) -> list[Entry]:
+        """The actions `start <= seq < end` (to the last if `end` is None), without
+        their events: what a resume replays after a snapshot. A damaged action raises
+        `DamagedRow` (`core.error.damaged_action`), as `entries` does."""
+        rows = self._fetch(
+            "SELECT seq, verb, command, NULL, at FROM actions WHERE game_id = ? AND seq >= ?"
+            " AND seq < ? ORDER BY seq",
+            (game_id, start, (1 << 62) if end is None else end),
+        )
+        out: list[Entry] = []
+        for position, row in enumerate(rows, start):
+            try:
+                out.append(action_entry(position, *row))
+            except RowDamage as damage:
+                seq = row[0] if isinstance(row[0], int) else position
+                raise DamagedRow("core.error.damaged_action", game=game_id, seq=seq,
+                                 reason=str(damage)) from damage
+        return out
+
+    def latest_snapshot(self, game_id: int, version: str, before: int | None = None
+                        ) -> Snapshot | None:
+        """The game's newest readable snapshot of this `version` with `seq < before`,
+        if any. A damaged snapshot row (wrong types, text that is not UTF-8) is passed
+        over: the resume falls back on an older one or on the whole journal."""
+        try:
+            rows = self._fetch(
+                "SELECT seq, done, version, state FROM snapshots WHERE game_id = ?"
+                " AND version = ? AND seq < ? ORDER BY seq DESC",
+                (game_id, version, (1 << 62) if before is None else before),
+            )
+        except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
+                raise
+            return None  # a version 2 journal opened read-only: never migrated
+        for seq, done, stored, state in rows:
+            if (isinstance(seq, int) and isinstance(done, int) and 0 <= done <= seq
+                    and isinstance(state, str) and not isinstance(state, Undecodable)
+                    and not isinstance(stored, Undecodable)):
+                return Snapshot(seq, done, stored, state)
+        return None
 
     def game(self, game_id: int) -> GameRecord:
         rows = self._games("WHERE id = ?", (game_id,))
@@ -516,6 +612,46 @@ def _stored_version(path: Path, timeout: float) -> int:
         db.close()
 
 
+class Precheck:
+    """`_stored_version` of a journal (its version, SQLite's quick check) run on a thread
+    of its own, so a start can import its screens meanwhile; `result()` waits for it.
+    Started only where `Journal` would run it: a SQLite file with content, not newer
+    (a newer journal gets not even a read-only connection)."""
+
+    def __init__(self, path: Path, timeout: float) -> None:
+        import threading
+
+        self.path = path
+        self._outcome: tuple[int | None, sqlite3.Error | None] = (None, None)
+        self._thread = threading.Thread(target=self._run, args=(timeout,),
+                                        name="journal-check", daemon=True)
+        self._thread.start()
+
+    def _run(self, timeout: float) -> None:
+        try:
+            self._outcome = (_stored_version(self.path, timeout), None)
+        except sqlite3.Error as exc:
+            self._outcome = (None, exc)
+
+    def result(self) -> int:
+        self._thread.join()
+        version, error = self._outcome
+        if error is not None:
+            raise error
+        assert version is not None
+        return version
+
+
+def start_check(path: Path | str, timeout: float = 2.0) -> Precheck | None:
+    """Start checking the journal at `path` on a thread (None: nothing to check there
+    beforehand; `Journal` then decides as usual)."""
+    path = Path(path)
+    if (str(path) == ":memory:" or not _looks_like_sqlite(path) or not _has_content(path)
+            or _header_version(path) > SCHEMA_VERSION):
+        return None
+    return Precheck(path, timeout)
+
+
 def _header_version(path: Path) -> int:
     """The schema version in the file's header (`user_version`, bytes 60-63), as the
     last checkpoint left it; 0 when there is none to read."""
@@ -544,6 +680,14 @@ def _looks_like_sqlite(path: Path) -> bool:
     return head == b"" or head == _MAGIC
 
 
+def _write_snapshot(db: sqlite3.Connection, game_id: int, snapshot: Snapshot) -> None:
+    db.execute(
+        "INSERT INTO snapshots(game_id, seq, done, version, state)"
+        " VALUES (?, ?, ?, ?, ?)",
+        (game_id, snapshot.seq, snapshot.done, snapshot.version, snapshot.state),
+    )
+
+
 def fold_name(name: str) -> str:
     """A player name as compared for duplicates: trimmed, case-insensitive."""
     return " ".join(str(name).split()).casefold()
@@ -555,6 +699,8 @@ def _migrate(db: sqlite3.Connection, version: int) -> None:
     try:
         if version < 2:
             _link_by_names(db)
+        # 3: the snapshots table is created empty by SCHEMA; older games resume by
+        # replaying their whole journal until their next snapshot is written
         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     except BaseException:
         db.execute("ROLLBACK")

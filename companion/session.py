@@ -9,15 +9,25 @@ Nothing reaches the observers (screen, LEDs, buzzer) before the journal has comm
 from __future__ import annotations
 
 import gc
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, overload
 
-from companion.journal import DamagedRow, Entry, Journal, JournalError
+from companion.journal import DamagedRow, Entry, Journal, JournalError, Snapshot
 from companion.messages import RuleError
 from companion.names import check_setup_names
 from companion.records import decode, encode
 from companion.rules import Rules
+from companion.snapshot import SnapshotError
+from companion.snapshot import decode as snapshot_decode
+from companion.snapshot import encode as snapshot_encode
+from companion.snapshot import version as snapshot_version
+
+log = logging.getLogger(__name__)
+
+#: a snapshot of the state goes with every this many actions (with the next "do")
+SNAPSHOT_EVERY = 100
 
 
 @dataclass(frozen=True)
@@ -44,54 +54,125 @@ Observer = Callable[[Update], None]
 
 
 class History:
-    """The do/undo/redo stacks, shared by live sessions and journal replay."""
+    """The do/undo/redo stacks, shared by live sessions and journal replay.
 
-    def __init__(self, initial: Any) -> None:
+    A resumed game starts from a snapshot: it knows the state after its first `base`
+    steps but not those steps. They are rebuilt only if the table undoes that far
+    (`older` replays the journal up to the snapshot, from the snapshot before it), one
+    stretch of the journal at a time."""
+
+    def __init__(self, initial: Any, *, base: int = 0, base_state: Any = None,
+                 older: Callable[[], History] | None = None) -> None:
         self.initial = initial
-        self.steps: list[Step] = []
-        self.cursor = 0  # steps[:cursor] are done, steps[cursor:] can be redone
+        self._base = base  # steps[:base] are not loaded (yet)
+        self._base_state = base_state if base else initial
+        self._older = older
+        self._steps: list[Step] = []  # steps[base:]
+        self.cursor = base  # steps[:cursor] are done, steps[cursor:] can be redone
+
+    def __len__(self) -> int:
+        return self._base + len(self._steps)
+
+    def step(self, index: int) -> Step:
+        """Step `index` (0 the first), rebuilding older stretches if need be."""
+        if index < 0:
+            raise IndexError(index)
+        while index < self._base:
+            self._load_older()
+        return self._steps[index - self._base]
+
+    @property
+    def steps(self) -> StepsView:
+        """Every step, done or to redo, oldest first, loaded when read."""
+        return StepsView(self, len(self))
+
+    def _load_older(self) -> None:
+        if self._older is None:
+            raise RuntimeError("the steps before the snapshot cannot be rebuilt")
+        older = self._older()
+        if older.cursor != self._base or len(older) != self._base:
+            raise RuntimeError("the snapshot does not match its journal")
+        self._steps = older._steps + self._steps
+        self._base, self._base_state, self._older = older._base, older._base_state, older._older
 
     @property
     def state(self) -> Any:
-        return self.steps[self.cursor - 1].after if self.cursor else self.initial
+        if self.cursor == self._base:
+            return self._base_state
+        return self.step(self.cursor - 1).after
 
     def can_undo(self) -> bool:
         return self.cursor > 0
 
     def can_redo(self) -> bool:
-        return self.cursor < len(self.steps)
+        return self.cursor < len(self)
 
     def do(self, step: Step) -> None:
-        del self.steps[self.cursor :]
-        self.steps.append(step)
+        if self.cursor < self._base:  # a new step after undoing into the older stretch
+            self.step(self.cursor)
+        del self._steps[self.cursor - self._base :]
+        self._steps.append(step)
         self.cursor += 1
 
     def undo(self) -> Step:
-        if not self.can_undo():
-            raise RuleError("core.error.nothing_to_undo")
+        step = self.peek_undo()
         self.cursor -= 1
-        return self.steps[self.cursor]
+        return step
 
     def redo(self) -> Step:
-        if not self.can_redo():
-            raise RuleError("core.error.nothing_to_redo")
+        step = self.peek_redo()
         self.cursor += 1
-        return self.steps[self.cursor - 1]
+        return step
 
     def peek_undo(self) -> Step:
         if not self.can_undo():
             raise RuleError("core.error.nothing_to_undo")
-        return self.steps[self.cursor - 1]
+        return self.step(self.cursor - 1)
 
     def peek_redo(self) -> Step:
         if not self.can_redo():
             raise RuleError("core.error.nothing_to_redo")
-        return self.steps[self.cursor]
+        return self.step(self.cursor)
+
+
+class StepsView(Sequence[Step]):
+    """The first `length` steps of a history, read lazily (newest first is cheap)."""
+
+    def __init__(self, history: History, length: int) -> None:
+        self._history = history
+        self._length = length
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, index: int) -> Step: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[Step]: ...
+
+    def __getitem__(self, index: int | slice) -> Step | list[Step]:
+        if isinstance(index, slice):
+            return [self._history.step(i) for i in range(*index.indices(self._length))]
+        if index < 0:
+            index += self._length
+        if not 0 <= index < self._length:
+            raise IndexError(index)
+        return self._history.step(index)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def replay(rules: Rules, setup: Mapping[str, Any], entries: Sequence[Entry]) -> History:
     """Rebuild the stacks from journal entries, applying every command again."""
-    history = History(rules.initial_state(setup))
+    return replay_onto(History(rules.initial_state(setup)), rules, entries)
+
+
+def replay_onto(history: History, rules: Rules, entries: Sequence[Entry]) -> History:
+    """Apply journal entries to `history` (from the start, or from a snapshot)."""
     # A long replay allocates tens of thousands of small immutable records while the
     # stacks keep them all alive: the cyclic collector would rescan them again and again
     # for nothing (they hold no cycles), so it waits until the replay is done.
@@ -101,8 +182,9 @@ def replay(rules: Rules, setup: Mapping[str, Any], entries: Sequence[Entry]) -> 
         for entry in entries:
             if entry.verb == "do":
                 command = decode(rules.commands, entry.command or {})
-                after, events = rules.apply(history.state, command)
-                history.do(Step(command, tuple(events), history.state, after))
+                state = history.state
+                after, events = rules.apply(state, command)
+                history.do(Step(command, tuple(events), state, after))
             elif entry.verb == "undo":
                 history.undo()
             else:
@@ -113,10 +195,44 @@ def replay(rules: Rules, setup: Mapping[str, Any], entries: Sequence[Entry]) -> 
     return history
 
 
+def rebuild(rules: Rules, journal: Journal, game_id: int, setup: Mapping[str, Any],
+            end: int | None = None, below: int | None = None) -> tuple[History, int, int]:
+    """The stacks after the game's first `end` actions (all if None), from the newest
+    snapshot before `below` that this code can read; the number of actions they cover,
+    and where the snapshot used was taken (0: none, the initial state).
+    A snapshot of another version, or one that does not decode, is passed over."""
+    initial = rules.initial_state(setup)
+    version = snapshot_version(type(initial))
+    limit = below
+    if end is not None:
+        limit = end + 1 if limit is None else min(limit, end + 1)
+    snap = journal.latest_snapshot(game_id, version, limit)
+    while snap is not None:
+        try:
+            state = snapshot_decode(type(initial), snap.state)
+            break
+        except SnapshotError as exc:
+            log.warning("game %s: snapshot at %s ignored: %s", game_id, snap.seq, exc)
+            snap = journal.latest_snapshot(game_id, version, snap.seq)
+    if snap is None:
+        history, start = History(initial), 0
+    else:
+        seq = snap.seq
+
+        def older() -> History:
+            return rebuild(rules, journal, game_id, setup, end=seq, below=seq)[0]
+
+        history = History(initial, base=snap.done, base_state=state, older=older)
+        start = seq
+    entries = journal.entries_between(game_id, start, end)
+    replay_onto(history, rules, entries)
+    return history, start + len(entries), start
+
+
 class Session:
     def __init__(
         self, rules: Rules, journal: Journal, game_id: int, setup: Mapping[str, Any],
-        history: History, seq: int,
+        history: History, seq: int, snapshot_seq: int = 0,
     ) -> None:
         self.rules = rules
         self.journal = journal
@@ -124,6 +240,9 @@ class Session:
         self.setup = dict(setup)
         self._history = history
         self._seq = seq
+        #: the journal holds a snapshot after this many actions (0: the initial state)
+        self._snapshot_seq = snapshot_seq
+        self.snapshot_every = SNAPSHOT_EVERY
         self._observers: list[Observer] = []
 
     # -- life cycle --------------------------------------------------------------
@@ -136,17 +255,20 @@ class Session:
 
     @classmethod
     def resume(cls, rules: Rules, journal: Journal, game_id: int) -> Session:
+        """The game as it was: its newest readable snapshot and the actions after it.
+        A damaged game row, or a damaged action among those replayed, refuses the game
+        (`DamagedRow`); a damaged action older than the snapshot is met only if the
+        table undoes that far (the undo is then refused with that message)."""
         record = journal.game(game_id)
         if record.damaged is not None:  # listed in the history, never replayed
             raise DamagedRow("core.error.damaged_game", game=game_id, reason=record.damaged)
-        entries = journal.entries(game_id, with_events=False)  # replay recomputes them
         try:
-            history = replay(rules, record.setup, entries)
+            history, seq, snapshot_seq = rebuild(rules, journal, game_id, record.setup)
         except RuleError as exc:
             # a journal these rules cannot replay (written by another version, edited):
             # say which game and why, rather than a rule error that makes no sense here
             raise JournalError("core.error.replay", game=game_id, reason=exc.message) from exc
-        return cls(rules, journal, game_id, record.setup, history, len(entries))
+        return cls(rules, journal, game_id, record.setup, history, seq, snapshot_seq)
 
     # -- reading -----------------------------------------------------------------
     @property
@@ -160,9 +282,11 @@ class Session:
         return self._history.can_redo()
 
     @property
-    def steps(self) -> list[Step]:
-        """Every command done so far (the redo tail excluded), oldest first."""
-        return self._history.steps[: self._history.cursor]
+    def steps(self) -> StepsView:
+        """Every command done so far (the redo tail excluded), oldest first; read the
+        newest ones, not all: those before a resumed game's snapshot are rebuilt when
+        read."""
+        return StepsView(self._history, self._history.cursor)
 
     def next_undo(self) -> Any | None:
         return self._history.peek_undo().command if self.can_undo() else None
@@ -206,10 +330,27 @@ class Session:
         self, verb: str, command: dict[str, Any] | None, events: list[dict[str, Any]],
         state: Any,
     ) -> None:
+        snapshot = self._snapshot(state) if verb == "do" else None
         self.journal.append(
-            self.game_id, self._seq, verb, command, events, self.rules.summary(state)
+            self.game_id, self._seq, verb, command, events, self.rules.summary(state),
+            snapshot,
         )
         self._seq += 1
+        if snapshot is not None:
+            self._snapshot_seq = snapshot.seq
+
+    def _snapshot(self, after: Any) -> Snapshot | None:
+        """A snapshot of the state after this "do" if one is due. After a "do" nothing
+        is left to redo, so the snapshot needs only the state and the undo depth."""
+        if self._seq + 1 - self._snapshot_seq < self.snapshot_every:
+            return None
+        try:
+            text = snapshot_encode(after)
+        except SnapshotError as exc:  # never keeps an action from being played
+            log.warning("game %s: no snapshot: %s", self.game_id, exc)
+            return None
+        return Snapshot(self._seq + 1, self._history.cursor + 1,
+                        snapshot_version(type(after)), text)
 
     def _notify(self, update: Update) -> None:
         """Every observer hears of every durable action even if one of them fails (a

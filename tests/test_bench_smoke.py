@@ -19,7 +19,8 @@ def test_the_benchmarks_run_end_to_end_and_report(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     done = subprocess.run(
         [sys.executable, "-m", "bench", "--reps", "1", "--idle-seconds", "1", "--idle-reps",
-         "1", "--rolls", "5", "--roll-parts", "1", "--replay-entries", "40", "--no-others",
+         "1", "--rolls", "5", "--roll-parts", "1", "--replay-entries", "40", "130",
+         "--long-actions", "150", "--night-games", "40", "--no-others",
          "--json", str(out), "--workdir", str(tmp_path / "work")],
         cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -46,12 +47,23 @@ def test_the_benchmarks_run_end_to_end_and_report(tmp_path: Path) -> None:
     if "dialog_s" in roll:  # a dialog comes after the frame that shows the new state
         assert roll["dialog_s"]["min"] > min(roll["shown_s"]["ours"]["values"])
 
-    replay = results["replay"]
-    assert replay["entries"] >= 40 and sum(replay["mix"].values()) == replay["entries"]
-    assert replay["resume_s"]["n"] >= 1 and replay["steps"] <= replay["entries"]
+    for replay, entries in zip(results["replays"], (40, 130), strict=True):
+        assert replay["entries"] >= entries
+        assert sum(replay["mix"].values()) == replay["entries"]
+        assert replay["resume_s"]["n"] >= 1 and replay["steps"] <= replay["entries"]
+        assert replay["floor_s"]["n"] == replay["read_s"]["n"] == replay["resume_s"]["n"]
+    assert results["replays"][1]["tail"] < 100  # resumed from a snapshot
+    assert start["start_s"]["ours_long"]["n"] == 1
+
+    night = results["night"]
+    assert night["games"] == night["restored_games"] == 40
+    assert [op["op"].split()[0] for op in night["ops"]] == [
+        "open", "open", "export", "export", "backup", "check", "restore"]
+    assert all(op["longest_s"] > 0 for op in night["ops"])
+    assert set(roll["gc"]) == {"0", "1", "2"}
 
     report = done.stdout
     for heading in ("## Start, memory, idle", "## ROLL through the real app",
-                    "## Replay of a"):
+                    "## Resume of a", "finished games: the longest frame"):
         assert heading in report
     assert "cold start to first frame" in report and "| bare Kivy" in report

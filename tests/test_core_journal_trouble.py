@@ -299,3 +299,100 @@ def test_a_really_full_disk_keeps_the_journal_in_place(tmp_path, room):
     else:
         assert out.get("error") == "core.error.journal_open"
     assert out["after"]["entries"] == max(20, out["acknowledged"])
+
+
+def test_a_version_2_journal_opened_read_only_is_not_migrated(tmp_path, holder):
+    """Schema 3 (snapshots) is added only by a journal that can be written: one opened
+    read-only stays a version 2 file, byte for byte, and its games still resume (by a
+    full replay: it has no snapshots)."""
+    import sqlite3
+
+    from companion.games import rules_for
+    from companion.session import Session
+
+    path = tmp_path / FILE_NAME
+    ids = _journal_with_games(path)
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE snapshots")
+    db.execute("PRAGMA user_version=2")
+    db.execute("PRAGMA journal_mode=DELETE")
+    db.close()
+    before = _sha(path)
+    child = holder(path, "writes")
+    journal = Journal(path, timeout=0.2)
+    assert journal.read_only is not None
+    resumed = Session.resume(rules_for("evil"), journal, ids[0])
+    assert len(resumed.steps) > 0 and resumed._history._base == 0
+    assert journal.read("PRAGMA user_version") == [(2,)]
+    journal.close()
+    release(child)
+    assert _sha(path) == before
+    again = Journal(path)  # writable now: migrated, and the game plays on
+    assert again.read("PRAGMA user_version") == [(3,)]
+    assert again.read("SELECT COUNT(*) FROM snapshots") == [(0,)]
+    assert Session.resume(rules_for("evil"), again, ids[0]).state == resumed.state
+    again.close()
+
+
+def test_a_journal_one_version_newer_is_left_byte_for_byte(tmp_path):
+    import sqlite3
+
+    from companion.journal import SCHEMA_VERSION
+
+    path = tmp_path / FILE_NAME
+    _journal_with_games(path, games=1, actions=3)
+    db = sqlite3.connect(path)
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    db.close()
+    before = _sha(path)
+    with pytest.raises(JournalError) as caught:
+        Journal(path)
+    assert caught.value.message.key == "core.error.journal_newer"
+    assert _sha(path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [FILE_NAME]
+
+
+def test_a_check_started_beforehand_decides_as_the_open_does(tmp_path):
+    """The app's start runs SQLite's quick check on a thread while it imports its
+    screens (`start_check`); the journal opened with it moves a corrupt file aside,
+    opens a sound one, and a newer one is not even looked at beforehand."""
+    import sqlite3
+
+    from companion.journal import SCHEMA_VERSION, start_check
+
+    sound = tmp_path / "sound" / FILE_NAME
+    sound.parent.mkdir()
+    ids = _journal_with_games(sound, games=1)
+    precheck = start_check(sound)
+    assert precheck is not None
+    journal = Journal(sound, precheck=precheck)
+    assert journal.moved_aside is None and [g.id for g in journal.games()] == ids
+    journal.close()
+
+    corrupt = tmp_path / "corrupt" / FILE_NAME
+    corrupt.parent.mkdir()
+    _journal_with_games(corrupt, games=1)
+    data = bytearray(corrupt.read_bytes())
+    for page in range(1, len(data) // 4096):
+        data[4096 * page] = 0x77  # no such b-tree page type: every table damaged
+    corrupt.write_bytes(bytes(data))
+    journal = Journal(corrupt, precheck=start_check(corrupt))
+    assert journal.moved_aside is not None
+    assert journal.moved_aside.read_bytes() == bytes(data)
+    assert journal.games() == []
+    journal.close()
+
+    newer = tmp_path / "newer" / FILE_NAME
+    newer.parent.mkdir()
+    _journal_with_games(newer, games=1, actions=2)
+    db = sqlite3.connect(newer)
+    db.execute("PRAGMA journal_mode=DELETE")
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    db.close()
+    before = _sha(newer)
+    assert start_check(newer) is None
+    assert start_check(tmp_path / "none" / FILE_NAME) is None  # a first start
+    with pytest.raises(JournalError):
+        Journal(newer, precheck=None)
+    assert _sha(newer) == before and sorted(p.name for p in newer.parent.iterdir()) == [
+        FILE_NAME]

@@ -48,7 +48,7 @@ def test_migration_from_v1_keeps_data_and_builds_roster(tmp_path: Path) -> None:
     _v1(path)
     j = Journal(path)
     assert j.moved_aside is None
-    assert j.read("PRAGMA user_version") == [(SCHEMA_VERSION,)] == [(2,)]
+    assert j.read("PRAGMA user_version") == [(SCHEMA_VERSION,)] == [(3,)]
     assert [g.id for g in j.games()] == [1, 2, 3]
     assert j.game(2).summary["scores"] == [31, 2]
     assert [e.command for e in j.entries(1)] == [{"type": "EndGame"}]
@@ -75,8 +75,8 @@ def test_migration_runs_once(tmp_path: Path) -> None:
     j.close()
 
 
-def test_new_journal_has_schema_2_and_empty_roster(tmp_path: Path) -> None:
+def test_new_journal_has_schema_3_and_empty_roster(tmp_path: Path) -> None:
     j = Journal(tmp_path / "new.sqlite3")
-    assert j.read("PRAGMA user_version") == [(2,)]
+    assert j.read("PRAGMA user_version") == [(3,)]
     assert j.read("SELECT COUNT(*) FROM players") == [(0,)]
     j.close()

@@ -271,8 +271,12 @@ def test_closed_dialogs_do_not_stay_alive(launch: Any) -> None:
     new_game(ui, minutes=30)
     ui.tap("play.adjust")
     ui.tap("adjust.close")
+    # built a few seconds in anyway, once (the end screen, the dialogs of a roll)
+    ui.app.root.get_screen("evil_play")._build_end_screen()
     before = live_taps()
     for _ in range(10):
         ui.tap("play.adjust")
         ui.tap("adjust.close")
-    assert live_taps() == before
+    # a leak keeps ten dialogs' buttons; fewer than before is garbage of earlier work
+    # (an earlier test's app) let go meanwhile
+    assert live_taps() <= before

@@ -377,6 +377,8 @@ def test_statistics_open_with_5000_games_of_history(launch: Any, tmp_path: Path)
     ui = launch(journal_file=path)
     ui.app.root.current = "night_stats"
     ui.pump(1)
+    assert ui.visible("stats.title") is not None  # the frame at once, the figures after
+    ui.settle()
     assert ui.visible("stats.player.11.wins") is not None
     ui.tap("stats.back")
     ui.tap("home.stats")

@@ -75,7 +75,7 @@ class Driver:
         return None if self.app.dialog is None else str(self.app.dialog.tid)
 
     # -- touching --------------------------------------------------------------------
-    def tap(self, tid: str) -> None:
+    def tap(self, tid: str, settle: bool = True) -> None:
         from kivy.tests.common import UnitTestTouch
 
         widget = self.find(tid)
@@ -95,6 +95,19 @@ class Driver:
         # a quick tap's release is held for min_state_time on the clock: let it happen
         if widget is not None:
             self.wait(float(getattr(widget, "min_state_time", 0)))
+        if settle:
+            self.settle()
+
+    def settle(self, timeout: float = 30.0) -> None:
+        """Wait for the work a tap started on a worker thread (history, statistics,
+        exports) to be handed back and shown."""
+        import sys
+
+        background = sys.modules.get("ui.background")  # imported by the first such work
+        if background is None or not background.busy():
+            return
+        self.wait_until(lambda: not background.busy(), timeout)
+        self.pump(2)
 
     def screenshot(self, name: str) -> Path:
         from kivy.core.window import Window

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 import random
+import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -33,6 +34,12 @@ log = logging.getLogger(__name__)
 _SEEDS = random.SystemRandom()  # the OS's randomness, as `secrets` uses
 
 
+def _background_busy() -> bool:
+    """Game-night work is running (its module is imported only when some runs)."""
+    background = sys.modules.get("ui.background")
+    return bool(background is not None and background.busy())
+
+
 class CompanionApp(App):
     scale = NumericProperty(1.0)
     use_kivy_settings = False  # no settings panel (F1) on a kiosk
@@ -56,7 +63,7 @@ class CompanionApp(App):
         self.dialog: Dialog | None = None
         self.watchdog = Watchdog.from_environment()
         self.night_dimmer: Any = None
-        self.collector = IdleCollector()
+        self.collector = IdleCollector(hold=_background_busy)
 
     # -- translation -----------------------------------------------------------------
     def tr(self, key: str, **params: Any) -> str:
@@ -218,6 +225,7 @@ class CompanionApp(App):
         if self.session is not None:
             self.session.unsubscribe(self._on_update)
         self.session = session
+        session.snapshot_every = max(1, int(self.settings.get("snapshot_every", 100)))
         session.subscribe(self._on_update)
         if self.hardware is not None:
             self.hardware.detach()
@@ -268,7 +276,8 @@ class CompanionApp(App):
     def open_dialog(self, dialog: Dialog) -> None:
         self.close_dialog()
         self.dialog = dialog
-        dialog.bind(on_dismiss=self._forget_dialog)
+        dialog.funbind("on_dismiss", self._forget_dialog)  # a reused dialog: bound once
+        dialog.fbind("on_dismiss", self._forget_dialog)
         dialog.open(animation=False)
 
     def _forget_dialog(self, dialog: Dialog) -> None:

@@ -160,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     gc.disable()
     from companion.config import ConfigError
     from companion.i18n import Translator
-    from companion.journal import Journal, JournalError
+    from companion.journal import Journal, JournalError, start_check
     from ui.memory import settle_memory
     # one stream of log lines (journald on the Pi): Kivy logs through Python's logging
     # instead of adding a console handler of its own beside ours
@@ -184,8 +184,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     configure_kivy(cfg)
     tr = Translator(cfg.get("language", "en"))
     path = journal_path(cfg, args.data_dir)
+    # SQLite's quick check of the journal (tens of ms on a large one, more on a Pi)
+    # runs on a thread while the screens are imported; the journal is opened, and
+    # read, only once it is done, so a corrupt file is still moved aside before any read
+    precheck = start_check(path)
+    from ui.app import CompanionApp
+
     try:
-        journal = Journal(path)
+        journal = Journal(path, precheck=precheck)
     except JournalError as exc:
         # the file stays where it is; a lock or a full disk may go away: try again then
         print(tr.message(exc.message), file=sys.stderr)
@@ -195,8 +201,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         if answer == SOLVED:
             start_again()
         return answer
-
-    from ui.app import CompanionApp
 
     app = CompanionApp(cfg, journal, start_hardware=lambda: load_hardware(cfg))
     app.after_first_frame(settle_memory)

@@ -11,7 +11,9 @@ walking tens of thousands of objects holds the screen for 30–100 ms (more on a
 So after start the automatic full collections are off: `IdleCollector` runs one when
 nobody has touched the table for a moment, at the cadence Python itself would use (ten
 young collections), or anyway once three times as much is due, if play never pauses.
-Young collections stay automatic: they are short.
+Young collections stay automatic: they are short. While game-night work runs on its
+worker thread (history, statistics, exports), no full collection runs: it would walk
+everything the work holds, and hold every thread meanwhile.
 """
 
 from __future__ import annotations
@@ -45,10 +47,14 @@ class IdleCollector:
 
     def __init__(self, clock: Callable[[], float] = time.monotonic,
                  collect: Callable[[], Any] = gc.collect,
-                 pending: Callable[[], int] = lambda: gc.get_count()[2]) -> None:
+                 pending: Callable[[], int] = lambda: gc.get_count()[2],
+                 hold: Callable[[], bool] = lambda: False) -> None:
         self.clock = clock
         self.collect = collect
         self.pending = pending
+        #: true while long work runs beside the screen: what it keeps alive would make a
+        #: full collection long, and it mostly frees itself (plain data, no cycles)
+        self.hold = hold
         self.last_activity = clock()
         self.collections = 0
 
@@ -57,6 +63,8 @@ class IdleCollector:
         return False  # a touch handler: the touch goes on to the screen
 
     def tick(self, *_: Any) -> None:
+        if self.hold():
+            return
         due = self.pending()
         idle = self.clock() - self.last_activity >= IDLE_SECONDS
         if (due >= DUE and idle) or due >= OVERDUE:

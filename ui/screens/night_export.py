@@ -8,6 +8,7 @@ changes nothing. An accepted one closes the journal, puts the backup in its plac
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import time
@@ -21,11 +22,13 @@ from kivy.uix.screenmanager import Screen
 
 from companion.journal import Journal
 from companion.messages import CompanionError, Message, msg
-from companion.night import backup, export
+from companion.night import backup, jobs
+from companion.night.jobs import Job
 from ui import theme
+from ui.background import Running, run_in
 from ui.dialogs import Dialog, message, open_dialog
 from ui.screens.night_common import scroll_list, top_bar, when
-from ui.widgets.basics import Tap, Text
+from ui.widgets.basics import Tap, Text, find
 
 log = logging.getLogger(__name__)
 MEDIA = Path("/media")
@@ -57,6 +60,20 @@ def _refused(path: Path, exc: Exception) -> Message:
     return msg("night.backup.refused", path=str(path), reason=type(exc).__name__)
 
 
+def _refusing(path: Path, job: Job[Any]) -> Job[Any]:
+    """A check or restore whose failure the domain did not foresee (a file made to
+    break us) is said as a refused backup, never as a crash; the domain's own
+    refusals (`BackupError`) reach the dialog as they are."""
+    try:
+        return (yield from job)
+    except CompanionError:
+        raise
+    except Exception as exc:
+        log.exception("checking or restoring %s failed", path)
+        refused = _refused(path, exc)
+        raise backup.BackupError(refused.key, **refused.params) from exc
+
+
 def stamp() -> str:
     return time.strftime("%Y%m%d-%H%M%S")
 
@@ -66,6 +83,7 @@ class NightExportScreen(Screen):
         super().__init__(**kwargs)
         self.target: Path | None = None  # None: the data folder
         self.status = ""
+        self.job: Running | None = None  # one export, backup or restore at a time
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
         self.add_widget(self.box)
 
@@ -79,8 +97,16 @@ class NightExportScreen(Screen):
     def folder(self) -> Path:
         return self.target or data_dir()
 
+    def show_state(self) -> None:
+        """The status and whether the buttons take a touch: a job's start and end
+        change only these (rebuilding the screen would be a long frame)."""
+        for button in self.actions:
+            button.disabled = self.job is not None
+        self.status_label.text = self.status
+
     def refresh(self) -> None:
         app = App.get_running_app()
+        self.actions: list[Tap] = []
         self.box.clear_widgets()
         self.box.add_widget(top_bar(app.tr("night.ui.export_title"), "export"))
         columns = BoxLayout(spacing=dp(10))
@@ -95,10 +121,13 @@ class NightExportScreen(Screen):
         for what in ("csv", "bgstats", "backup"):
             button = Tap(app.tr(f"night.ui.do_{what}"), tid=f"export.{what}", size=19,
                          size_hint_y=None, height=theme.touch(60),
+                         disabled=self.job is not None,
                          background=theme.SUCCESS if what == "backup" else theme.BUTTON)
+            self.actions.append(button)
             button.bind(on_release=lambda _b, w=what: self.make(w))
             left.add_widget(button)
-        left.add_widget(Text(self.status, size=15, tid="export.status", valign="top"))
+        self.status_label = Text(self.status, size=15, tid="export.status", valign="top")
+        left.add_widget(self.status_label)
         columns.add_widget(left)
 
         right = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.5)
@@ -113,7 +142,8 @@ class NightExportScreen(Screen):
         for i, path in enumerate(files):
             text = f"{path.name}\n{when(path.stat().st_mtime)}"
             button = Tap(text, tid=f"restore.{i}", size=14, size_hint_y=None,
-                         height=theme.touch(56))
+                         height=theme.touch(56), disabled=self.job is not None)
+            self.actions.append(button)
             button.bind(on_release=lambda _b, p=path: self.confirm_restore(p))
             rows.add_widget(button)
         right.add_widget(scroller)
@@ -136,44 +166,71 @@ class NightExportScreen(Screen):
         return sorted(files, key=lambda p: -p.stat().st_mtime)[:20]
 
     # -- export and backup ---------------------------------------------------------------
+    def _run(self, tid: str, make: Any, on_done: Any, *, uses_journal: bool = True,
+             discard: Any = lambda _r: None) -> None:
+        """One job at a time, on a worker thread; the buttons wait meanwhile."""
+
+        def done(result: Any) -> None:
+            self.job = None
+            on_done(result)
+
+        def failed(message: Any) -> None:
+            self.job = None
+            self.show_state()
+            App.get_running_app().show_error(message)
+
+        def cancelled() -> None:
+            self.job = None
+            self.status = App.get_running_app().tr("night.progress.cancelled")
+            self.show_state()
+
+        self.job = run_in(self, tid, make, done, uses_journal=uses_journal, discard=discard,
+                          on_error=failed, on_cancelled=cancelled)
+        self.show_state()
+
     def make(self, what: str) -> None:
         app = App.get_running_app()
+        if self.job is not None:
+            return
         folder = self.folder
-        try:
-            if what == "csv":
-                path = folder / f"{PREFIX}-{stamp()}.csv"
-                export.write(path, export.csv_text(app.journal, translator=app.translator))
-            elif what == "bgstats":
-                path = folder / f"{PREFIX}-{stamp()}-bgstats.json"
-                export.write(path, export.bgstats_text(app.journal, translator=app.translator))
-            else:
-                path = folder / f"{PREFIX}-backup-{stamp()}.zip"
-                manifest = backup.create(app.journal, path)
-        except CompanionError as exc:
-            app.show_error(exc.message)
-            return
-        except OSError as exc:
-            app.show_error(backup.BackupError("night.backup.write_failed", path=str(folder),
-                                              reason=exc.strerror or str(exc)).message)
-            return
-        self.status = app.tr("night.ui.saved_to", path=str(path))
         if what == "backup":
-            self.status += "\n" + app.tr("night.ui.backup_counts", games=manifest.games,
-                                         players=manifest.players)
-        self.refresh()
+            path = folder / f"{PREFIX}-backup-{stamp()}.zip"
+        else:
+            path = folder / (f"{PREFIX}-{stamp()}.csv" if what == "csv"
+                             else f"{PREFIX}-{stamp()}-bgstats.json")
+        translator = app.translator
+
+        def job(journal: Journal) -> Any:
+            if what == "backup":
+                return jobs.make_backup(journal, path)
+            return jobs.export_file(journal, what, path, translator)
+
+        def done(result: Any) -> None:
+            self.status = app.tr("night.ui.saved_to", path=str(path))
+            if what == "backup":
+                self.status += "\n" + app.tr("night.ui.backup_counts", games=result.games,
+                                             players=result.players)
+                self.refresh()  # the new backup joins the list
+            else:
+                self.show_state()
+
+        def discard(_result: Any) -> None:  # cancelled too late: leave no half-made file
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+        self._run("export.progress", job, done, discard=discard)
 
     # -- restore -----------------------------------------------------------------------------
     def confirm_restore(self, path: Path) -> None:
+        """The backup is checked in full (on a worker thread) before anything is asked."""
+        if self.job is not None:
+            return
+        self._run("export.progress", lambda _j: _refusing(path, jobs.check_backup(path)),
+                  lambda manifest: self.ask_restore(path, manifest), uses_journal=False)
+
+    def ask_restore(self, path: Path, manifest: backup.Manifest) -> None:
         app = App.get_running_app()
-        try:
-            manifest = backup.check(path)
-        except CompanionError as exc:
-            app.show_error(exc.message)
-            return
-        except Exception as exc:  # a file made to break us: said, never a crash
-            log.exception("checking %s failed", path)
-            app.show_error(_refused(path, exc))
-            return
+        self.show_state()
         dialog = Dialog(app.tr("night.ui.restore_confirm_title"), "restore",
                         size_hint=(0.8, 0.7))
         dialog.add(Text(app.tr("night.ui.restore_confirm", name=path.name,
@@ -198,16 +255,30 @@ class NightExportScreen(Screen):
             app.leave_game()
             app.root.current = self.name
         app.journal.close()
-        try:
-            kept = backup.restore(path, journal_path)
-        except Exception as exc:  # refused: the current journal is untouched
-            if not isinstance(exc, CompanionError):
-                log.exception("restoring %s failed", path)
+        # no journal until the backup is in its place: the screen cannot be left
+        back = find(self.box, "export.back")
+        if back is not None:
+            back.disabled = True
+
+        def done(kept: Path | None) -> None:
+            app.journal = Journal.already_checked(journal_path)  # checked by the job
+            self.status = app.tr("night.ui.restored", kept=str(kept or "-"))
+            self.show_state()
+            if back is not None:
+                back.disabled = False
+            message(app.tr("night.ui.restore_done_title"), self.status, tid="restored")
+
+        def failed(error: Any) -> None:
+            self.job = None
             app.journal = Journal(journal_path)
-            app.show_error(exc.message if isinstance(exc, CompanionError)
-                           else _refused(path, exc))
-            return
-        app.journal = Journal(journal_path)
-        self.status = app.tr("night.ui.restored", kept=str(kept or "-"))
-        self.refresh()
-        message(app.tr("night.ui.restore_done_title"), self.status, tid="restored")
+            self.show_state()
+            if back is not None:
+                back.disabled = False
+            app.show_error(error)
+
+        # the journal stays closed while the backup takes its place: nothing to cancel
+        self.job = run_in(self, "export.progress",
+                          lambda _j: _refusing(path, jobs.restore_backup(path, journal_path)),
+                          lambda kept: (setattr(self, "job", None), done(kept)),
+                          uses_journal=False, on_error=failed, cancellable=False)
+        self.show_state()

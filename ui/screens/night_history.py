@@ -11,12 +11,14 @@ from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.messages import CompanionError
-from companion.night import history
+from companion.night import history, jobs
 from companion.night.facts import is_placeholder
-from companion.night.history import GameLine, Seat
+from companion.night.history import GameLine, LogLine, Seat
 from ui import theme
+from ui.background import Running, in_steps, run_in
 from ui.dialogs import Dialog, open_dialog
 from ui.screens.night_common import KINDS, go, minutes, scroll_list, short_game_name, top_bar, when
 from ui.widgets.basics import Tap, Text
@@ -83,12 +85,17 @@ class NightHistoryScreen(Screen):
         super().__init__(**kwargs)
         self.kind: str | None = None
         self.shown = PAGE
+        self.job: Running | None = None
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
         self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.shown = PAGE
         self.refresh()
+
+    def on_leave(self, *_: Any) -> None:
+        if self.job is not None:
+            self.job.cancel()
 
     def cycle_kind(self) -> None:
         choices: list[str | None] = [None, *KINDS]
@@ -104,20 +111,36 @@ class NightHistoryScreen(Screen):
                    size_hint_x=None, width=dp(260))
         kind.bind(on_release=lambda _b: self.cycle_kind())
         self.box.add_widget(top_bar(app.tr("night.ui.history_title"), "history", extra=[kind]))
-        # one more than the page tells whether a "more" button is needed
-        lines = history.games(app.journal, kind=self.kind, limit=self.shown + 1)
+        # one more than the page tells whether a "more" button is needed; read on a
+        # worker thread: years of games take longer than a frame
+        if self.job is not None:
+            self.job.cancel()
+        self.waiting = Widget()  # keeps the bar at the top until the list comes
+        self.box.add_widget(self.waiting)
+        kind_, limit = self.kind, self.shown + 1
+        self.job = run_in(self, "history.progress",
+                          lambda journal: jobs.history_page(journal, kind_, limit),
+                          self.show_lines)
+
+    def show_lines(self, lines: list[GameLine]) -> None:
+        app = App.get_running_app()
+        self.job = None
+        self.box.remove_widget(self.waiting)
         scroller, rows = scroll_list(6)
         if not lines:
             rows.add_widget(Text(app.tr("night.ui.no_games"), size=18, color=theme.MUTED,
                                  tid="history.empty", size_hint_y=None, height=dp(60)))
-        for line in lines[:self.shown]:
-            rows.add_widget(self.row(line))
+        items: list[Any] = list(lines[:self.shown])
         if len(lines) > self.shown:
             more = Tap(app.tr("night.ui.more"), tid="history.more", size_hint_y=None,
                        height=theme.touch())
             more.bind(on_release=lambda _b: self.more())
-            rows.add_widget(more)
+            items.append(more)
         self.box.add_widget(scroller)
+        # a few rows a frame: a page at once would hold the screen for a long frame
+        in_steps(items, lambda item: rows.add_widget(
+            item if isinstance(item, Tap) else self.row(item)),
+            alive=lambda: scroller.parent is not None, per_frame=3)
 
     def row(self, line: GameLine) -> BoxLayout:
         app = App.get_running_app()
@@ -181,23 +204,42 @@ class NightLogScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.game_id = 0
+        self.job: Running | None = None
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
         self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.refresh()
 
+    def on_leave(self, *_: Any) -> None:
+        if self.job is not None:
+            self.job.cancel()
+
     def refresh(self) -> None:
+        """The log is a replay of the whole game: on a worker thread."""
         app = App.get_running_app()
         self.box.clear_widgets()
-        try:
-            line = history.game(app.journal, self.game_id)
-            entries = history.log(app.journal, self.game_id)
-        except CompanionError as exc:
-            self.box.add_widget(top_bar(app.tr("night.ui.log_title", game=self.game_id), "log",
-                                        back=lambda: go("night_history")))
-            self.box.add_widget(Text(app.say(exc.message), size=18, tid="log.error"))
-            return
+        self.box.add_widget(top_bar(app.tr("night.ui.log_title", game=self.game_id), "log",
+                                    back=lambda: go("night_history")))
+        self.waiting = Widget()  # keeps the bar at the top until the log comes
+        self.box.add_widget(self.waiting)
+        if self.job is not None:
+            self.job.cancel()
+        game_id = self.game_id
+        self.job = run_in(self, "log.progress", lambda journal: jobs.game_log(journal, game_id),
+                          self.show_log, on_error=self.show_error)
+
+    def show_error(self, message: Any) -> None:
+        app = App.get_running_app()
+        self.job = None
+        self.box.remove_widget(self.waiting)
+        self.box.add_widget(Text(app.say(message), size=18, tid="log.error"))
+
+    def show_log(self, result: tuple[GameLine, list[LogLine]]) -> None:
+        app = App.get_running_app()
+        self.job = None
+        line, entries = result
+        self.box.clear_widgets()
         self.box.add_widget(top_bar(
             app.tr("night.ui.log_title", game=self.game_id) + " · " + short_game_name(line.kind),
             "log", back=lambda: go("night_history")))

@@ -16,9 +16,10 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.messages import CompanionError
-from companion.night import history, stats
+from companion.night import history, jobs, stats
 from companion.night.stats import KindStats, Record, Statistics
 from ui import theme
+from ui.background import Running, in_steps, run_in
 from ui.screens.night_common import (
     KINDS,
     minutes,
@@ -46,16 +47,33 @@ class NightStatsScreen(Screen):
         self.data: Statistics | None = None
         self.line_games: list[history.GameLine] | None = None
         self.line_index = 0
+        self.recent: dict[str, list[history.GameLine]] = {}
+        self.job: Running | None = None
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
         self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.load()
 
+    def on_leave(self, *_: Any) -> None:
+        if self.job is not None:
+            self.job.cancel()
+
     def load(self) -> None:
-        app = App.get_running_app()
-        self.data = stats.statistics(app.journal)
-        self.line_games = None  # read again when the charts tab opens
+        """Everything the tabs show, computed on a worker thread (a club's years of
+        games take seconds); the screen shows its frame and the progress meanwhile."""
+        if self.job is not None:
+            self.job.cancel()
+        self.data = None
+        self.refresh()
+        self.job = run_in(self, "stats.progress",
+                          lambda journal: jobs.statistics(journal, LINE_KINDS, LINE_GAMES),
+                          self.loaded)
+
+    def loaded(self, result: jobs.StatsScreenData) -> None:
+        self.job = None
+        self.data, self.recent = result.statistics, result.recent
+        self.line_games = None  # chosen again from `recent` when the charts tab opens
         self.line_index = 0
         self.refresh()
 
@@ -77,6 +95,9 @@ class NightStatsScreen(Screen):
             button.bind(on_release=lambda _b, t=tab: self.show_tab(t))
             tabs.add_widget(button)
         self.box.add_widget(tabs)
+        if self.data is None:  # still computing: the progress panel says so
+            self.box.add_widget(Widget())  # keeps the bars at the top
+            return
         body = {"players": self.players_tab, "games": self.games_tab,
                 "charts": self.charts_tab}[self.tab]()
         self.box.add_widget(body)
@@ -160,7 +181,8 @@ class NightStatsScreen(Screen):
             return (-(record.wins if record else 0), -(record.games if record else 0),
                     p.player.name.casefold())
 
-        for i, p in enumerate(sorted(listed, key=order)):
+        def add_row(numbered: tuple[int, stats.PlayerStats]) -> None:
+            i, p = numbered
             record = p.overall if self.kind is None else p.by_kind.get(self.kind)
             row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(40))
             paint_background(row, theme.PANEL)
@@ -179,6 +201,10 @@ class NightStatsScreen(Screen):
                                     tid=f"stats.player.{i}.{column}",
                                     size_hint_x=wide.get(column, 1.0)))
             rows.add_widget(row)
+
+        # a few players a frame: each row is half a dozen texts to draw
+        in_steps(list(enumerate(sorted(listed, key=order))), add_row,
+                 alive=lambda: outer.parent is not None, per_frame=2)
         if not listed:
             rows.add_widget(Text(app.tr("night.ui.no_players"), size=18, color=theme.MUTED,
                                  size_hint_y=None, height=dp(60), tid="stats.empty"))
@@ -338,12 +364,10 @@ class NightStatsScreen(Screen):
 
     def recent_line_games(self) -> list[history.GameLine]:
         if self.line_games is None:
-            app = App.get_running_app()
             found: list[history.GameLine] = []
             for kind in LINE_KINDS:
                 if self.kind in (None, kind):
-                    found += history.games(app.journal, kind=kind, status="finished",
-                                           limit=LINE_GAMES)
+                    found += self.recent.get(kind, [])
             found.sort(key=lambda g: -g.started)
             self.line_games = found[:LINE_GAMES]
         return self.line_games

@@ -3,13 +3,17 @@ on the first game) and the Undo, Redo and Home buttons, kept in step with the se
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.uix.screenmanager import Screen
 
 from companion.session import Session
-from ui.widgets.basics import Tap
+from ui.widgets.basics import Tap, find
+
+END_SCREEN_AFTER = 0.5  # seconds after a game opens: after its first frame, before a roll
 
 
 class PlayScreen(Screen):
@@ -17,6 +21,7 @@ class PlayScreen(Screen):
         super().__init__(**kwargs)
         self.session: Session | None = None
         self._built = False
+        self._dialogs: dict[Hashable, Any] = {}
 
     def _build(self) -> None:
         """Lay out the screen's widgets (once)."""
@@ -32,6 +37,41 @@ class PlayScreen(Screen):
             self._build()
             self._built = True
         self.session = session
+        Clock.schedule_once(self._build_end_screen, END_SCREEN_AFTER)
+
+    def _build_end_screen(self, _dt: float = 0) -> None:
+        """The end screen (and the dialogs a roll opens) are built while the table plays,
+        not by the roll that needs them."""
+        app = App.get_running_app()
+        if app is None or app.root is None or app.session is not self.session:
+            return
+        name = self.name.replace("_play", "_end")
+        if app.root.has_screen(name):
+            app.root.get_screen(name)
+        if app.dialog is None and app.root.current == self.name:
+            self.warm_dialogs()
+
+    def warm_dialogs(self) -> None:
+        """Build (open and close at once, in one clock tick: nothing is drawn) the
+        dialogs `open_reused` will open after an action. None by default."""
+
+    def open_reused(self, key: Hashable, build: Callable[[], Any],
+                    texts: Mapping[str, str] | None = None) -> Any:
+        """The dialog `build` makes (and opens), made once per `key` and opened again as
+        it is afterwards, so that what a roll calls for allocates no widget. `key` must
+        hold everything its buttons depend on; `texts` (tid -> text) are the labels that
+        change from one opening to the next. A language switch builds the screens, and
+        so these dialogs, again."""
+        dialog = self._dialogs.get(key)
+        if dialog is None:
+            dialog = self._dialogs[key] = build()
+        else:
+            App.get_running_app().open_dialog(dialog)
+        for tid, text in (texts or {}).items():
+            label = find(dialog, tid)
+            if label is not None and label.text != text:
+                label.text = text
+        return dialog
 
     def history_buttons(self) -> tuple[Tap, Tap, Tap]:
         """Undo, Redo and Home, the same on every game's screen."""
