@@ -499,6 +499,7 @@ def _driver(app: Any) -> Any:
             self.pump(1)
             touch.touch_up()
             self.pump(1)
+            self.settle()  # work the tap started beside the screen (history, stats)
 
     return TourDriver(app)
 

@@ -70,7 +70,7 @@ class ProgressPanel(BoxLayout):
                          size_hint_y=None, height=dp(40) + dp(16) + theme.touch() + dp(20))
         self.tid = tid
         paint_background(self, theme.PANEL)  # over the screen's lower part, readable
-        self.text = self.add_widget_(Text("", size=17, tid=f"{tid}.text",
+        self.text = self.add_widget_(Text("", size=theme.SIZE_SMALL, tid=f"{tid}.text",
                                           size_hint_y=None, height=dp(40)))
         self.bar = self.add_widget_(Bar(size_hint_y=None, height=dp(16)))
         self.cancel = self.add_widget_(Tap(app.tr("core.ui.cancel"), tid=f"{tid}.cancel",
