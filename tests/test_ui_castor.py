@@ -206,7 +206,7 @@ def test_editing_round_1_after_round_2_changes_the_totals(launch: Any) -> None:
     assert ui.text("end.text") == "Player 1 wins the game with 2 medals (round 2)."
     ui.tap("end.board")
     assert ui.screen == "castor_play"
-    assert [ui.text(f"board.cell.{s}.1") for s in range(3)] == ["★ 10\nmedal", "7", "4"]
+    assert [ui.text(f"board.cell.{s}.1") for s in range(3)] == ["★ 10", "7", "4"]
     assert [ui.text(f"board.total.{s}") for s in range(3)] == ["23", "8", "5"]
     assert [ui.text(f"board.medals.{s}") for s in range(3)] == ["★★ 2", "0", "0"]
     assert ui.text("play.status") == "Player 1 won the game"
@@ -223,7 +223,8 @@ def test_a_game_to_a_shared_victory_then_undo(launch: Any) -> None:
     assert ui.text("end.title") == "Shared victory!"
     assert ui.text("end.text") == ("Player 1, Player 2 share the victory with 2 medals "
                                    "(round 2).")
-    assert ui.text("end.medals") == "Player 1 ★★ 2   Player 2 ★★ 2   Player 3 0"
+    assert [ui.text(f"end.name.{k}") for k in range(3)] == ["Player 1", "Player 2", "Player 3"]
+    assert [ui.text(f"end.score.{k}") for k in range(3)] == ["★★ 2", "★★ 2", "0"]
     ui.screenshot("castor-victory-800x480")
     ui.tap("end.undo")
     assert ui.screen == "castor_play"
@@ -231,8 +232,60 @@ def test_a_game_to_a_shared_victory_then_undo(launch: Any) -> None:
                                       "the table may choose)")
     ui.tap("play.redo")
     assert ui.screen == "castor_end"
-    ui.tap("end.new")
+    ui.tap("end.again")
     assert ui.screen == "castor_setup"
+
+
+def test_the_end_tells_the_story_and_starts_again_with_the_same_players(launch: Any) -> None:
+    from tests.legibility import problems
+
+    ui = launch()
+    ui.tap("home.game.castor")
+    ui.tap("setup.add")
+    type_name(ui, 0, "ANNE")
+    ui.tap("setup.agent.1")  # Player 2 plays Henry B. Belton
+    assert problems(ui.app.root) == []
+    ui.tap("setup.start")
+    assert problems(ui.app.root) == []
+    enter_round(ui, plan=[9, 2, 1], green=[0, 1, 1], yellow=[0, 0, 1])  # Anne 17
+    enter_round(ui, plan=[6, 3, 2], green=[0, 1, 1], yellow=[0, 1, 1])  # Anne 14
+    assert ui.screen == "castor_end"
+    assert ui.text("end.text") == "Anne wins the game with 2 medals (round 2)."
+    assert [ui.text(f"end.story.{k}") for k in range(4)] == [
+        "2 rounds played", "Round 1: medal for Anne", "Round 2: medal for Anne",
+        "Best round: Anne, 17 points (round 1)"]
+    assert ui.text("end.detail.0") == "31 points"
+    assert problems(ui.app.root) == []
+    ui.resize(1280, 800)
+    assert problems(ui.app.root) == []
+    ui.resize(800, 480)
+
+    # the same seats, names and agents, in the same order: only Start is left to tap
+    ui.tap("end.again")
+    assert ui.screen == "castor_setup"
+    assert [ui.text(f"setup.name.{k}") for k in range(3)] == ["Anne", "Player 2", "Player 3"]
+    assert ui.text("setup.agent.1").startswith("Henry B. Belton")
+    ui.tap("setup.start")
+    assert ui.screen == "castor_play"
+    assert [p["name"] for p in ui.app.session.setup["players"]] == [
+        "Anne", "Player 2", "Player 3"]
+
+
+def test_the_french_end_screen_counts_in_french(launch: Any) -> None:
+    """One medal to win: « 1 médaille », never « 1 médailles »."""
+    from tests.legibility import problems
+
+    ui = launch(language="fr", games={"castor": {"medals_to_win": 1}})
+    ui.tap("home.game.castor")
+    ui.tap("setup.start")
+    assert problems(ui.app.root) == []
+    enter_round(ui, plan=[9, 2], green=[0, 1], yellow=[0, 1])
+    assert ui.screen == "castor_end"
+    assert ui.text("end.text") == "Joueur 1 gagne la partie avec 1 médaille (manche 1)."
+    assert ui.text("end.story.0") == "1 manche jouée"
+    assert ui.text("end.again") == "Rejouer avec les mêmes joueurs"
+    assert problems(ui.app.root) == []
+    ui.screenshot("castor-end-fr-800x480")
 
 
 # -- the trick tracker ------------------------------------------------------------------
@@ -313,7 +366,7 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
     ui.screenshot("castor-round-revealed-800x480")
     ui.tap("revealed.ok")
     assert ui.text("board.round.1") == "R1\ntricks"
-    assert [ui.text(f"board.cell.{s}.1") for s in range(2)] == ["17", "★ 34\nmedal"]
+    assert [ui.text(f"board.cell.{s}.1") for s in range(2)] == ["17", "★ 34"]
     assert [ui.text(f"board.total.{s}") for s in range(2)] == ["17", "34"]
     assert [ui.text(f"board.medals.{s}") for s in range(2)] == ["0", "★ 1"]
     assert ui.text("play.status") == "Round 2: Player 2 leads"

@@ -66,7 +66,7 @@ def play_bond_from_roster(ui: Driver) -> int:
     ui.tap("play.end")
     ui.tap("end_confirm.ok")
     assert ui.screen == "bond_end"
-    assert ui.text("end.score.1") == "Bob   3 pts"
+    assert (ui.text("end.name.0"), ui.text("end.score.0")) == ("Bob", "3")
     game_id = ui.app.session.game_id
     ui.tap("end.home")
     assert ui.screen == "home"
