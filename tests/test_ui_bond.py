@@ -262,7 +262,7 @@ def test_a_lower_target_and_the_screens_in_french(launch: Any, defaults: config.
     assert ui.text("setup.note") == "Premier à 10 points"
     ui.tap("setup.start")
     assert (card(ui, 0, "score"), card(ui, 0, "to_go"), card(ui, 0, "lair")) == (
-        "0 points", "encore 10", "Pas de repaire")
+        "0 point", "encore 10", "Pas de repaire")
     add_lair(ui, 1, 2)
     assert choose_spies(ui, 1, [3]) == "S'échappe"
     ui.tap("attack.remove")

@@ -140,7 +140,7 @@ def test_a_round_by_score_sheet_with_a_bonus_tie(launch: Any) -> None:
     ui.tap("sheet.ok")
     assert ui.screen == "castor_play"
     shown = board(ui, 4)
-    assert shown["cells"] == ["★ 15\nmedal", "8", "6", "3"]
+    assert shown["cells"] == ["★ 15", "8", "6", "3"]
     assert shown["totals"] == ["15", "8", "6", "3"]
     assert shown["medals"] == ["★ 1", "0", "0", "0"]
     assert ui.text("play.say") == "Round 1: medal for Anne."
@@ -150,7 +150,7 @@ def test_a_round_by_score_sheet_with_a_bonus_tie(launch: Any) -> None:
     # round 2: Bob and Cid tie for the round, both take a medal and may lead round 3
     enter_round(ui, plan=[2, 9, 9, 1], green=[2, 1, 1, 3], yellow=[3, 0, 0, 1])
     shown = board(ui, 4)
-    assert shown["cells"] == ["-3", "★ 14\nmedal", "★ 14\nmedal", "1"]
+    assert shown["cells"] == ["-3", "★ 14", "★ 14", "1"]
     assert shown["totals"] == ["12", "22", "20", "4"]
     assert shown["medals"] == ["★ 1", "★ 1", "★ 1", "0"]
     assert ui.text("play.status") == "Round 3: Bob leads (tie: Bob, Cid, the table may choose)"
@@ -316,7 +316,7 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
     assert ui.text("tricks.status") == "Player 1 wins the trick."
     ui.tap("tricks.plan.3")
     assert ui.text("tricks.title") == "Round 1 · trick 2/12"
-    assert ui.text("tricks.say") == ("Player 1 wins the trick and 3 plan point(s). "
+    assert ui.text("tricks.say") == ("Player 1 wins the trick and 3 plan points. "
                                      "Player 1 leads the next trick.")
 
     # trick 2: Martha's power card; Player 1 wins with a mauve and takes the bottom card too
@@ -561,7 +561,7 @@ def test_no_other_players_pile_is_shown_during_a_tracked_round(launch: Any) -> N
     assert ui.text("pile.title") == "Player 1's pile this round"
     pile = ui.text("pile.text")
     assert pile.startswith("Plan points: 9\n")
-    assert "green: 3 card(s) (3, 8, 11)" in pile and "yellow: 3 card(s) (2, 6, 12)" in pile
+    assert "green: 3 cards (3, 8, 11)" in pile and "yellow: 3 cards (2, 6, 12)" in pile
     assert "Player 2" not in pile and "Player 3" not in pile
     ui.screenshot("castor-own-pile-800x480")
     ui.tap("pile.close")

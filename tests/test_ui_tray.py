@@ -38,7 +38,7 @@ def test_roll_lock_reroll_undo_redo_and_put_away(launch: Any) -> None:
     ui.tap("traysetup.add.d6")
     ui.tap("traysetup.add.d20")
     assert ui.text("traysetup.add.d6") == "d6  ×2"
-    assert ui.text("traysetup.chosen") == "In the tray (3/10): d6, d6, d20"
+    assert ui.text("traysetup.note") == "In the tray (3/10): d6, d6, d20"
     ui.screenshot("tray-setup-800x480")
     ui.tap("traysetup.roll")
     assert ui.screen == "tray_play"
