@@ -395,3 +395,56 @@ def test_cards_outside_the_settings_are_accepted_with_a_note_and_a_fix_for_next_
     ui.tap("play.undo")
     assert ui.app.session.state.players[1].lair == (6,)
     assert ui.app.session.state.spies_played == 0
+
+
+def test_the_end_tells_the_story_and_starts_again_with_the_same_players(launch: Any) -> None:
+    from tests.legibility import problems
+
+    ui = launch()
+    new_game(ui, 3, first="ANNE")
+    assert problems(ui.app.root) == []
+    add_lair(ui, 1, 4)
+    assert choose_spies(ui, 1, [3], by=0) == "Captured"
+    ui.tap("attack.send")
+    ridicule(ui, "C", answered=False)
+    ui.tap("capture.kill")
+    assert card(ui, 1, "score") == "6 points"
+    ui.tap("play.end")
+    ui.tap("end_confirm.ok")
+    assert ui.screen == "bond_end"
+    assert ui.text("end.text") == "Game stopped by agreement: Player 2 with 6 points."
+    assert [ui.text(f"end.story.{k}") for k in range(3)] == [
+        "1 spy captured", "1 spy killed",
+        "Best kill: Player 2, 6 points (power 3, doubled 1×)"]
+    assert problems(ui.app.root) == []
+    ui.screenshot("bond-end-story-800x480")
+
+    ui.tap("end.again")
+    assert ui.screen == "bond_setup"
+    assert [ui.text(f"setup.name.{k}") for k in range(3)] == ["Anne", "Player 2", "Player 3"]
+    ui.tap("setup.start")
+    assert [p["name"] for p in ui.app.session.setup["players"]] == [
+        "Anne", "Player 2", "Player 3"]
+
+
+def test_six_players_are_legible_at_800x480_and_1280x800(launch: Any) -> None:
+    """Every label fits, no text under 18 px, every target 48 px, contrast 4.5:1:
+    the setup, the play screen and the end page, with six players, in both languages."""
+    from tests.legibility import problems
+
+    for language in ("en", "fr"):
+        ui = launch(language=language)
+        ui.tap("home.game.bond")
+        for _ in range(4):
+            ui.tap("setup.add")
+        assert problems(ui.app.root) == []
+        ui.tap("setup.start")
+        for size in ((800, 480), (1280, 800)):
+            ui.resize(*size)
+            assert problems(ui.app.root) == [], size
+        ui.resize(800, 480)
+        ui.tap("play.end")
+        ui.tap("end_confirm.ok")
+        assert ui.screen == "bond_end"
+        assert problems(ui.app.root) == []
+        ui.screenshot(f"bond-end-six-{language}-800x480")

@@ -128,8 +128,7 @@ class TrayPlayScreen(Screen):
         assert self.session is not None
         params = self.session.state.params
         full = len(view.dice) >= params.max_dice
-        row = GridLayout(cols=5, spacing=dp(4), size_hint_y=None,
-                         height=theme.touch() * 2 + dp(4))
+        row = follow_height(GridLayout(cols=5, spacing=dp(4)), theme.touch() * 2 + dp(4))
         for kind in view.offered:
             add = Tap(f"+{params.label(kind)}", tid=f"play.add.{kind}", size=theme.SIZE_SMALL,
                       disabled=full)
