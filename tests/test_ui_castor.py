@@ -636,3 +636,33 @@ def test_every_screen_key_is_in_both_catalogs() -> None:
     for language in ("en", "fr"):
         catalog = load_catalog(language)
         assert sorted(key for key in named if key not in catalog) == [], language
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_five_players_are_legible_at_800x480_and_1280x800(launch: Any, language: str) -> None:
+    """Every label fits, no text under 18 px, every target 48 px both ways, every
+    button's text at 4.5:1: setup, scoreboard, score sheet and trick tracker."""
+    from tests.legibility import problems
+
+    def check(where: str) -> None:
+        for size in ((800, 480), (1280, 800)):
+            ui.resize(*size)
+            assert problems(ui.app.root) == [], (where, size)
+        ui.resize(800, 480)
+
+    ui = launch(language=language)
+    ui.tap("home.game.castor")
+    for _ in range(3):
+        ui.tap("setup.add")
+    ui.tap("setup.agent.0")
+    ui.tap("setup.agent.1")
+    check("setup")
+    ui.tap("setup.start")
+    enter_round(ui, plan=[9, 2, 1, 0, 3], green=[0, 1, 1, 2, 2], yellow=[0, 0, 1, 2, 2])
+    check("scoreboard")
+    ui.tap("board.round.1")
+    check("sheet")
+    ui.tap("sheet.cancel")
+    ui.tap("play.tricks")
+    check("tricks")
+    ui.screenshot(f"castor-tricks-{language}-800x480")

@@ -123,7 +123,7 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
                 captured = result == "captured"
                 preview.text = app.tr("bond.ui.will_capture" if captured
                                       else "bond.ui.will_escape")
-                preview.color = theme.SUCCESS if captured else theme.DANGER
+                preview.color = theme.SUCCESS_TEXT if captured else theme.DANGER_TEXT
         undo_spy.disabled = not flow.spies
         send.disabled = not flow.ready
 

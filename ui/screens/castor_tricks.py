@@ -184,8 +184,8 @@ class CastorTricksScreen(Screen):
                 text = f"{name}\n{app.tr('castor.ui.next' if waiting else 'castor.ui.waiting')}"
                 chip = Tap(text, size=theme.SIZE_SMALL, tid=f"tricks.chip.{i}",
                            font_name=SYMBOL_FONT,
-                           background=theme.BUTTON if waiting else theme.PANEL,
-                           color=theme.ACCENT if waiting else theme.MUTED)
+                           background=theme.SELECTED if waiting else theme.PANEL,
+                           color=theme.INK if waiting else theme.MUTED)
             else:
                 mark = f"{MEDAL} " if name == view.winning else ""
                 text = f"{mark}{name}\n{card_text(card.colour, card.value)}"

@@ -99,7 +99,7 @@ class NightSettingsScreen(Screen):
         volume = float(buzzer.get("volume", 1.0))
         row = self.row()
         sound = Tap(app.tr("night.ui.sound_off" if muted else "night.ui.sound_on"),
-                    tid="settings.sound", background=theme.BUTTON if muted else theme.SUCCESS)
+                    tid="settings.sound", background=theme.BUTTON if muted else theme.SELECTED)
         sound.bind(on_release=lambda _b: self.set_mute(not muted))
         row.add_widget(sound)
         tempo = float(buzzer.get("tempo", 240))
@@ -141,7 +141,7 @@ class NightSettingsScreen(Screen):
                           state=app.tr("night.ui.on" if on else "night.ui.off"))
             text = text[:1].upper() + text[1:]
             button = Tap(text, tid=f"settings.part.{part}", size=theme.SIZE_SMALL, size_hint_y=None,
-                         height=theme.touch(), background=theme.SUCCESS if on else theme.BUTTON)
+                         height=theme.touch(), background=theme.SELECTED if on else theme.BUTTON)
             button.bind(on_release=lambda _b, p=part, v=on: self.set_value(
                 f"hardware.{p}.enabled", not v))
             right.add_widget(button)
@@ -152,7 +152,7 @@ class NightSettingsScreen(Screen):
         button = Tap(app.tr("castor.ui.setting_marks",
                             state=app.tr("night.ui.on" if marks else "night.ui.off")),
                      tid="settings.castor.marks", size=theme.SIZE_SMALL, size_hint_y=None,
-                     height=theme.touch(), background=theme.SUCCESS if marks else theme.BUTTON)
+                     height=theme.touch(), background=theme.SELECTED if marks else theme.BUTTON)
         button.bind(on_release=lambda _b: self.set_value("games.castor.keypad_marks_played",
                                                          not marks))
         right.add_widget(button)
