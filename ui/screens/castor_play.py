@@ -57,8 +57,8 @@ class CastorPlayScreen(PlayScreen):
         top, self.status = self.game_header("play.status", extra=[self.goal])
         self.board = BoxLayout(orientation="vertical", spacing=dp(3))
         self.say_label = Text(size=theme.SIZE_SMALL, tid="play.say", size_hint_y=None,
-                              height=dp(44), color=theme.MUTED)
-        bar = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(58))
+                              height=dp(30), color=theme.MUTED, shorten=True)
+        bar = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(52))
         self.sheet_button = Tap(tid="play.sheet", size=theme.SIZE_SMALL,
                                 background=theme.SUCCESS, size_hint_x=1.4)
         self.sheet_button.bind(on_release=lambda _b: self.open_sheet(None))
@@ -163,7 +163,7 @@ class CastorPlayScreen(PlayScreen):
         share = (1 - NAME_WIDTH - TOTAL_WIDTH - MEDALS_WIDTH) / max(len(board.rounds), 1)
         cell_size = theme.SIZE_FIGURE if len(board.rounds) <= FIGURE_ROUNDS \
             else theme.SIZE_TITLE
-        header = follow_height(BoxLayout(spacing=dp(3)), dp(34))
+        header = follow_height(BoxLayout(spacing=dp(3)), theme.touch())  # round taps
         header.add_widget(Text(app.tr("core.ui.players"), size=theme.SIZE_SMALL, color=theme.MUTED,
                                size_hint_x=NAME_WIDTH))
         for column in board.rounds:
