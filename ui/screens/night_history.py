@@ -100,7 +100,8 @@ class NightHistoryScreen(Screen):
         app = App.get_running_app()
         self.box.clear_widgets()
         label = app.tr("night.ui.all_games") if self.kind is None else short_game_name(self.kind)
-        kind = Tap(app.tr("night.ui.filter", what=label), tid="history.filter", size=16,
+        kind = Tap(app.tr("night.ui.filter", what=label), tid="history.filter",
+                   size=theme.SIZE_SMALL,
                    size_hint_x=None, width=dp(260))
         kind.bind(on_release=lambda _b: self.cycle_kind())
         self.box.add_widget(top_bar(app.tr("night.ui.history_title"), "history", extra=[kind]))
@@ -124,15 +125,16 @@ class NightHistoryScreen(Screen):
         row = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(68))
         background = theme.BUTTON if line.status == "finished" else theme.PANEL
         game = Tap(f"{title_text(line)}\n{outcome_text(line)}", tid=f"history.game.{line.id}",
-                   size=16, background=background, halign="left")
+                   size=theme.SIZE_SMALL, background=background, halign="left")
         game.bind(on_release=lambda _b: self.open_log(line.id))
         row.add_widget(game)
         if line.status == "unfinished":
             resume = Tap(app.tr("core.ui.resume_short"), tid=f"history.resume.{line.id}",
-                         size=16, background=theme.SUCCESS, size_hint_x=None, width=dp(110))
+                         size=theme.SIZE_SMALL, background=theme.SUCCESS, size_hint_x=None,
+                         width=dp(110))
             resume.bind(on_release=lambda _b: self.resume(line.id))
             abandon = Tap(app.tr("core.ui.abandon"), tid=f"history.abandon.{line.id}",
-                          size=16, size_hint_x=None, width=dp(110))
+                          size=theme.SIZE_SMALL, size_hint_x=None, width=dp(110))
             abandon.bind(on_release=lambda _b: self.confirm_abandon(line.id))
             row.add_widget(resume)
             row.add_widget(abandon)
@@ -201,14 +203,16 @@ class NightLogScreen(Screen):
         self.box.add_widget(top_bar(
             app.tr("night.ui.log_title", game=self.game_id) + " · " + short_game_name(line.kind),
             "log", back=lambda: go("night_history")))
-        self.box.add_widget(Text(title_text(line), size=16, color=theme.MUTED, tid="log.when",
+        self.box.add_widget(Text(title_text(line), size=theme.SIZE_SMALL, color=theme.MUTED,
+                                 tid="log.when",
                                  size_hint_y=None, height=dp(24)))
-        self.box.add_widget(Text(self.details(line), size=17, tid="log.summary",
+        self.box.add_widget(Text(self.details(line), size=theme.SIZE_SMALL, tid="log.summary",
                                  size_hint_y=None, height=dp(48)))
         scroller, rows = scroll_list(2)
         if len(entries) > self.LIMIT:
             rows.add_widget(Text(app.tr("night.ui.log_cut", n=len(entries) - self.LIMIT),
-                                 size=15, color=theme.MUTED, size_hint_y=None, height=dp(26)))
+                                 size=theme.SIZE_SMALL, color=theme.MUTED, size_hint_y=None,
+                                 height=dp(26)))
             entries = entries[-self.LIMIT:]
         for k, entry in enumerate(entries):
             details = [app.say(d) for d in entry.details]
@@ -217,7 +221,7 @@ class NightLogScreen(Screen):
                 text += "\n    " + "\n    ".join(details)
             lines = sum(1 + len(t) // 80 for t in [text.split("\n")[0], *details])
             colour = theme.MUTED if entry.verb != "do" else theme.TEXT
-            rows.add_widget(Text(text, size=16, color=colour, tid=f"log.line.{k}",
+            rows.add_widget(Text(text, size=theme.SIZE_SMALL, color=colour, tid=f"log.line.{k}",
                                  valign="top", size_hint_y=None, height=dp(24) * lines + dp(4)))
         self.box.add_widget(scroller)
 

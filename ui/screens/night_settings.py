@@ -140,7 +140,7 @@ class NightSettingsScreen(Screen):
             text = app.tr("night.ui.part_state", part=app.tr(f"hardware.part.{part}"),
                           state=app.tr("night.ui.on" if on else "night.ui.off"))
             text = text[:1].upper() + text[1:]
-            button = Tap(text, tid=f"settings.part.{part}", size=16, size_hint_y=None,
+            button = Tap(text, tid=f"settings.part.{part}", size=theme.SIZE_SMALL, size_hint_y=None,
                          height=theme.touch(), background=theme.SUCCESS if on else theme.BUTTON)
             button.bind(on_release=lambda _b, p=part, v=on: self.set_value(
                 f"hardware.{p}.enabled", not v))
@@ -151,7 +151,7 @@ class NightSettingsScreen(Screen):
         marks = bool(s.get("games.castor.keypad_marks_played", False))
         button = Tap(app.tr("castor.ui.setting_marks",
                             state=app.tr("night.ui.on" if marks else "night.ui.off")),
-                     tid="settings.castor.marks", size=16, size_hint_y=None,
+                     tid="settings.castor.marks", size=theme.SIZE_SMALL, size_hint_y=None,
                      height=theme.touch(), background=theme.SUCCESS if marks else theme.BUTTON)
         button.bind(on_release=lambda _b: self.set_value("games.castor.keypad_marks_played",
                                                          not marks))
@@ -181,12 +181,13 @@ class NightSettingsScreen(Screen):
 
     @staticmethod
     def heading(text: str) -> Text:
-        return Text(text, size=17, bold=True, color=theme.ACCENT, size_hint_y=None,
+        return Text(text, size=theme.SIZE_SMALL, bold=True, color=theme.ACCENT, size_hint_y=None,
                     height=dp(30))
 
     @staticmethod
     def note(text: str, tid: str, lines: int = 2, muted: bool = True) -> Text:
-        label = Text(text, size=15, tid=tid, color=theme.MUTED if muted else theme.TEXT)
+        label = Text(text, size=theme.SIZE_SMALL, tid=tid,
+                     color=theme.MUTED if muted else theme.TEXT)
         return follow_height(label, dp(22) * lines)
 
     # -- changes -----------------------------------------------------------------------

@@ -70,17 +70,17 @@ class TrayPlayScreen(Screen):
         box = self.box
         box.clear_widgets()
         top = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(52))
-        close = Tap(app.tr("night.ui.tray_close"), tid="play.close", size=16,
+        close = Tap(app.tr("night.ui.tray_close"), tid="play.close", size=theme.SIZE_SMALL,
                     size_hint_x=None, width=dp(130))
         close.bind(on_release=lambda _b: app.send(c.Close()))
         top.add_widget(close)
         total = "" if view.total is None else app.tr("night.ui.tray_total", total=view.total)
         top.add_widget(Text(total, size=26, bold=True, color=theme.ACCENT, halign="center",
                             tid="play.total"))
-        undo = Tap(app.tr("core.ui.undo"), tid="play.undo", size=16, size_hint_x=None,
+        undo = Tap(app.tr("core.ui.undo"), tid="play.undo", size=theme.SIZE_SMALL, size_hint_x=None,
                    width=dp(100), disabled=not self.session.can_undo())
         undo.bind(on_release=lambda _b: app.undo())
-        redo = Tap(app.tr("core.ui.redo"), tid="play.redo", size=16, size_hint_x=None,
+        redo = Tap(app.tr("core.ui.redo"), tid="play.redo", size=theme.SIZE_SMALL, size_hint_x=None,
                    width=dp(100), disabled=not self.session.can_redo())
         redo.bind(on_release=lambda _b: app.redo())
         top.add_widget(undo)
@@ -113,7 +113,7 @@ class TrayPlayScreen(Screen):
             face = "–" if die.face is None else die.face
             under = app.tr("night.ui.tray_locked", die=die.label) if die.locked else die.label
             button = Tap(f"[size={int(dp(34) * app.scale)}][b]{face}[/b][/size]\n{under}",
-                         tid=f"play.die.{die.index}", size=14, markup=True,
+                         tid=f"play.die.{die.index}", size=theme.SIZE_SMALL, markup=True,
                          background=theme.ACCENT if die.locked else theme.PANEL,
                          color=theme.BACKGROUND if die.locked else theme.TEXT)
             button.face = face  # what a test reads, without the markup
@@ -129,14 +129,16 @@ class TrayPlayScreen(Screen):
         row = GridLayout(cols=5, spacing=dp(4), size_hint_y=None,
                          height=theme.touch() * 2 + dp(4))
         for kind in view.offered:
-            add = Tap(f"+{params.label(kind)}", tid=f"play.add.{kind}", size=15, disabled=full)
+            add = Tap(f"+{params.label(kind)}", tid=f"play.add.{kind}", size=theme.SIZE_SMALL,
+                      disabled=full)
             add.bind(on_release=lambda _b, k=kind: app.send(c.AddDie(k)))
             row.add_widget(add)
-        remove = Tap(app.tr("night.ui.tray_remove"), tid="play.remove", size=15,
+        remove = Tap(app.tr("night.ui.tray_remove"), tid="play.remove", size=theme.SIZE_SMALL,
                      disabled=not view.dice)
         remove.bind(on_release=lambda _b: app.send(c.RemoveDie(len(view.dice) - 1)))
         row.add_widget(remove)
-        clear = Tap(app.tr("core.ui.clear"), tid="play.clear", size=15, disabled=not view.dice)
+        clear = Tap(app.tr("core.ui.clear"), tid="play.clear", size=theme.SIZE_SMALL,
+                    disabled=not view.dice)
         clear.bind(on_release=lambda _b: app.send(c.ClearDice()))
         row.add_widget(clear)
         return row
@@ -144,7 +146,8 @@ class TrayPlayScreen(Screen):
     def side(self, view: TrayView) -> BoxLayout:
         app = App.get_running_app()
         side = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.4)
-        side.add_widget(Text(app.tr("night.ui.tray_history"), size=15, color=theme.MUTED,
+        side.add_widget(Text(app.tr("night.ui.tray_history"), size=theme.SIZE_SMALL,
+                             color=theme.MUTED,
                              size_hint_y=None, height=dp(22)))
         scroller, rows = scroll_list(2)
         for k, roll in enumerate(view.history[:30]):
@@ -153,7 +156,8 @@ class TrayPlayScreen(Screen):
             text = f"{roll.number}. {faces}"
             if roll.total is not None:
                 text += f" = {roll.total}"
-            rows.add_widget(Text(text, size=16, tid=f"play.history.{k}", size_hint_y=None,
+            rows.add_widget(Text(text, size=theme.SIZE_SMALL, tid=f"play.history.{k}",
+                                 size_hint_y=None,
                                  height=dp(24), shorten=True,
                                  color=theme.TEXT if k == 0 else theme.MUTED))
         side.add_widget(scroller)
@@ -166,7 +170,8 @@ class TrayPlayScreen(Screen):
                 self.dist_kind = in_tray[0] if in_tray else kinds[0]
             dist = next(d for d in view.distribution if d.kind == self.dist_kind)
             pick = Tap(app.tr("night.ui.tray_distribution", die=dist.label, n=dist.rolls),
-                       tid="play.dist.kind", size=14, size_hint_y=None, height=theme.touch(),
+                       tid="play.dist.kind", size=theme.SIZE_SMALL, size_hint_y=None,
+                       height=theme.touch(),
                        disabled=len(kinds) < 2)
             pick.bind(on_release=lambda _b: self.next_distribution(kinds))
             side.add_widget(pick)

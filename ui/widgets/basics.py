@@ -65,6 +65,13 @@ def follow_height(widget: Widget, base: float) -> Widget:
     return widget
 
 
+def follow_width(widget: Widget, base: float) -> Widget:
+    """A fixed-width column (a header's Back) that grows with the window."""
+    widget.size_hint_x = None
+    _follow(widget, "width", base)
+    return widget
+
+
 def _fixed_height(widget: Widget, kwargs: dict[str, Any]) -> None:
     if kwargs.get("size_hint_y", 1) is None and "height" in kwargs:
         follow_height(widget, kwargs["height"])
