@@ -175,7 +175,8 @@ def test_every_plural_entry_has_every_form_its_language_needs(language):
 
 # "{n} word" in a plain text is a plural waiting to be wrong ("1 games"); units and
 # numbered things do not change with the number
-COUNTED = re.compile(r"\{(?:n|games|players|points|rolls)\} (?!min\b|%|/|de \{)[^\W\d_]{3,}")
+COUNTED = re.compile(r"\{(?:n|games|players|points|rolls|rooms|steps|turns)\} "
+                     r"(?!min\b|%|/|de \{)[^\W\d_]{3,}")
 NOT_PLURAL = {
     "night.error.tray_full",  # "at most {n} dice": n is never 1
     "night.tray.say.locked", "night.tray.say.unlocked",  # "Die {n}": the die's number
@@ -189,7 +190,7 @@ ENGLISH_PARTICIPLES = {"night.ui.n_recovered", "night.ui.n_lost", "night.ui.n_wo
                        "night.ui.n_lost_games", "night.ui.games_abandoned"}
 
 
-@pytest.mark.parametrize("domain", ["core", "night"])
+@pytest.mark.parametrize("domain", ["core", "night", "evil"])
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_counted_text_is_left_without_plural_forms(language, domain):
     plurals = _plural_entries(language)
@@ -198,6 +199,30 @@ def test_no_counted_text_is_left_without_plural_forms(language, domain):
                       if k.startswith(domain + ".") and k not in plurals
                       and k not in allowed and COUNTED.search(v))
     assert suspects == []
+
+
+@pytest.mark.parametrize("domain", ["core", "night", "evil"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_text_hedges_its_plural_with_brackets(language, domain):
+    """ "1 step(s)", "1 cran(s)": a plural entry says it right for every count."""
+    texts = {k: v for k, v in CATALOGS[language].items() if k.startswith(domain + ".")}
+    for key, forms in _plural_entries(language).items():
+        if key.startswith(domain + "."):
+            texts.update({f"{key}.{c}": v for c, v in forms.items() if c != "count"})
+    assert sorted(k for k, v in texts.items() if re.search(r"\w\(s\)", v)) == []
+
+
+@pytest.mark.parametrize(("language", "rooms", "expected"), [
+    ("en", 1, "The professor moves 1 room through the RED doors"),
+    ("en", 3, "The professor moves 3 rooms through the RED doors"),
+    ("fr", 1, "Le professeur avance de 1 pièce par les portes ROUGES"),
+    ("fr", 2, "Le professeur avance de 2 pièces par les portes ROUGES"),
+])
+def test_the_professor_moves_rooms_in_the_right_number(language, rooms, expected):
+    from companion.messages import msg
+
+    said = Translator(language)("evil.say.moves", rooms=rooms, doors=msg("evil.doors.red"))
+    assert said.startswith(expected)
 
 
 @pytest.mark.parametrize(("language", "counts", "expected"), [

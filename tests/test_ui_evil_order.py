@@ -85,7 +85,7 @@ def test_a_time_presses_loss_waits_for_the_replacement(launch: Any) -> None:
     assert "before the black die" in ui.text("place.why")
     assert "(XII)" in ui.text("place.why") and "1 clock" in ui.text("place.why")
     said = card(ui)
-    assert said[0] == "Place a new RED treasure: the black die waits"
+    assert said[0] == "First, place a new RED treasure"
     assert any("Lost treasures" in text for text in said)
     assert ui.text("play.turn") == "Turn 1: Player 2"  # the roll is not over
     assert ui.find("place.later") is None  # no way to close it into a state that rolls
@@ -121,7 +121,7 @@ def test_a_time_presses_loss_waits_for_the_replacement(launch: Any) -> None:
     assert ui.dialog is None
     ui.tap("play.undo")
     ui.wait_until(lambda: ui.dialog == "place")
-    assert card(ui)[0] == "Place a new RED treasure: the black die waits"
+    assert card(ui)[0] == "First, place a new RED treasure"
     ui.tap("place.undo")  # the roll itself is taken back
     assert ui.app.session.state.last_roll is None
     said = card(ui)
@@ -164,7 +164,7 @@ def test_the_replacement_in_french(launch: Any) -> None:
     ui.tap("play.roll")
     assert ui.dialog == "place"
     assert ui.text("place.title") == "Le trésor ROUGE est perdu : le temps presse"
-    assert card(ui)[0] == "Placez un nouveau trésor ROUGE : le dé noir attend"
+    assert card(ui)[0] == "D'abord, placez un nouveau trésor ROUGE"
     ui.screenshot("evil-order-replacement-fr")
     ui.tap("place.10")
     assert card(ui)[0] == "Joueur 2 : passez les dés à votre gauche."
@@ -256,7 +256,7 @@ def test_a_power_cut_while_the_roll_waits_reopens_the_question(launch: Any) -> N
     ui = launch(seed=99)  # the app starts again on the same journal
     ui.wait_until(lambda: ui.dialog == "place")
     assert ui.text("place.title") == "The RED treasure was lost to time presses"
-    assert card(ui)[0] == "Place a new RED treasure: the black die waits"
+    assert card(ui)[0] == "First, place a new RED treasure"
     ui.tap("place.20")
     assert ui.app.session.state.time == 1 and ui.text("play.turn") == "Turn 2: Player 1"
 
