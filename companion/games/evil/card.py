@@ -41,7 +41,7 @@ class Card:
 
     headline: Message
     lines: tuple[Line, ...]
-    phase: int  # 1: the player's own phases (cards, actions); 3: the roll being settled
+    phase: int  # 1: the player's own phases (cards, then actions); 3: the roll being settled
 
 
 def turn_card(state: EvilState, steps: Sequence[Any], verb: str = "do") -> Card:
@@ -66,9 +66,10 @@ def turn_card(state: EvilState, steps: Sequence[Any], verb: str = "do") -> Card:
         player = state.current_player
         lines.append(Line("turn", None, msg("evil.card.your_turn", player=player.name,
                                             character=player.character)))
-    # the roll is the phase until it is settled; then the next player's turn begins
-    settling = state.pending_clock is not None or (rolled and bool(
-        state.pending_powers or state.empty_colours))
+    # the roll is the phase until it is settled (its replacement placed, its power
+    # chosen); then the next player's turn begins
+    settling = state.pending_clock is not None or bool(state.pending_powers) or (
+        rolled and bool(state.empty_colours))
     return Card(headline, tuple(lines), 3 if settling else 1)
 
 
