@@ -65,6 +65,7 @@ class Badge(Widget):
                  font_name: str = "Roboto", **kwargs: Any) -> None:
         super().__init__(size_hint=(None, None), **kwargs)
         self.tid = tid
+        self.fill = fill
         with self.canvas.before:
             Color(*fill)
             self._rect = SmoothRoundedRectangle(radius=[dp(6)])

@@ -139,7 +139,7 @@ def power_dialog(state: EvilState) -> Dialog:
     if free:
         grid = dialog.buttons([(f"{pl.name}\n{pl.character}", f"power.{pl.character}",
                                 lambda ch=pl.character: select(ch)) for pl in free],
-                              cols=min(2, len(free)), height=64)
+                              cols=min(2, len(free)), height=70)
         toggles.update({pl.character: find(grid, f"power.{pl.character}") for pl in free})
     dialog.add(BoxLayout())
     row = dialog.buttons([(app.tr("evil.ui.choose", character=""), "power.choose", confirm),

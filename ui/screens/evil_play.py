@@ -35,7 +35,7 @@ if TYPE_CHECKING:
     from ui.widgets.pin_panel import PinPanel
 
 ANIMATION_FPS = 12
-LEFT_SHARE = 0.42  # of the width: the dial's side, where the dialogs open
+LEFT_SHARE = 0.44  # of the width: the dial's side, where the dialogs open
 TREASURE_ROW = 64  # px at 800x480: the treasure buttons, their minutes a key figure
 
 
@@ -329,7 +329,7 @@ class TreasureButton(ButtonBehavior, BoxLayout):
     figure ("R 30 min"); "R empty" when the slot waits for a tile. Opens its dialog."""
 
     def __init__(self, colour: str, letter: str, tid: str) -> None:
-        super().__init__(padding=(dp(theme.SPACE_XS), 0), spacing=dp(theme.SPACE_XS))
+        super().__init__(padding=(dp(2), 0), spacing=dp(3))
         self.tid = tid
         self.fill = theme.colour(colour)
         ink = theme.text_on(self.fill)
