@@ -366,7 +366,7 @@ def legible_question(ui: Driver, tag: str) -> None:
 
 
 @pytest.mark.parametrize(("language", "size"), [("en", (800, 480)), ("fr", (800, 480)),
-                                                ("en", (1280, 800))])
+                                                ("en", (1280, 800)), ("fr", (1920, 1080))])
 def test_every_screen_and_dialog_reads_at_arm_s_length(launch: Any, language: str,
                                                        size: tuple[int, int]) -> None:
     ui = launch(seed=11, language=language)
