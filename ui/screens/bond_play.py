@@ -105,8 +105,8 @@ class BondPlayScreen(PlayScreen):
         moves = view.next_moves(state)
         for card, player in zip(self.cards, view.players(state), strict=True):
             card.show(player, moves)
-        self.info_label.text = "   ·   ".join((
-            app.tr("bond.ui.target", target=state.params.target_score),
+        # the target is on every card ("12 to go"): the header counts the decks
+        self.info_label.text = "\n".join((
             app.tr("bond.ui.spies_left", n=view.spies_left(state)),
             app.tr("bond.ui.lair_cards_left", n=view.lair_cards_left(state)),
         ))

@@ -41,7 +41,7 @@ class BondSetupScreen(SetupScreen):
     def refresh(self) -> None:
         app = App.get_running_app()
         p = self.params
-        seats, options = self.new_page(app.tr("bond.ui.setup_title"),
+        seats, options = self.seat_page(app.tr("bond.ui.setup_title"),
                                        note=app.tr("bond.ui.target", target=p.target_score))
         rows = [seat_row(i, name, self.edit_name, self.remove_player,
                          len(self.names) > p.players_min)

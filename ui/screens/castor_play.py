@@ -23,9 +23,11 @@ from ui.screens.castor_dialogs import check_dialog, revealed_dialog
 from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
-NAME_WIDTH = 0.2
-TOTAL_WIDTH = 0.1
-MEDALS_WIDTH = 0.13
+NAME_WIDTH = 0.18
+TOTAL_WIDTH = 0.13
+MEDALS_WIDTH = 0.17
+#: up to this many rounds a round's cell shows its score at the key-figure size
+FIGURE_ROUNDS = 4
 GOLD = (0.93, 0.74, 0.22, 1)
 
 
@@ -159,6 +161,8 @@ class CastorPlayScreen(PlayScreen):
         app = App.get_running_app()
         self.board.clear_widgets()
         share = (1 - NAME_WIDTH - TOTAL_WIDTH - MEDALS_WIDTH) / max(len(board.rounds), 1)
+        cell_size = theme.SIZE_FIGURE if len(board.rounds) <= FIGURE_ROUNDS \
+            else theme.SIZE_TITLE
         header = follow_height(BoxLayout(spacing=dp(3)), dp(34))
         header.add_widget(Text(app.tr("core.ui.players"), size=theme.SIZE_SMALL, color=theme.MUTED,
                                size_hint_x=NAME_WIDTH))
@@ -180,7 +184,8 @@ class CastorPlayScreen(PlayScreen):
         for seat, player in enumerate(board.players):
             row = BoxLayout(spacing=dp(3))
             name = player.name + (f"\n{player.agent_name}" if player.agent_name else "")
-            row.add_widget(Text(name, size=16 if not player.agent_name else 15,
+            row.add_widget(Text(name, size=theme.SIZE_SMALL if player.agent_name
+                                else theme.SIZE_BODY,
                                 bold=player.winner, tid=f"board.name.{seat}",
                                 color=GOLD if player.winner else theme.TEXT,
                                 size_hint_x=NAME_WIDTH))
@@ -189,9 +194,9 @@ class CastorPlayScreen(PlayScreen):
                 cell = column.cells[seat]
                 medal = cell.medal and column.counts
                 total += cell.total if column.counts else 0
-                text = f"{MEDAL} {cell.total}\n{app.tr('castor.ui.medal')}" if medal \
-                    else str(cell.total)
-                tap = Tap(text, tid=f"board.cell.{seat}.{column.number}", size=theme.SIZE_SMALL,
+                # the star and the gold fill say "medal" (no colour needed to read it)
+                text = f"{MEDAL} {cell.total}" if medal else str(cell.total)
+                tap = Tap(text, tid=f"board.cell.{seat}.{column.number}", size=cell_size,
                           font_name=SYMBOL_FONT, size_hint_x=share,
                           background=GOLD if medal else theme.PANEL,
                           color=DARK_INK if medal else
@@ -200,9 +205,10 @@ class CastorPlayScreen(PlayScreen):
                 row.add_widget(tap)
             if not board.rounds:
                 row.add_widget(BoxLayout(size_hint_x=share))
-            row.add_widget(Text(str(total), size=18, bold=True, halign="center",
+            row.add_widget(Text(str(total), size=theme.SIZE_FIGURE, bold=True, halign="center",
                                 tid=f"board.total.{seat}", size_hint_x=TOTAL_WIDTH))
-            row.add_widget(Text(medals_text(player.medals), size=theme.SIZE_SMALL, halign="center",
+            row.add_widget(Text(medals_text(player.medals), size=theme.SIZE_FIGURE,
+                                halign="center",
                                 font_name=SYMBOL_FONT, tid=f"board.medals.{seat}",
                                 color=GOLD if player.medals else theme.TEXT,
                                 size_hint_x=MEDALS_WIDTH))

@@ -39,7 +39,7 @@ class CastorSetupScreen(SetupScreen):
     def refresh(self) -> None:
         app = App.get_running_app()
         p = self.params
-        seats, options = self.new_page(app.tr("castor.ui.setup_title"))
+        seats, options = self.seat_page(app.tr("castor.ui.setup_title"))
         rows = []
         for i, player in enumerate(self.players):
             agent = Tap(self.agent_label(player["agent"]), tid=f"setup.agent.{i}",

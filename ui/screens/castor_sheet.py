@@ -26,7 +26,7 @@ RESULT_WIDTH = 0.13
 FIELD_WIDTH = (1 - NAME_WIDTH - RESULT_WIDTH) / len(FIELDS)
 GOLD = (0.93, 0.74, 0.22, 1)
 #: the card counts are written in their card's colour (the header names it too)
-FIELD_INK = {"green": theme.colour("green"), "yellow": theme.colour("yellow")}
+FIELD_INK = {"green": theme.SUCCESS_TEXT, "yellow": theme.colour("yellow")}
 
 
 class CastorSheetScreen(Screen):

@@ -107,7 +107,7 @@ class TurnCard(BoxLayout):
             chip.tid = f"play.card.phase{n}"
             chip.phase_state = "next"
             with chip.canvas.before:
-                chip._fill = Color(*theme.PANEL)
+                chip._paint = Color(*theme.PANEL)
                 chip._rect = SmoothRoundedRectangle(radius=[dp(6)])
             chip.bind(pos=self._chip_layout, size=self._chip_layout)
             self.phase_chips.append(chip)
@@ -152,7 +152,7 @@ class TurnCard(BoxLayout):
             state = "current" if n == card.phase else "done" if n < card.phase else "next"
             chip.phase_state = state
             fill = {"current": theme.ACCENT, "done": theme.PANEL, "next": theme.BUTTON}[state]
-            chip._fill.rgba = fill
+            chip._paint.rgba = fill
             chip.color = theme.MUTED if state == "done" else theme.text_on(fill)
             chip.bold = state == "current"
             label = app.tr(PHASE_KEYS[n - 1])

@@ -84,8 +84,8 @@ class EvilSetupScreen(SetupScreen):
         the difficulty on the right; the seating rule beside Start."""
         app = App.get_running_app()
         p = self.params
-        seats, options = self.new_page(app.tr("evil.ui.setup_title"),
-                                       note=app.tr("evil.ui.seating"))
+        seats, options = self.seat_page(app.tr("evil.ui.setup_title"),
+                                        note=app.tr("evil.ui.seating"))
         rows = []
         for i, player in enumerate(self.players):
             character = Tap(player["character"], tid=f"setup.character.{i}",

@@ -13,7 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from ui import theme
-from ui.widgets.basics import Tap
+from ui.widgets.basics import Tap, Text
 from ui.widgets.components import setup_page
 
 
@@ -51,7 +51,15 @@ class SetupScreen(Screen):
             self._section = section
         return self._params
 
-    def new_page(self, title: str, note: str = "") -> tuple[BoxLayout, BoxLayout]:
+    def new_page(self, title: str) -> BoxLayout:
+        """Clear the page and put the title on it; returns the page (a page that lays
+        itself out; `seat_page` is the shared one)."""
+        self.root_box.clear_widgets()
+        self.root_box.add_widget(Text(title, size=theme.SIZE_BUTTON, bold=True,
+                                      size_hint_y=None, height=dp(40), tid="setup.title"))
+        return self.root_box
+
+    def seat_page(self, title: str, note: str = "") -> tuple[BoxLayout, BoxLayout]:
         """Clear the page and lay out the shared setup page (header with Back, seats,
         options, Start); returns the seats' and the options' columns."""
         return setup_page(self.root_box, title, self.start, note=note)

@@ -19,7 +19,7 @@ from companion.night.history import GameLine, Seat
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
 from ui.screens.night_common import KINDS, go, minutes, scroll_list, short_game_name, top_bar, when
-from ui.widgets.basics import Tap, Text
+from ui.widgets.basics import Tap, Text, follow_height
 
 PAGE = 30  # games drawn at once: years of history stay quick to open
 
@@ -122,7 +122,7 @@ class NightHistoryScreen(Screen):
 
     def row(self, line: GameLine) -> BoxLayout:
         app = App.get_running_app()
-        row = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(68))
+        row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(68))
         background = theme.BUTTON if line.status == "finished" else theme.PANEL
         game = Tap(f"{title_text(line)}\n{outcome_text(line)}", tid=f"history.game.{line.id}",
                    size=theme.SIZE_SMALL, background=background, halign="left")

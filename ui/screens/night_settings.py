@@ -177,7 +177,7 @@ class NightSettingsScreen(Screen):
 
     @staticmethod
     def row() -> BoxLayout:
-        return BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch())
+        return follow_height(BoxLayout(spacing=dp(6)), theme.touch())
 
     @staticmethod
     def heading(text: str) -> Text:

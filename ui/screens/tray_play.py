@@ -20,7 +20,7 @@ from companion.games.tray.view import Distribution, TrayView, tray_view
 from companion.session import Session, Update
 from ui import theme
 from ui.screens.night_common import scroll_list
-from ui.widgets.basics import Tap, Text
+from ui.widgets.basics import Tap, Text, follow_height, follow_width
 from ui.widgets.charts import BarChart
 
 BUCKETS = 10  # a die with more faces (d100) is shown in this many groups
@@ -69,19 +69,21 @@ class TrayPlayScreen(Screen):
         assert self.session is not None
         box = self.box
         box.clear_widgets()
-        top = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(52))
-        close = Tap(app.tr("night.ui.tray_close"), tid="play.close", size=theme.SIZE_SMALL,
-                    size_hint_x=None, width=dp(130))
+        # the shared header's place and size: putting the dice away is this screen's Back
+        top = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(theme.HEADER))
+        close = follow_width(Tap(app.tr("night.ui.tray_close"), tid="play.close",
+                                 size=theme.SIZE_BUTTON), theme.BACK_WIDTH)
         close.bind(on_release=lambda _b: app.send(c.Close()))
         top.add_widget(close)
         total = "" if view.total is None else app.tr("night.ui.tray_total", total=view.total)
-        top.add_widget(Text(total, size=26, bold=True, color=theme.ACCENT, halign="center",
+        top.add_widget(Text(total, size=theme.SIZE_FIGURE, bold=True, color=theme.ACCENT,
+                            halign="center",
                             tid="play.total"))
-        undo = Tap(app.tr("core.ui.undo"), tid="play.undo", size=theme.SIZE_SMALL, size_hint_x=None,
-                   width=dp(100), disabled=not self.session.can_undo())
+        undo = follow_width(Tap(app.tr("core.ui.undo"), tid="play.undo", size=theme.SIZE_BUTTON,
+                                disabled=not self.session.can_undo()), 110)
         undo.bind(on_release=lambda _b: app.undo())
-        redo = Tap(app.tr("core.ui.redo"), tid="play.redo", size=theme.SIZE_SMALL, size_hint_x=None,
-                   width=dp(100), disabled=not self.session.can_redo())
+        redo = follow_width(Tap(app.tr("core.ui.redo"), tid="play.redo", size=theme.SIZE_BUTTON,
+                                disabled=not self.session.can_redo()), 110)
         redo.bind(on_release=lambda _b: app.redo())
         top.add_widget(undo)
         top.add_widget(redo)
@@ -112,10 +114,10 @@ class TrayPlayScreen(Screen):
         for die in view.dice:
             face = "–" if die.face is None else die.face
             under = app.tr("night.ui.tray_locked", die=die.label) if die.locked else die.label
-            button = Tap(f"[size={int(dp(34) * app.scale)}][b]{face}[/b][/size]\n{under}",
+            figure = int(dp(theme.SIZE_DISPLAY) * app.scale)
+            button = Tap(f"[size={figure}][b]{face}[/b][/size]\n{under}",
                          tid=f"play.die.{die.index}", size=theme.SIZE_SMALL, markup=True,
-                         background=theme.ACCENT if die.locked else theme.PANEL,
-                         color=theme.BACKGROUND if die.locked else theme.TEXT)
+                         background=theme.SELECTED if die.locked else theme.PANEL)
             button.face = face  # what a test reads, without the markup
             button.bind(on_release=lambda _b, d=die: self.toggle(d.index, d.locked))
             grid.add_widget(button)
@@ -126,8 +128,7 @@ class TrayPlayScreen(Screen):
         assert self.session is not None
         params = self.session.state.params
         full = len(view.dice) >= params.max_dice
-        row = GridLayout(cols=5, spacing=dp(4), size_hint_y=None,
-                         height=theme.touch() * 2 + dp(4))
+        row = follow_height(GridLayout(cols=5, spacing=dp(4)), theme.touch() * 2 + dp(4))
         for kind in view.offered:
             add = Tap(f"+{params.label(kind)}", tid=f"play.add.{kind}", size=theme.SIZE_SMALL,
                       disabled=full)
@@ -148,7 +149,7 @@ class TrayPlayScreen(Screen):
         side = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.4)
         side.add_widget(Text(app.tr("night.ui.tray_history"), size=theme.SIZE_SMALL,
                              color=theme.MUTED,
-                             size_hint_y=None, height=dp(22)))
+                             size_hint_y=None, height=dp(46)))
         scroller, rows = scroll_list(2)
         for k, roll in enumerate(view.history[:30]):
             faces = " ".join(f if rolled else f"({f})"
