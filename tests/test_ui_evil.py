@@ -412,6 +412,10 @@ def test_every_screen_and_dialog_reads_at_arm_s_length(launch: Any, language: st
         ui.tap("play.roll")
     assert ui.screen == "evil_end"
     legible(ui, ("end.title", "end.recovered", "end.lost"))
+    from ui.screens.evil_end import _content
+
+    story = ui.app.root.get_screen("evil_end").story
+    assert story and _content(story[0].parent) <= story[0].parent.height + 1  # whole
     ui.screenshot(f"evil-legible-end-{tag}")
 
 
@@ -439,3 +443,27 @@ def test_the_phase_strip_shows_one_current_phase(launch: Any) -> None:
     ui.tap("power.skip")
     ui.pump(4)
     assert [chip.phase_state for chip in chips] == ["current", "next", "next"]
+
+
+def test_a_long_story_fits_its_column(launch: Any) -> None:
+    """Long lines (many powers, a long difficulty name) go to the smallest text size,
+    then the last lines give way: nothing runs into the buttons or is cut off."""
+    from tests.helpers.legibility import problems
+    from ui.screens.evil_end import _content
+
+    ui = launch(seed=11, language="fr")
+    new_game(ui, minutes=5)
+    for _ in range(40):
+        answer_dialogs(ui, 5)
+        if ui.screen != "evil_play":
+            break
+        ui.tap("play.roll")
+    end = ui.app.root.get_screen("evil_end")
+    for label in end.story[1:]:
+        label.text += " et encore des mots pour faire une ligne bien longue"
+    end._fit_story()
+    ui.pump(3)
+    column = end.story[0].parent
+    assert _content(column) <= column.height + 1
+    assert [label.opacity for label in end.story][:2] == [1, 1]  # turns, recovered kept
+    assert problems(ui.app.root, ui.app.scale) == []

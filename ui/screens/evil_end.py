@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from kivy.app import App
-from kivy.metrics import dp
+from kivy.clock import Clock
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
@@ -42,6 +43,7 @@ class EvilEndScreen(Screen):
         self.page = EvilEndPage()
         self.add_widget(self.page)
         self.dice: dict[str, DieFace] = {}
+        self.story: list[Any] = []
 
     def show(self, state: EvilState) -> None:
         app = App.get_running_app()
@@ -56,12 +58,32 @@ class EvilEndScreen(Screen):
                        theme.SUCCESS_TEXT if won else theme.DANGER_TEXT, text, [],
                        [app.say(line) for line in lines], self.again,
                        caption=app.tr("evil.ui.final_board"))
-        for k in range(len(lines)):  # a story line takes the lines it needs, no more
-            label = find(self.page, f"end.story.{k}")
-            if label is not None:
-                label.size_hint_y = None
-                label.bind(width=_fit_height)
+        self.story = [label for k in range(len(lines))
+                      if (label := find(self.page, f"end.story.{k}")) is not None]
+        for label in self.story:  # a story line takes the lines it needs, no more
+            label.size_hint_y = None
+            label.bind(width=self._fit_story)
+        Clock.schedule_once(self._fit_story)
+
+    def _fit_story(self, *_: Any) -> None:
+        """The story fits its column: its lines at the body size, else at the smallest
+        size; at that size the last lines (difficulty, powers) give way before any is
+        cut off."""
+        if not self.story or self.story[0].parent is None:
+            return
+        column = self.story[0].parent
+        scale = float(getattr(App.get_running_app(), "scale", 1.0))
+        for size in (theme.SIZE_BODY, theme.SIZE_SMALL):
+            for label in self.story:
+                label.opacity = 1
+                label.font_size = sp(size) * scale
                 _fit_height(label)
+            if _content(column) <= column.height + 1:
+                return
+        for label in reversed(self.story[1:]):
+            if _content(column) <= column.height + 1:
+                return
+            label.opacity, label.height = 0, 0
 
     def _summary(self, state: EvilState) -> BoxLayout:
         """Recovered and lost as key figures with a chip per treasure; after a defeat,
@@ -118,6 +140,13 @@ class EvilEndScreen(Screen):
         setup = app.root.get_screen("evil_setup")
         setup.next_difficulty_after = session.state.difficulty or None
         same_players("evil", session.setup["players"])
+
+
+def _content(column: Any) -> float:
+    """The height a vertical box's children take (its filler, with a size hint, none)."""
+    shown = [c for c in column.children if c.size_hint_y is None]
+    return sum(c.height for c in shown) + column.spacing * max(0, len(shown) - 1) \
+        + column.padding[1] + column.padding[3]
 
 
 def _fit_height(label: Any, *_: Any) -> None:
