@@ -47,6 +47,7 @@ from ui.screens.castor_dialogs import (
 )
 from ui.screens.castor_play import said
 from ui.widgets.basics import Tap, Text, follow_height
+from ui.widgets.components import header
 
 VALUE_COLUMNS = 10
 MARKS_SETTING = "games.castor.keypad_marks_played"
@@ -61,13 +62,15 @@ class CastorTricksScreen(Screen):
 
     def _build(self) -> None:
         app = App.get_running_app()
-        root = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(5))
-        top = follow_height(BoxLayout(spacing=dp(6)), dp(32))
-        self.title = Text(size=19, bold=True, tid="tricks.title", size_hint_x=0.55)
+        root = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_XS),
+                         spacing=dp(theme.SPACE_XS))
+        # the shared header: the scoreboard is where Back goes from the tracker
         self.trumps_label = Text(size=theme.SIZE_SMALL, tid="tricks.trumps", halign="right",
-                                 size_hint_x=0.45)
-        top.add_widget(self.title)
-        top.add_widget(self.trumps_label)
+                                 size_hint_x=0.6)
+        top = header("", "tricks", back=lambda: setattr(app.root, "current", "castor_play"),
+                     back_text=app.tr("castor.ui.scoreboard"), back_tid="tricks.board",
+                     title_size=theme.SIZE_BODY, extra=[self.trumps_label])
+        self.title = top.title_label  # type: ignore[attr-defined]
         tools = follow_height(BoxLayout(spacing=dp(6)), theme.touch(48))
         self.power_button = Tap(app.tr("castor.ui.power_button"), tid="tricks.power",
                                 size=theme.SIZE_SMALL)
@@ -100,9 +103,7 @@ class CastorTricksScreen(Screen):
         self.cancel_button = Tap(app.tr("castor.ui.stop_tracking"), tid="tricks.cancel",
                                  size=theme.SIZE_SMALL)
         self.cancel_button.bind(on_release=lambda _b: app.send(c.CancelTracking()))
-        board = Tap(app.tr("castor.ui.scoreboard"), tid="tricks.board", size=theme.SIZE_SMALL)
-        board.bind(on_release=lambda _b: setattr(app.root, "current", "castor_play"))
-        for widget in (self.undo_button, self.redo_button, self.cancel_button, board):
+        for widget in (self.undo_button, self.redo_button, self.cancel_button):
             bar.add_widget(widget)
         for widget in (top, tools, self.chips, self.status, self.say_label, self.colours,
                        self.values, bar):
