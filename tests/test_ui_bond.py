@@ -406,6 +406,8 @@ def test_the_end_tells_the_story_and_starts_again_with_the_same_players(launch: 
     add_lair(ui, 1, 4)
     assert choose_spies(ui, 1, [3], by=0) == "Captured"
     ui.tap("attack.send")
+    assert ui.text("capture.value") == "Kill now: 3 points"
+    assert problems(ui.app.dialog) == []  # the kill's value at the key-figure size
     ridicule(ui, "C", answered=False)
     ui.tap("capture.kill")
     assert card(ui, 1, "score") == "6 points"

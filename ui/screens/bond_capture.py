@@ -42,13 +42,13 @@ def capture_dialog(state: BondState) -> Dialog | None:
         info.add_widget(Text(app.tr("bond.ui.ridiculed", letters=", ".join(held.successes)),
                              size=theme.SIZE_SMALL, color=theme.MUTED, tid="capture.ridiculed"))
     dialog.add(info)
-    values = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(40))
-    values.add_widget(Text(app.tr("bond.ui.value_now", value=held.value), size=24, bold=True,
-                           color=theme.ACCENT, tid="capture.value"))
-    values.add_widget(Text(app.tr("bond.ui.value_next", value=held.next_value),
-                           size=theme.SIZE_SMALL,
-                           halign="right", color=theme.MUTED, tid="capture.next"))
-    dialog.add(values)
+    # what the kill scores is this dialog's key figure
+    dialog.add(Text(app.tr("bond.ui.value_now", value=held.value), size=theme.SIZE_FIGURE,
+                    bold=True, color=theme.ACCENT, tid="capture.value", size_hint_y=None,
+                    height=dp(48)))
+    dialog.add(Text(app.tr("bond.ui.value_next", value=held.next_value),
+                    size=theme.SIZE_SMALL, color=theme.MUTED, tid="capture.next",
+                    size_hint_y=None, height=dp(24)))
 
     if held.pending is None:
         kill = Tap(app.tr("bond.ui.kill_for", points=held.value), size=24, bold=True,
