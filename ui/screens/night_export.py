@@ -126,7 +126,8 @@ class NightExportScreen(Screen):
             self.actions.append(button)
             button.bind(on_release=lambda _b, w=what: self.make(w))
             left.add_widget(button)
-        self.status_label = Text(self.status, size=theme.SIZE_SMALL, tid="export.status", valign="top")
+        self.status_label = Text(self.status, size=theme.SIZE_SMALL, tid="export.status",
+                                 valign="top")
         left.add_widget(self.status_label)
         columns.add_widget(left)
 
