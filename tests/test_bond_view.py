@@ -105,3 +105,22 @@ def test_attack_preview_deal_size_and_leaders():
     assert view.leaders(state) == (1, 2)
     params = state.params
     assert [view.deal_size(params, n) for n in range(2, 7)] == [6, 6, 5, 5, 5]
+
+
+def test_the_story_counts_captures_kills_the_best_kill_and_destroyed_lairs():
+    from companion.games.bond.story import story
+
+    state = RULES.initial_state({"params": PARAMS,
+                                 "players": [{"name": n} for n in ("Ann", "Bob", "Cid")]})
+    steps = []
+    for command in (c.AddLairCard(2, 4), c.Attack(2, (3,), by=0), c.Ridicule("A"),
+                    c.NotAnswered(), c.Kill(),  # Cid: 3 doubled once, 6 points
+                    c.AddLairCard(1, 2), c.Attack(1, (5,), by=0),  # too strong: destroyed
+                    c.AddLairCard(0, 5), c.Attack(0, (2,), by=1), c.Kill()):  # Ann: 2
+        state, events = RULES.apply(state, command)
+        steps.append(events)
+    lines = story(state, steps)
+    assert [(m.key, m.params.get("n")) for m in lines] == [
+        ("bond.story.captures", 2), ("bond.story.kills", 2),
+        ("bond.story.best_kill_doubled", 6), ("bond.story.lairs_destroyed", 1)]
+    assert lines[2].params["player"] == "Cid" and lines[2].params["times"] == 1

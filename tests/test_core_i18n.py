@@ -175,7 +175,9 @@ def test_every_plural_entry_has_every_form_its_language_needs(language):
 
 # "{n} word" in a plain text is a plural waiting to be wrong ("1 games"); units and
 # numbered things do not change with the number
-COUNTED = re.compile(r"\{(?:n|games|players|points|rolls)\} (?!min\b|%|/|de \{)[^\W\d_]{3,}")
+COUNTED = re.compile(r"\{(?:n|games|players|points|rolls|medals|score|count|rooms|steps|"
+                     r"turns)\} "
+                     r"(?!min\b|%|/|de \{)[^\W\d_]{3,}")
 NOT_PLURAL = {
     "night.error.tray_full",  # "at most {n} dice": n is never 1
     "night.tray.say.locked", "night.tray.say.unlocked",  # "Die {n}": the die's number
@@ -184,12 +186,18 @@ NOT_PLURAL = {
     "night.log.damaged",  # "action {n}": the action's number
     # two counts in one text, both written by the backup screen
     "night.ui.backup_counts", "night.ui.restore_confirm",
+    # {players} is the winners' names, not a count
+    "castor.say.game_shared", "castor.ui.status_won", "castor.ui.status_shared",
+    # a table of at least two players; a whole deck's count
+    "castor.error.first_leader", "castor.error.sheet_length", "castor.config.agents_count",
+    "castor.config.deck_too_small", "bond.error.no_spies_left",
+    "bond.error.no_lair_cards_left",
 }
 ENGLISH_PARTICIPLES = {"night.ui.n_recovered", "night.ui.n_lost", "night.ui.n_won",
                        "night.ui.n_lost_games", "night.ui.games_abandoned"}
 
 
-@pytest.mark.parametrize("domain", ["core", "night"])
+@pytest.mark.parametrize("domain", ["core", "night", "castor", "bond", "evil"])
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_no_counted_text_is_left_without_plural_forms(language, domain):
     plurals = _plural_entries(language)
@@ -198,6 +206,87 @@ def test_no_counted_text_is_left_without_plural_forms(language, domain):
                       if k.startswith(domain + ".") and k not in plurals
                       and k not in allowed and COUNTED.search(v))
     assert suspects == []
+
+
+@pytest.mark.parametrize("domain", ["core", "night", "castor", "bond", "evil"])
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_text_hedges_its_plural(language, domain):
+    """"point(s)", "card(s)": a plural form says it right instead."""
+    plurals = _plural_entries(language)
+    texts = [(k, v) for k, v in CATALOGS[language].items() if k.startswith(domain + ".")]
+    texts += [(f"{k}.{c}", v) for k, forms in plurals.items() if k.startswith(domain + ".")
+              for c, v in forms.items()]
+    assert [k for k, v in texts if "(s)" in v] == []
+
+
+def test_the_french_glossary_is_the_same_everywhere():
+    """Undo is « Défaire » and Cancel « Annuler »; a Castor trick is a « pli »; Bond's
+    doubler cards are « cartes Doubleur »; colours agree with the cards they name."""
+    fr = {k: v for k, v in CATALOGS["fr"].items()
+          if k.split(".")[0] in ("core", "night", "castor", "bond", "evil")}
+    fr.update({f"{k}.{c}": v for k, forms in _plural_entries("fr").items()
+               if k.split(".")[0] in ("core", "night", "castor", "bond", "evil")
+               for c, v in forms.items() if c != "count"})
+    translate = Translator("fr")
+    assert (translate("core.ui.undo"), translate("core.ui.redo"),
+            translate("core.ui.cancel")) == ("Défaire", "Refaire", "Annuler")
+    # « Annuler » names Cancel only (a sentence may still say that something "annule")
+    assert [k for k, v in fr.items() if re.search(r"\bAnnul|ANNUL", v)
+            and k != "core.ui.cancel"] == []
+    assert [k for k, v in fr.items() if k.startswith("castor.")
+            and re.search(r"\btours?\b", v)] == []
+    assert [k for k, v in fr.items() if "Doubler" in v] == []
+    assert [k for k, v in fr.items() if re.search(r"cartes? \{colour\}", v)] == []
+    assert translate("castor.colour_cards.blue") == "cartes bleues"
+    assert translate("castor.colour_card.green") == "carte verte"
+    # the score sheet's hint names the cards with their colour agreed
+    assert "Le moins de cartes vertes" in translate(
+        "castor.ui.sheet_hint", green=translate("castor.colour_cards.green"),
+        yellow=translate("castor.colour_cards.yellow"), bonus=8, malus=8)
+
+
+@pytest.mark.parametrize(("language", "key", "params", "expected"), [
+    ("en", "bond.ui.score", {"score": 1}, "1 point"),
+    ("en", "bond.ui.score", {"score": 0}, "0 points"),
+    ("fr", "bond.ui.score", {"score": 0}, "0 point"),
+    ("fr", "bond.ui.score", {"score": 12}, "12 points"),
+    ("en", "castor.ui.goal", {"n": 1}, "1 medal wins"),
+    ("fr", "castor.story.rounds", {"n": 1}, "1 manche jouée"),
+    ("en", "castor.say.trick_won", {"player": "Ana", "points": 1},
+     "Ana wins the trick and 1 plan point."),
+    ("fr", "bond.story.kills", {"n": 2}, "2 espions tués"),
+])
+def test_game_texts_take_the_right_plural_form(language, key, params, expected):
+    assert Translator(language)(key, **params) == expected
+
+
+@pytest.mark.parametrize(("language", "rooms", "expected"), [
+    ("en", 1, "The professor moves 1 room through the RED doors"),
+    ("en", 3, "The professor moves 3 rooms through the RED doors"),
+    ("fr", 1, "Le professeur avance de 1 pièce par les portes ROUGES"),
+    ("fr", 2, "Le professeur avance de 2 pièces par les portes ROUGES"),
+])
+def test_the_professor_moves_rooms_in_the_right_number(language, rooms, expected):
+    from companion.messages import msg
+
+    said = Translator(language)("evil.say.moves", rooms=rooms, doors=msg("evil.doors.red"))
+    assert said.startswith(expected)
+
+
+def test_pr_evil_s_french_colours_agree_with_what_they_name():
+    """ « 2 portes bleues » (the seed), « trésor rouge », « marqueur vert »."""
+    from companion.messages import msg
+
+    fr = {k: v for k, v in CATALOGS["fr"].items() if k.startswith("evil.")}
+    fr.update({f"{k}.{c}": v for k, forms in _plural_entries("fr").items()
+               if k.startswith("evil.") for c, v in forms.items() if c != "count"})
+    assert [k for k, v in fr.items() if re.search(r"portes? (à tapis )?\{colour\}", v)] == []
+    translate = Translator("fr")
+    assert [translate(f"evil.doors.{c}") for c in ("red", "green", "blue")] == [
+        "portes ROUGES", "portes VERTES", "portes BLEUES"]
+    assert "trésor rouge" in translate("evil.say.lost", colour=msg("evil.colour.red"))
+    assert translate("evil.card.board_marker", colour=msg("evil.colour.green"),
+                     position="V") == "vert sur V"
 
 
 @pytest.mark.parametrize(("language", "counts", "expected"), [

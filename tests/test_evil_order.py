@@ -231,13 +231,13 @@ def test_the_card_while_waiting_says_why_and_what_to_place():
     paused, steps = steps_of(state, roll("time10", "red", "clock2"))
     card = turn_card(paused, steps)
     said = texts(card)
-    assert said[0] == "Place a new RED treasure: the black die waits"
+    assert said[0] == "First, place a new RED treasure"
     assert [line.icon for line in card.lines] == ["time10", "lost", "clock2"]
     assert [line.colour for line in card.lines] == ["red", "red", None]
     assert "Lost treasures" in said[2] and "(IV)" in said[3]
     assert card.phase == 3
     french = texts(card, "fr")
-    assert french[0] == "Placez un nouveau trésor ROUGE : le dé noir attend"
+    assert french[0] == "D'abord, placez un nouveau trésor ROUGE"
 
 
 def test_the_card_after_the_roll_tells_the_roller_to_pass_the_dice():
@@ -293,5 +293,6 @@ def test_the_table_can_correct_whose_turn_it_is():
     assert state.current_player.name == NAMES[0]
     refused(state, c.SetPlayer("Zed"), "evil.error.player_not_playing")
     said = texts(turn_card(*steps_of(new(players=3), c.SetPlayer(NAMES[1]))))
-    assert said[0].startswith(f"{NAMES[1]} ({CHARACTERS[1]}): draw 2 action cards")
+    assert said[0] == f"{NAMES[1]}, your turn"
     assert said[1].startswith("The board now:")
+    assert said[2].startswith(f"{NAMES[1]} ({CHARACTERS[1]}): draw 2 action cards")

@@ -510,11 +510,15 @@ def test_instructions_say_what_the_professor_does():
                     "evil.say.turn"]
     said = instructions(events, state.params)
     assert said[0].params["rooms"] == 2
-    assert said[0].params["colour"].key == "evil.colour_upper.blue"
+    assert said[0].params["doors"].key == "evil.doors.blue"
     assert said[1].params["position"] == "III"
     assert Translator("en").message(said[0]) == (
-        "The professor moves 2 room(s) through BLUE doors: he locks open doors, re-arms "
+        "The professor moves 2 rooms through the BLUE doors: he locks open doors, re-arms "
         "traps, chases players out.")
+    # "2 portes bleues": the colour agrees with the doors, the count with its noun
+    assert Translator("fr").message(said[0]).startswith(
+        "Le professeur avance de 2 pièces par les portes BLEUES :")
+    assert Translator("fr").message(said[1]) == "Le marqueur de temps avance de 1 cran, sur III."
 
 
 def test_evolve_is_replace_and_refuses_unknown_fields():

@@ -63,7 +63,7 @@ def test_a_game_to_the_target_with_ridicules_and_an_escape(launch: Any) -> None:
     ui = launch()
     ui.tap("home.game.bond")
     assert ui.text("setup.deal").startswith("Deal 6 cards")  # 2 players
-    assert ui.text("setup.target") == "First to 30 points"
+    assert ui.text("setup.note") == "First to 30 points"
     ui.tap("setup.name.0")
     ui.tap("keyboard.clear")
     for letter in "ANNE":
@@ -79,7 +79,7 @@ def test_a_game_to_the_target_with_ridicules_and_an_escape(launch: Any) -> None:
     ui.tap("setup.start")
     assert ui.screen == "bond_play"
     assert (card(ui, 0, "name"), card(ui, 0, "score"), card(ui, 0, "to_go"),
-            card(ui, 0, "lair")) == ("Anne", "0 pts", "30 to go", "No lair")
+            card(ui, 0, "lair")) == ("Anne", "0 points", "30 to go", "No lair")
     assert ui.find("play.player.0.attack").disabled  # no lair, no spy
 
     # 3 ridiculed twice kills for 12; a letter already on the spy is not offered
@@ -102,7 +102,7 @@ def test_a_game_to_the_target_with_ridicules_and_an_escape(launch: Any) -> None:
     ui.screenshot("bond-capture-800x480")
     ui.tap("capture.kill")
     assert ui.dialog is None
-    assert (card(ui, 1, "score"), card(ui, 1, "to_go")) == ("12 pts", "18 to go")
+    assert (card(ui, 1, "score"), card(ui, 1, "to_go")) == ("12 points", "18 to go")
     assert "+12" in ui.text("play.say")
 
     # power = size + 1 escapes: the lair is destroyed, shown in a dialog and on the card
@@ -114,7 +114,7 @@ def test_a_game_to_the_target_with_ridicules_and_an_escape(launch: Any) -> None:
     ui.screenshot("bond-escaped-800x480")
     ui.tap("escaped.ok")
     assert card(ui, 2, "lair") == "No lair"
-    assert card(ui, 2, "score") == "0 pts"
+    assert card(ui, 2, "score") == "0 points"
 
     # power = size is captured; two more ridicules carry Player 2 past 30
     add_lair(ui, 1, 4)
@@ -129,8 +129,9 @@ def test_a_game_to_the_target_with_ridicules_and_an_escape(launch: Any) -> None:
     assert ui.screen == "bond_end"
     assert ui.text("end.title") == "Victory!"
     assert ui.text("end.text") == "Player 2 reached 40 points first."
-    assert ui.text("end.score.1") == "Player 2   40 pts"
-    assert ui.text("end.score.0") == "Anne   0 pts"
+    # best first: the names and the scores as key figures
+    assert [ui.text(f"end.name.{k}") for k in (0, 1)] == ["Player 2", "Anne"]
+    assert [ui.text(f"end.score.{k}") for k in (0, 1)] == ["40", "0"]
     ui.screenshot("bond-victory-800x480")
 
     # undo from the victory screen: the spy is held again, worth 28
@@ -138,7 +139,7 @@ def test_a_game_to_the_target_with_ridicules_and_an_escape(launch: Any) -> None:
     assert ui.screen == "bond_play"
     assert ui.dialog == "capture"
     assert ui.text("capture.value") == "Kill now: 28 points"
-    assert card(ui, 1, "score") == "12 pts"
+    assert card(ui, 1, "score") == "12 points"
 
 
 def test_end_by_agreement_with_a_tie_after_an_answered_ridicule(launch: Any) -> None:
@@ -154,7 +155,7 @@ def test_end_by_agreement_with_a_tie_after_an_answered_ridicule(launch: Any) -> 
     assert ui.text("correct.value") == "From 0 to 2 points"
     ui.screenshot("bond-correct-800x480")
     ui.tap("correct.ok")
-    assert card(ui, 0, "score") == "2 pts"
+    assert card(ui, 0, "score") == "2 points"
 
     # an answered ridicule: the spy escapes, the lair is destroyed, nothing scored
     add_lair(ui, 1, 2)
@@ -164,7 +165,7 @@ def test_end_by_agreement_with_a_tie_after_an_answered_ridicule(launch: Any) -> 
     assert ui.dialog == "escaped"
     assert "answered" in ui.text("escaped.text")
     ui.tap("escaped.ok")
-    assert (card(ui, 1, "lair"), card(ui, 1, "score")) == ("No lair", "0 pts")
+    assert (card(ui, 1, "lair"), card(ui, 1, "score")) == ("No lair", "0 points")
 
     # several spies on the attacker's own lair are refused before they are sent
     add_lair(ui, 0, 4)
@@ -177,12 +178,12 @@ def test_end_by_agreement_with_a_tie_after_an_answered_ridicule(launch: Any) -> 
     # both A cards are played: A is not offered on this spy either
     assert ui.find("capture.letter.A").disabled
     ui.tap("capture.kill")
-    assert card(ui, 0, "score") == "3 pts"
+    assert card(ui, 0, "score") == "3 points"
     ui.tap("play.player.1.correct")
     for _ in range(3):
         ui.tap("correct.plus")
     ui.tap("correct.ok")
-    assert card(ui, 1, "score") == "3 pts"
+    assert card(ui, 1, "score") == "3 points"
 
     ui.tap("play.end")
     assert ui.dialog == "end_confirm"
@@ -191,15 +192,15 @@ def test_end_by_agreement_with_a_tie_after_an_answered_ridicule(launch: Any) -> 
     assert ui.text("end.title") == "Shared victory!"
     assert ui.text("end.text") == (
         "Game stopped by agreement: Player 1, Player 2 with 3 points.")
-    assert {ui.text("end.score.0"), ui.text("end.score.1")} == {
-        "Player 1   3 pts", "Player 2   3 pts"}
+    assert {ui.text("end.name.0"), ui.text("end.name.1")} == {"Player 1", "Player 2"}
+    assert [ui.text("end.score.0"), ui.text("end.score.1")] == ["3", "3"]
     ui.screenshot("bond-tie-800x480")
     ui.tap("end.undo")
     assert ui.screen == "bond_play"
     assert ui.text("play.say") == "Undo: end of the game"
     ui.tap("play.redo")
     assert ui.screen == "bond_end"
-    ui.tap("end.new")
+    ui.tap("end.again")
     assert ui.screen == "bond_setup"
 
 
@@ -258,10 +259,10 @@ def test_a_lower_target_and_the_screens_in_french(launch: Any, defaults: config.
     ui = launch(language="fr", games=games)
     ui.tap("home.game.bond")
     assert ui.text("setup.deal").startswith("Distribuez 6 cartes")
-    assert ui.text("setup.target") == "Premier à 10 points"
+    assert ui.text("setup.note") == "Premier à 10 points"
     ui.tap("setup.start")
     assert (card(ui, 0, "score"), card(ui, 0, "to_go"), card(ui, 0, "lair")) == (
-        "0 pts", "encore 10", "Pas de repaire")
+        "0 point", "encore 10", "Pas de repaire")
     add_lair(ui, 1, 2)
     assert choose_spies(ui, 1, [3]) == "S'échappe"
     ui.tap("attack.remove")
@@ -273,7 +274,7 @@ def test_a_lower_target_and_the_screens_in_french(launch: Any, defaults: config.
     ridicule(ui, "F", answered=False)
     ui.screenshot("bond-capture-fr-800x480")
     ui.tap("capture.kill")
-    assert card(ui, 1, "score") == "8 pts"
+    assert card(ui, 1, "score") == "8 points"
     assert card(ui, 1, "to_go") == "encore 2"
     ui.tap("play.player.1.correct")
     ui.tap("correct.plus")
@@ -394,3 +395,58 @@ def test_cards_outside_the_settings_are_accepted_with_a_note_and_a_fix_for_next_
     ui.tap("play.undo")
     assert ui.app.session.state.players[1].lair == (6,)
     assert ui.app.session.state.spies_played == 0
+
+
+def test_the_end_tells_the_story_and_starts_again_with_the_same_players(launch: Any) -> None:
+    from tests.legibility import problems
+
+    ui = launch()
+    new_game(ui, 3, first="ANNE")
+    assert problems(ui.app.root) == []
+    add_lair(ui, 1, 4)
+    assert choose_spies(ui, 1, [3], by=0) == "Captured"
+    ui.tap("attack.send")
+    assert ui.text("capture.value") == "Kill now: 3 points"
+    assert problems(ui.app.dialog) == []  # the kill's value at the key-figure size
+    ridicule(ui, "C", answered=False)
+    ui.tap("capture.kill")
+    assert card(ui, 1, "score") == "6 points"
+    ui.tap("play.end")
+    ui.tap("end_confirm.ok")
+    assert ui.screen == "bond_end"
+    assert ui.text("end.text") == "Game stopped by agreement: Player 2 with 6 points."
+    assert [ui.text(f"end.story.{k}") for k in range(3)] == [
+        "1 spy captured", "1 spy killed",
+        "Best kill: Player 2, 6 points (power 3, doubled 1×)"]
+    assert problems(ui.app.root) == []
+    ui.screenshot("bond-end-story-800x480")
+
+    ui.tap("end.again")
+    assert ui.screen == "bond_setup"
+    assert [ui.text(f"setup.name.{k}") for k in range(3)] == ["Anne", "Player 2", "Player 3"]
+    ui.tap("setup.start")
+    assert [p["name"] for p in ui.app.session.setup["players"]] == [
+        "Anne", "Player 2", "Player 3"]
+
+
+def test_six_players_are_legible_at_800x480_and_1280x800(launch: Any) -> None:
+    """Every label fits, no text under 18 px, every target 48 px, contrast 4.5:1:
+    the setup, the play screen and the end page, with six players, in both languages."""
+    from tests.legibility import problems
+
+    for language in ("en", "fr"):
+        ui = launch(language=language)
+        ui.tap("home.game.bond")
+        for _ in range(4):
+            ui.tap("setup.add")
+        assert problems(ui.app.root) == []
+        ui.tap("setup.start")
+        for size in ((800, 480), (1280, 800)):
+            ui.resize(*size)
+            assert problems(ui.app.root) == [], size
+        ui.resize(800, 480)
+        ui.tap("play.end")
+        ui.tap("end_confirm.ok")
+        assert ui.screen == "bond_end"
+        assert problems(ui.app.root) == []
+        ui.screenshot(f"bond-end-six-{language}-800x480")

@@ -140,7 +140,7 @@ def test_a_round_by_score_sheet_with_a_bonus_tie(launch: Any) -> None:
     ui.tap("sheet.ok")
     assert ui.screen == "castor_play"
     shown = board(ui, 4)
-    assert shown["cells"] == ["★ 15\nmedal", "8", "6", "3"]
+    assert shown["cells"] == ["★ 15", "8", "6", "3"]
     assert shown["totals"] == ["15", "8", "6", "3"]
     assert shown["medals"] == ["★ 1", "0", "0", "0"]
     assert ui.text("play.say") == "Round 1: medal for Anne."
@@ -150,7 +150,7 @@ def test_a_round_by_score_sheet_with_a_bonus_tie(launch: Any) -> None:
     # round 2: Bob and Cid tie for the round, both take a medal and may lead round 3
     enter_round(ui, plan=[2, 9, 9, 1], green=[2, 1, 1, 3], yellow=[3, 0, 0, 1])
     shown = board(ui, 4)
-    assert shown["cells"] == ["-3", "★ 14\nmedal", "★ 14\nmedal", "1"]
+    assert shown["cells"] == ["-3", "★ 14", "★ 14", "1"]
     assert shown["totals"] == ["12", "22", "20", "4"]
     assert shown["medals"] == ["★ 1", "★ 1", "★ 1", "0"]
     assert ui.text("play.status") == "Round 3: Bob leads (tie: Bob, Cid, the table may choose)"
@@ -206,7 +206,7 @@ def test_editing_round_1_after_round_2_changes_the_totals(launch: Any) -> None:
     assert ui.text("end.text") == "Player 1 wins the game with 2 medals (round 2)."
     ui.tap("end.board")
     assert ui.screen == "castor_play"
-    assert [ui.text(f"board.cell.{s}.1") for s in range(3)] == ["★ 10\nmedal", "7", "4"]
+    assert [ui.text(f"board.cell.{s}.1") for s in range(3)] == ["★ 10", "7", "4"]
     assert [ui.text(f"board.total.{s}") for s in range(3)] == ["23", "8", "5"]
     assert [ui.text(f"board.medals.{s}") for s in range(3)] == ["★★ 2", "0", "0"]
     assert ui.text("play.status") == "Player 1 won the game"
@@ -223,7 +223,8 @@ def test_a_game_to_a_shared_victory_then_undo(launch: Any) -> None:
     assert ui.text("end.title") == "Shared victory!"
     assert ui.text("end.text") == ("Player 1, Player 2 share the victory with 2 medals "
                                    "(round 2).")
-    assert ui.text("end.medals") == "Player 1 ★★ 2   Player 2 ★★ 2   Player 3 0"
+    assert [ui.text(f"end.name.{k}") for k in range(3)] == ["Player 1", "Player 2", "Player 3"]
+    assert [ui.text(f"end.score.{k}") for k in range(3)] == ["★★ 2", "★★ 2", "0"]
     ui.screenshot("castor-victory-800x480")
     ui.tap("end.undo")
     assert ui.screen == "castor_play"
@@ -231,8 +232,60 @@ def test_a_game_to_a_shared_victory_then_undo(launch: Any) -> None:
                                       "the table may choose)")
     ui.tap("play.redo")
     assert ui.screen == "castor_end"
-    ui.tap("end.new")
+    ui.tap("end.again")
     assert ui.screen == "castor_setup"
+
+
+def test_the_end_tells_the_story_and_starts_again_with_the_same_players(launch: Any) -> None:
+    from tests.legibility import problems
+
+    ui = launch()
+    ui.tap("home.game.castor")
+    ui.tap("setup.add")
+    type_name(ui, 0, "ANNE")
+    ui.tap("setup.agent.1")  # Player 2 plays Henry B. Belton
+    assert problems(ui.app.root) == []
+    ui.tap("setup.start")
+    assert problems(ui.app.root) == []
+    enter_round(ui, plan=[9, 2, 1], green=[0, 1, 1], yellow=[0, 0, 1])  # Anne 17
+    enter_round(ui, plan=[6, 3, 2], green=[0, 1, 1], yellow=[0, 1, 1])  # Anne 14
+    assert ui.screen == "castor_end"
+    assert ui.text("end.text") == "Anne wins the game with 2 medals (round 2)."
+    assert [ui.text(f"end.story.{k}") for k in range(4)] == [
+        "2 rounds played", "Round 1: medal for Anne", "Round 2: medal for Anne",
+        "Best round: Anne, 17 points (round 1)"]
+    assert ui.text("end.detail.0") == "31 points"
+    assert problems(ui.app.root) == []
+    ui.resize(1280, 800)
+    assert problems(ui.app.root) == []
+    ui.resize(800, 480)
+
+    # the same seats, names and agents, in the same order: only Start is left to tap
+    ui.tap("end.again")
+    assert ui.screen == "castor_setup"
+    assert [ui.text(f"setup.name.{k}") for k in range(3)] == ["Anne", "Player 2", "Player 3"]
+    assert ui.text("setup.agent.1").startswith("Henry B. Belton")
+    ui.tap("setup.start")
+    assert ui.screen == "castor_play"
+    assert [p["name"] for p in ui.app.session.setup["players"]] == [
+        "Anne", "Player 2", "Player 3"]
+
+
+def test_the_french_end_screen_counts_in_french(launch: Any) -> None:
+    """One medal to win: « 1 médaille », never « 1 médailles »."""
+    from tests.legibility import problems
+
+    ui = launch(language="fr", games={"castor": {"medals_to_win": 1}})
+    ui.tap("home.game.castor")
+    ui.tap("setup.start")
+    assert problems(ui.app.root) == []
+    enter_round(ui, plan=[9, 2], green=[0, 1], yellow=[0, 1])
+    assert ui.screen == "castor_end"
+    assert ui.text("end.text") == "Joueur 1 gagne la partie avec 1 médaille (manche 1)."
+    assert ui.text("end.story.0") == "1 manche jouée"
+    assert ui.text("end.again") == "Rejouer avec les mêmes joueurs"
+    assert problems(ui.app.root) == []
+    ui.screenshot("castor-end-fr-800x480")
 
 
 # -- the trick tracker ------------------------------------------------------------------
@@ -263,7 +316,7 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
     assert ui.text("tricks.status") == "Player 1 wins the trick."
     ui.tap("tricks.plan.3")
     assert ui.text("tricks.title") == "Round 1 · trick 2/12"
-    assert ui.text("tricks.say") == ("Player 1 wins the trick and 3 plan point(s). "
+    assert ui.text("tricks.say") == ("Player 1 wins the trick and 3 plan points. "
                                      "Player 1 leads the next trick.")
 
     # trick 2: Martha's power card; Player 1 wins with a mauve and takes the bottom card too
@@ -313,7 +366,7 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
     ui.screenshot("castor-round-revealed-800x480")
     ui.tap("revealed.ok")
     assert ui.text("board.round.1") == "R1\ntricks"
-    assert [ui.text(f"board.cell.{s}.1") for s in range(2)] == ["17", "★ 34\nmedal"]
+    assert [ui.text(f"board.cell.{s}.1") for s in range(2)] == ["17", "★ 34"]
     assert [ui.text(f"board.total.{s}") for s in range(2)] == ["17", "34"]
     assert [ui.text(f"board.medals.{s}") for s in range(2)] == ["0", "★ 1"]
     assert ui.text("play.status") == "Round 2: Player 2 leads"
@@ -508,7 +561,7 @@ def test_no_other_players_pile_is_shown_during_a_tracked_round(launch: Any) -> N
     assert ui.text("pile.title") == "Player 1's pile this round"
     pile = ui.text("pile.text")
     assert pile.startswith("Plan points: 9\n")
-    assert "green: 3 card(s) (3, 8, 11)" in pile and "yellow: 3 card(s) (2, 6, 12)" in pile
+    assert "green: 3 cards (3, 8, 11)" in pile and "yellow: 3 cards (2, 6, 12)" in pile
     assert "Player 2" not in pile and "Player 3" not in pile
     ui.screenshot("castor-own-pile-800x480")
     ui.tap("pile.close")
@@ -583,3 +636,33 @@ def test_every_screen_key_is_in_both_catalogs() -> None:
     for language in ("en", "fr"):
         catalog = load_catalog(language)
         assert sorted(key for key in named if key not in catalog) == [], language
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_five_players_are_legible_at_800x480_and_1280x800(launch: Any, language: str) -> None:
+    """Every label fits, no text under 18 px, every target 48 px both ways, every
+    button's text at 4.5:1: setup, scoreboard, score sheet and trick tracker."""
+    from tests.legibility import problems
+
+    def check(where: str) -> None:
+        for size in ((800, 480), (1280, 800)):
+            ui.resize(*size)
+            assert problems(ui.app.root) == [], (where, size)
+        ui.resize(800, 480)
+
+    ui = launch(language=language)
+    ui.tap("home.game.castor")
+    for _ in range(3):
+        ui.tap("setup.add")
+    ui.tap("setup.agent.0")
+    ui.tap("setup.agent.1")
+    check("setup")
+    ui.tap("setup.start")
+    enter_round(ui, plan=[9, 2, 1, 0, 3], green=[0, 1, 1, 2, 2], yellow=[0, 0, 1, 2, 2])
+    check("scoreboard")
+    ui.tap("board.round.1")
+    check("sheet")
+    ui.tap("sheet.cancel")
+    ui.tap("play.tricks")
+    check("tricks")
+    ui.screenshot(f"castor-tricks-{language}-800x480")

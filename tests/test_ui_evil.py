@@ -117,6 +117,19 @@ def test_a_game_to_defeat_and_undo(launch: Any) -> None:
         assert rolls < 40, "four treasures of 5 minutes must be lost long before 40 rolls"
     assert ui.text("end.title") == "Defeat"
     assert "secured 4 treasures" in ui.text("end.text")
+    state = ui.app.session.state
+    # the story: turns, the treasures lost with their colours, powers, difficulty
+    assert ui.text("end.story.0") == f"{state.turn} turns played"
+    assert ui.text("end.story.1") == "No treasure recovered"
+    colours = ", ".join(t.colour for t in state.lost)
+    assert ui.text("end.story.2") == f"{len(state.lost)} treasures lost: {colours}"
+    assert ui.text("end.story.4") == "Difficulty: Standard (all treasures)"
+    assert ui.text("end.lost") == f"{len(state.lost)}/4"
+    # a defeat shows the roll that decided it, die by die
+    end = ui.app.root.get_screen("evil_end")
+    assert {die: face.face for die, face in end.dice.items()} == {
+        "professor": state.last_roll.professor, "colour": state.last_roll.colour,
+        "clock": state.last_roll.clock}
     ui.screenshot("evil-defeat-800x480")
     ui.resize(1280, 800)
     ui.screenshot("evil-defeat-1280x800")
@@ -127,6 +140,41 @@ def test_a_game_to_defeat_and_undo(launch: Any) -> None:
     assert lost in ("Lost 3/4", "Lost 2/4")
     ui.tap("play.redo")
     assert ui.screen == "evil_end"
+
+
+def test_a_new_game_with_the_same_players(launch: Any) -> None:
+    ui = launch(seed=11)
+    ui.tap("home.game.evil")
+    ui.tap("setup.name.0")
+    ui.tap("keyboard.clear")
+    for letter in "ZOE":
+        ui.tap(f"keyboard.{letter}")
+    ui.tap("keyboard.ok")
+    ui.tap("setup.add")
+    ui.tap("setup.character.1")
+    while "Standard" not in ui.text("setup.difficulty"):
+        ui.tap("setup.difficulty")
+    seats = [(ui.text(f"setup.name.{i}"), ui.text(f"setup.character.{i}")) for i in range(3)]
+    for colour in ("red", "green", "blue"):
+        for _ in range(6):
+            ui.tap(f"setup.minutes.{colour}.minus")
+    ui.tap("setup.start")
+    for _ in range(40):
+        answer_dialogs(ui, 5)
+        if ui.screen != "evil_play":
+            break
+        ui.tap("play.roll")
+    assert ui.screen == "evil_end"
+    ui.tap("end.again")
+    # the same seats in the same order, each with their character; the same difficulty
+    assert ui.screen == "evil_setup"
+    assert [(ui.text(f"setup.name.{i}"), ui.text(f"setup.character.{i}"))
+            for i in range(3)] == seats
+    assert not ui.has("setup.name.3")
+    assert ui.text("setup.difficulty") == "Difficulty: Standard (all treasures)"
+    ui.tap("setup.start")
+    assert ui.screen == "evil_play" and ui.app.session.state.turn == 1
+    assert [p.name for p in ui.app.session.state.players] == [name for name, _ in seats]
 
 
 def test_a_refused_adjustment_says_why_and_changes_nothing(launch: Any) -> None:
@@ -181,8 +229,7 @@ def test_the_screens_speak_french(launch: Any) -> None:
 
 def test_idle_screen_redraws_nothing_and_targets_are_large(launch: Any) -> None:
     from kivy.metrics import dp
-
-    from ui.widgets.basics import Tap
+    from kivy.uix.behaviors import ButtonBehavior
 
     ui = launch()
     new_game(ui, minutes=30)
@@ -196,7 +243,7 @@ def test_idle_screen_redraws_nothing_and_targets_are_large(launch: Any) -> None:
     assert screen.dial.redraws == dial_draws
     assert {die: widget.face for die, widget in screen.dice.items()} == faces
     assert not screen.animating
-    taps = [w for w in screen.walk() if isinstance(w, Tap)]
+    taps = [w for w in screen.walk() if isinstance(w, ButtonBehavior)]
     assert len(taps) >= 8
     for button in taps:
         assert button.height >= dp(48) and button.width >= dp(48), button.tid
@@ -280,3 +327,147 @@ def test_closed_dialogs_do_not_stay_alive(launch: Any) -> None:
     # a leak keeps ten dialogs' buttons; fewer than before is garbage of earlier work
     # (an earlier test's app) let go meanwhile
     assert live_taps() <= before
+
+
+# -- legible at arm's length (issue: "Readable from every seat") ---------------------------
+PLAY_FIGURES = ("play.say", "play.recovered.figure", "play.lost.figure",
+                "play.treasure.red.minutes", "play.treasure.green.minutes",
+                "play.treasure.blue.minutes")
+
+
+def legible(ui: Driver, key_figures: tuple[str, ...] = ()) -> None:
+    """What a finger can reach now (the dialog, or the screen) reads at 1 m."""
+    from tests.helpers.legibility import problems
+
+    ui.pump(4)
+    assert problems(ui.surface, ui.app.scale, key_figures) == []
+
+
+def legible_board(ui: Driver) -> None:
+    """The dial's numerals and markers and the dice's figures: 26 px cap height."""
+    from ui import theme
+
+    screen = ui.app.root.get_screen("evil_play")
+    cap = theme.KEY_FIGURE_CAP * ui.app.scale - 0.01
+    assert screen.dial.numeral_font * theme.CAP_RATIO >= cap
+    assert screen.dial.marker_font * theme.CAP_RATIO >= cap
+    for face in screen.dice.values():
+        if face.figure_font:  # minutes or a colour's letter on the face
+            assert face.figure_font * theme.CAP_RATIO >= cap, face.die
+        assert min(face.size) >= theme.HEADER * ui.app.scale - 0.5
+
+
+def legible_question(ui: Driver, tag: str) -> None:
+    """A question the rules ask (a new treasure, a power) and the screen beside it,
+    where the turn card says why (ROLL disabled meanwhile)."""
+    from tests.helpers.legibility import problems
+
+    legible(ui)
+    assert ui.app.root.get_screen("evil_play").roll_button.disabled
+    # (a slot waiting for its new treasure shows no minutes)
+    assert problems(ui.app.root, ui.app.scale, PLAY_FIGURES[:3]) == []
+    ui.screenshot(f"evil-legible-{ui.dialog}-{tag}")
+
+
+@pytest.mark.parametrize(("language", "size"), [("en", (800, 480)), ("fr", (800, 480)),
+                                                ("en", (1280, 800)), ("fr", (1920, 1080))])
+def test_every_screen_and_dialog_reads_at_arm_s_length(launch: Any, language: str,
+                                                       size: tuple[int, int]) -> None:
+    ui = launch(seed=11, language=language)
+    if size != (800, 480):
+        ui.resize(*size)
+    tag = f"{language}-{size[0]}x{size[1]}"
+    ui.tap("home.game.evil")
+    for _ in range(3):
+        ui.tap("setup.add")
+    legible(ui)
+    ui.screenshot(f"evil-legible-setup-{tag}")
+    ui.tap("setup.start")
+    legible(ui, PLAY_FIGURES)
+    legible_board(ui)
+    ui.tap("play.roll")
+    ui.wait(0.5)
+    ui.screenshot(f"evil-legible-play-{tag}")
+    answer_dialogs(ui, 30)
+    legible(ui, PLAY_FIGURES)
+    legible_board(ui)
+    ui.tap("play.treasure.red")
+    legible(ui)
+    ui.tap("treasure.close")
+    ui.tap("play.adjust")
+    legible(ui)
+    ui.tap("adjust.enter_roll")
+    legible(ui)  # the professor die's name is whole
+    ui.screenshot(f"evil-legible-enter_roll-{tag}")
+    ui.tap("enter_roll.professor.chevron3")
+    ui.tap("enter_roll.colour.green")
+    ui.tap("enter_roll.clock.clock2")
+    ui.tap("enter_roll.ok")
+    ui.wait_until(lambda: ui.dialog is not None or ui.app.session.state.pending_powers == 0)
+    for _ in range(40):
+        if ui.screen != "evil_play":
+            break
+        if ui.dialog is not None:
+            legible_question(ui, tag)
+        answer_dialogs(ui, 5)
+        if ui.screen != "evil_play":
+            break
+        legible(ui, PLAY_FIGURES)
+        ui.tap("play.roll")
+    assert ui.screen == "evil_end"
+    legible(ui, ("end.title", "end.recovered", "end.lost"))
+    from ui.screens.evil_end import _content
+
+    story = ui.app.root.get_screen("evil_end").story
+    assert story and _content(story[0].parent) <= story[0].parent.height + 1  # whole
+    ui.screenshot(f"evil-legible-end-{tag}")
+
+
+def test_the_phase_strip_shows_one_current_phase(launch: Any) -> None:
+    ui = launch(seed=7)
+    new_game(ui, minutes=30)
+    chips = ui.app.root.get_screen("evil_play").card.phase_chips
+    assert [chip.phase_state for chip in chips] == ["current", "next", "next"]
+    assert not any(chip.text.startswith("✓") for chip in chips)
+
+    def enter(professor: str, colour: str, clock: str) -> None:
+        ui.tap("play.adjust")
+        ui.tap("adjust.enter_roll")
+        for die, face in (("professor", professor), ("colour", colour), ("clock", clock)):
+            ui.tap(f"enter_roll.{die}.{face}")
+        ui.tap("enter_roll.ok")
+
+    enter("chevron1", "red", "clock2")  # XII -> II
+    enter("chevron1", "red", "clock2")  # II -> IV: past the power space III
+    ui.wait_until(lambda: ui.dialog == "power")
+    # the roll is the phase until the table has chosen: 1 and 2 done, 3 alone current
+    assert [chip.phase_state for chip in chips] == ["done", "done", "current"]
+    assert chips[0].text.startswith("✓") and chips[1].text.startswith("✓")
+    assert not chips[2].text.startswith("✓")
+    ui.tap("power.skip")
+    ui.pump(4)
+    assert [chip.phase_state for chip in chips] == ["current", "next", "next"]
+
+
+def test_a_long_story_fits_its_column(launch: Any) -> None:
+    """Long lines (many powers, a long difficulty name) go to the smallest text size,
+    then the last lines give way: nothing runs into the buttons or is cut off."""
+    from tests.helpers.legibility import problems
+    from ui.screens.evil_end import _content
+
+    ui = launch(seed=11, language="fr")
+    new_game(ui, minutes=5)
+    for _ in range(40):
+        answer_dialogs(ui, 5)
+        if ui.screen != "evil_play":
+            break
+        ui.tap("play.roll")
+    end = ui.app.root.get_screen("evil_end")
+    for label in end.story[1:]:
+        label.text += " et encore des mots pour faire une ligne bien longue"
+    end._fit_story()
+    ui.pump(3)
+    column = end.story[0].parent
+    assert _content(column) <= column.height + 1
+    assert [label.opacity for label in end.story][:2] == [1, 1]  # turns, recovered kept
+    assert problems(ui.app.root, ui.app.scale) == []

@@ -66,7 +66,7 @@ def play_bond_from_roster(ui: Driver) -> int:
     ui.tap("play.end")
     ui.tap("end_confirm.ok")
     assert ui.screen == "bond_end"
-    assert ui.text("end.score.1") == "Bob   3 pts"
+    assert (ui.text("end.name.0"), ui.text("end.score.0")) == ("Bob", "3")
     game_id = ui.app.session.game_id
     ui.tap("end.home")
     assert ui.screen == "home"
@@ -643,3 +643,26 @@ def test_a_plugged_in_keyboard_types_names_and_hides_the_on_screen_one(launch: A
     ui.pump(3)
     Window.dispatch("on_textinput", "x")
     assert ui.dialog is None and roster_names(ui) == ["Zoé"]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_night_screens_are_legible_at_800x480_and_1280x800(launch: Any,
+                                                                language: str) -> None:
+    """Back at the same place on every screen; every label fits, no text under 18 px,
+    every target 48 px both ways, every button's text at 4.5:1."""
+    from tests.legibility import problems
+
+    ui = launch(language=language)
+    backs = {}
+    for screen, tid in (("night_roster", "players"), ("night_history", "history"),
+                        ("night_stats", "stats"), ("night_export", "export"),
+                        ("night_settings", "settings")):
+        ui.app.root.current = screen
+        ui.wait(0.5)
+        back = ui.find(f"{tid}.back")
+        backs[screen] = (round(back.x), round(back.top), round(back.width), round(back.height))
+        for size in ((800, 480), (1280, 800)):
+            ui.resize(*size)
+            assert problems(ui.app.root) == [], (screen, size)
+        ui.resize(800, 480)
+    assert len(set(backs.values())) == 1, backs

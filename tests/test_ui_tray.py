@@ -38,7 +38,7 @@ def test_roll_lock_reroll_undo_redo_and_put_away(launch: Any) -> None:
     ui.tap("traysetup.add.d6")
     ui.tap("traysetup.add.d20")
     assert ui.text("traysetup.add.d6") == "d6  ×2"
-    assert ui.text("traysetup.chosen") == "In the tray (3/10): d6, d6, d20"
+    assert ui.text("traysetup.note") == "In the tray (3/10): d6, d6, d20"
     ui.screenshot("tray-setup-800x480")
     ui.tap("traysetup.roll")
     assert ui.screen == "tray_play"
@@ -123,3 +123,22 @@ def test_the_tray_in_french_and_a_refused_action(launch: Any) -> None:
     ui.tap("error.ok")
     assert ui.dialog is None
     ui.screenshot("tray-play-fr-800x480")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_tray_is_legible_at_800x480_and_1280x800(launch: Any, language: str) -> None:
+    """Every label fits its box, no text under 18 px, every target 48 px both ways,
+    every button's text at 4.5:1 (a locked die too)."""
+    from tests.legibility import problems
+
+    ui = launch(language=language)
+    ui.tap("home.tray")
+    ui.tap("traysetup.add.d6")
+    ui.tap("traysetup.add.d20")
+    assert problems(ui.app.root) == []
+    ui.tap("traysetup.roll")
+    ui.tap("play.die.0")  # locked: the selected colour with dark text
+    for size in ((800, 480), (1280, 800)):
+        ui.resize(*size)
+        assert problems(ui.app.root) == [], size
+    ui.resize(800, 480)

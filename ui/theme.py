@@ -18,6 +18,8 @@ DESIGN_SIZE = (800, 480)
 # -- touch ---------------------------------------------------------------------------
 MIN_TOUCH = 48  # px, both directions: the smallest touch target (a fingertip)
 ROW = 56  # a list row or a dialog's button row
+HEADER = 56  # every screen's top bar: Back at its left, the title, the screen's own buttons
+BACK_WIDTH = 120  # the header's Back: the same place and size on every screen
 
 # -- type scale (font sizes in px at 800x480) ----------------------------------------
 #: Roboto's capital height as a share of its font size: a key figure of 26 px cap
@@ -51,6 +53,9 @@ SELECTED = ACCENT
 DANGER: Rgba = (0.72, 0.16, 0.14, 1)  # destructive actions (abandon, retire, restore)
 SUCCESS: Rgba = (0.12, 0.48, 0.22, 1)  # the action that moves the game on
 BUTTON: Rgba = (0.28, 0.30, 0.36, 1)  # a button at rest
+# the same meanings as text on BACKGROUND or PANEL (the fills above are too dark for it)
+SUCCESS_TEXT: Rgba = (0.42, 0.84, 0.50, 1)  # a victory's title
+DANGER_TEXT: Rgba = (1.00, 0.48, 0.42, 1)  # a defeat's title
 OVERLAY: Rgba = (0, 0, 0, 0.6)  # dims the screen around an open dialog (never its body)
 OUTLINE: Rgba = (0.55, 0.57, 0.62, 1)  # a dialog's frame, so it stands out of the dim
 

@@ -53,13 +53,13 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
 
     # who plays the spies: optional, only the own-lair rule needs it
     by_row = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
-    by_row.add_widget(Text(app.tr("bond.ui.by"), size=15, color=theme.MUTED,
+    by_row.add_widget(Text(app.tr("bond.ui.by"), size=theme.SIZE_SMALL, color=theme.MUTED,
                            size_hint_x=None, width=dp(92)))
     by_buttons: dict[int | None, Tap] = {}
     choices: list[tuple[int | None, str]] = [(None, app.tr("bond.ui.by_unknown"))]
     choices += [(i, pl.name) for i, pl in enumerate(state.players)]
     for index, name in choices:
-        tap = Tap(name, size=15, shorten=True,
+        tap = Tap(name, size=theme.SIZE_SMALL, shorten=True,
                   tid=f"attack.by.{'none' if index is None else index}")
         tap.bind(on_release=lambda _b, i=index: choose_by(i))
         by_buttons[index] = tap
@@ -91,7 +91,7 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
     bottom = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(56))
     cancel = Tap(app.tr("core.ui.cancel"), tid="attack.cancel", size_hint_x=0.25)
     cancel.bind(on_release=lambda _b: dialog.dismiss())
-    undo_spy = Tap(app.tr("bond.ui.remove_spy"), size=16, tid="attack.remove",
+    undo_spy = Tap(app.tr("bond.ui.remove_spy"), size=theme.SIZE_SMALL, tid="attack.remove",
                    size_hint_x=0.35)
     undo_spy.bind(on_release=lambda _b: remove_spy())
     send = Tap(app.tr("bond.ui.send_spies"), tid="attack.send", background=theme.DANGER,
@@ -123,7 +123,7 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
                 captured = result == "captured"
                 preview.text = app.tr("bond.ui.will_capture" if captured
                                       else "bond.ui.will_escape")
-                preview.color = theme.SUCCESS if captured else theme.DANGER
+                preview.color = theme.SUCCESS_TEXT if captured else theme.DANGER_TEXT
         undo_spy.disabled = not flow.spies
         send.disabled = not flow.ready
 

@@ -37,17 +37,18 @@ def capture_dialog(state: BondState) -> Dialog | None:
 
     info = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(30))
     info.add_widget(Text(app.tr("bond.ui.spies", spies=" + ".join(map(str, held.spies))),
-                         size=17, color=theme.MUTED, tid="capture.spies"))
+                         size=theme.SIZE_SMALL, color=theme.MUTED, tid="capture.spies"))
     if held.successes:
         info.add_widget(Text(app.tr("bond.ui.ridiculed", letters=", ".join(held.successes)),
-                             size=17, color=theme.MUTED, tid="capture.ridiculed"))
+                             size=theme.SIZE_SMALL, color=theme.MUTED, tid="capture.ridiculed"))
     dialog.add(info)
-    values = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(40))
-    values.add_widget(Text(app.tr("bond.ui.value_now", value=held.value), size=24, bold=True,
-                           color=theme.ACCENT, tid="capture.value"))
-    values.add_widget(Text(app.tr("bond.ui.value_next", value=held.next_value), size=17,
-                           halign="right", color=theme.MUTED, tid="capture.next"))
-    dialog.add(values)
+    # what the kill scores is this dialog's key figure
+    dialog.add(Text(app.tr("bond.ui.value_now", value=held.value), size=theme.SIZE_FIGURE,
+                    bold=True, color=theme.ACCENT, tid="capture.value", size_hint_y=None,
+                    height=dp(48)))
+    dialog.add(Text(app.tr("bond.ui.value_next", value=held.next_value),
+                    size=theme.SIZE_SMALL, color=theme.MUTED, tid="capture.next",
+                    size_hint_y=None, height=dp(24)))
 
     if held.pending is None:
         kill = Tap(app.tr("bond.ui.kill_for", points=held.value), size=24, bold=True,
@@ -55,7 +56,7 @@ def capture_dialog(state: BondState) -> Dialog | None:
                    height=theme.touch(64), disabled=not moves.kill)
         kill.bind(on_release=lambda _b: _act(dialog, c.Kill()))
         dialog.add(kill)
-        dialog.add(Text(app.tr("bond.ui.pick_letter"), size=16, color=theme.MUTED,
+        dialog.add(Text(app.tr("bond.ui.pick_letter"), size=theme.SIZE_SMALL, color=theme.MUTED,
                         size_hint_y=None, height=dp(26)))
         letters = state.params.letters
         grid = GridLayout(cols=min(len(letters), 9), spacing=dp(5), size_hint_y=None)

@@ -40,7 +40,8 @@ class PlayerCard(BoxLayout):
     def __init__(self, index: int, on_lair: Callable[[int], Any],
                  on_attack: Callable[[int], Any], on_correct: Callable[[int], Any],
                  on_capture: Callable[[], Any], **kwargs: Any) -> None:
-        super().__init__(orientation="vertical", padding=dp(6), spacing=dp(2), **kwargs)
+        super().__init__(orientation="vertical", padding=dp(theme.SPACE_XS),
+                         spacing=dp(2), **kwargs)
         app = App.get_running_app()
         self.index = index
         with self.canvas.before:
@@ -49,37 +50,38 @@ class PlayerCard(BoxLayout):
         self.bind(pos=self._redraw, size=self._redraw)
         tid = f"play.player.{index}"
 
-        top = follow_height(BoxLayout(spacing=dp(4)), dp(32))
-        self.name_label = Text(size=20, bold=True, tid=f"{tid}.name", shorten=True,
-                               size_hint_x=0.6)
-        self.score_label = Text(size=22, bold=True, color=theme.ACCENT, halign="right",
-                                tid=f"{tid}.score", size_hint_x=0.4)
+        # the score is the card's key figure: a row of its own, at the key-figure size
+        top = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), dp(28))
+        self.name_label = Text(size=theme.SIZE_BODY, bold=True, tid=f"{tid}.name",
+                               shorten=True, size_hint_x=0.6)
+        self.to_go_label = Text(size=theme.SIZE_SMALL, color=theme.MUTED, halign="right",
+                                tid=f"{tid}.to_go", size_hint_x=0.4)
         top.add_widget(self.name_label)
-        top.add_widget(self.score_label)
-        middle = follow_height(BoxLayout(spacing=dp(4)), dp(34))
-        self.lair_label = Text(size=20, bold=True, tid=f"{tid}.lair", shorten=True,
-                               size_hint_x=0.62)
-        self.to_go_label = Text(size=15, color=theme.MUTED, halign="right",
-                                tid=f"{tid}.to_go", size_hint_x=0.38)
+        top.add_widget(self.to_go_label)
+        self.score_label = Text(size=theme.SIZE_FIGURE, bold=True, color=theme.ACCENT,
+                                tid=f"{tid}.score", size_hint_y=None, height=dp(46))
+        middle = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), dp(26))
+        self.lair_label = Text(size=theme.SIZE_BODY, bold=True, tid=f"{tid}.lair",
+                               shorten=True)
         middle.add_widget(self.lair_label)
-        middle.add_widget(self.to_go_label)
 
-        self.actions = follow_height(BoxLayout(spacing=dp(4)), theme.touch(52))
-        self.add_lair = Tap(app.tr("bond.ui.add_lair"), size=16, tid=f"{tid}.add_lair",
+        self.actions = follow_height(BoxLayout(spacing=dp(4)), theme.touch())
+        self.add_lair = Tap(app.tr("bond.ui.add_lair"), size=theme.SIZE_SMALL,
+                            tid=f"{tid}.add_lair",
                             size_hint_x=0.38)
         self.add_lair.bind(on_release=lambda _b: on_lair(index))
-        self.attack = Tap(app.tr("bond.ui.attack"), size=16, tid=f"{tid}.attack",
+        self.attack = Tap(app.tr("bond.ui.attack"), size=theme.SIZE_SMALL, tid=f"{tid}.attack",
                           background=theme.DANGER, size_hint_x=0.37)
         self.attack.bind(on_release=lambda _b: on_attack(index))
         self.correct = Tap("±", size=22, tid=f"{tid}.correct", size_hint_x=0.25)
         self.correct.bind(on_release=lambda _b: on_correct(index))
         # while the spy waits in this lair, one button reopens the capture flow
-        self.capture = Tap(app.tr("bond.ui.holds_spy"), size=17, bold=True,
-                           tid=f"{tid}.capture", background=theme.ACCENT,
-                           color=(0.1, 0.1, 0.1, 1))
+        self.capture = Tap(app.tr("bond.ui.holds_spy"), size=theme.SIZE_SMALL, bold=True,
+                           tid=f"{tid}.capture", background=theme.SELECTED)
         self.capture.bind(on_release=lambda _b: on_capture())
 
         self.add_widget(top)
+        self.add_widget(self.score_label)
         self.add_widget(middle)
         self.add_widget(BoxLayout())
         self.add_widget(self.actions)

@@ -49,7 +49,7 @@ def lair_dialog(state: BondState, player: int) -> Dialog:
     items.append((app.tr("bond.ui.other_value"), "lair.add.other", other))
     dialog.buttons(items, cols=min(len(items), 8), height=72)
     if owner.has_lair:
-        dialog.add(Text(app.tr("bond.ui.lair_remove"), size=15, color=theme.MUTED,
+        dialog.add(Text(app.tr("bond.ui.lair_remove"), size=theme.SIZE_SMALL, color=theme.MUTED,
                         size_hint_y=None, height=dp(28)))
         present = sorted(set(owner.lair))
         dialog.buttons([(f"− {v}", f"lair.remove.{v}",

@@ -27,7 +27,7 @@ from ui.screens.bond_dialogs import (
     lair_dialog,
 )
 from ui.screens.play_base import PlayScreen
-from ui.widgets.basics import Tap, Text, follow_height
+from ui.widgets.basics import Tap, Text, follow_width
 
 
 class BondPlayScreen(PlayScreen):
@@ -38,18 +38,20 @@ class BondPlayScreen(PlayScreen):
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
         app = App.get_running_app()
-        root = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(5))
-        self.info_label = Text(size=15, color=theme.MUTED, tid="play.info",
-                               size_hint_y=None, height=dp(22))
-        self.grid = GridLayout(spacing=dp(6))
-        self.say_label = Text(size=16, tid="play.say", size_hint_y=None, height=dp(44))
-        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(52))
-        undo, redo, home = self.history_buttons()
+        root = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_XS),
+                         spacing=dp(theme.SPACE_XS))
+        undo, redo, _home = self.history_buttons()
         self.end_button = Tap(app.tr("bond.ui.end_game"), tid="play.end")
         self.end_button.bind(on_release=lambda _b: end_dialog())
-        for widget in (undo, redo, self.end_button, home):
-            bar.add_widget(widget)
-        for widget in (self.info_label, self.grid, self.say_label, bar):
+        for button in (undo, redo, self.end_button):
+            follow_width(button, 120)
+        top, self.info_label = self.game_header("play.info", title_size=theme.SIZE_SMALL,
+                                                extra=[undo, redo, self.end_button])
+        self.info_label.bold = False
+        self.grid = GridLayout(spacing=dp(theme.SPACE_XS))
+        self.say_label = Text(size=theme.SIZE_SMALL, tid="play.say", size_hint_y=None,
+                              height=dp(46))
+        for widget in (top, self.grid, self.say_label):
             root.add_widget(widget)
         self.add_widget(root)
 
@@ -103,8 +105,8 @@ class BondPlayScreen(PlayScreen):
         moves = view.next_moves(state)
         for card, player in zip(self.cards, view.players(state), strict=True):
             card.show(player, moves)
-        self.info_label.text = "   ·   ".join((
-            app.tr("bond.ui.target", target=state.params.target_score),
+        # the target is on every card ("12 to go"): the header counts the decks
+        self.info_label.text = "\n".join((
             app.tr("bond.ui.spies_left", n=view.spies_left(state)),
             app.tr("bond.ui.lair_cards_left", n=view.lair_cards_left(state)),
         ))

@@ -51,7 +51,7 @@ def check_cards_dialog(title: str, lines: Sequence[str], hint: str, fixes: Seque
     """The note: what looks wrong, a button per settings fix, OK (the default) goes on."""
     app = App.get_running_app()
     dialog = Dialog(title, tid="check", subtitle=hint, size_hint=(0.9, 0.86))
-    dialog.add(Text("\n".join(lines), size=17, tid="check.text", valign="top"))
+    dialog.add(Text("\n".join(lines), size=theme.SIZE_SMALL, tid="check.text", valign="top"))
     buttons: list[Tap] = []
 
     def fix(index: int) -> None:
@@ -62,7 +62,7 @@ def check_cards_dialog(title: str, lines: Sequence[str], hint: str, fixes: Seque
         # refused: the settings screen's message replaced this dialog, nothing is lost
 
     for i, item in enumerate(fixes):
-        button = Tap(item.label, tid=f"check.fix.{i}", size=16, size_hint_y=None,
+        button = Tap(item.label, tid=f"check.fix.{i}", size=theme.SIZE_SMALL, size_hint_y=None,
                      height=theme.touch(52), background=theme.BUTTON)
         button.bind(on_release=lambda _b, n=i: fix(n))
         buttons.append(button)

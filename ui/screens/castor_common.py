@@ -34,5 +34,21 @@ def colour_name(colour: str) -> str:
     return App.get_running_app().tr(f"castor.colour.{colour}")
 
 
+def _agreed(table: str, colour: str) -> str:
+    """The colour agreed with the card(s) it names (« carte bleue », « cartes bleues »);
+    a colour the catalog does not know (added in the settings) is named alone."""
+    app = App.get_running_app()
+    key = f"castor.{table}.{colour}"
+    return app.tr(key) if app.translator.has(key) else colour_name(colour)
+
+
+def colour_card(colour: str) -> str:
+    return _agreed("colour_card", colour)
+
+
+def colour_cards(colour: str) -> str:
+    return _agreed("colour_cards", colour)
+
+
 def card_text(colour: str, value: int) -> str:
     return App.get_running_app().tr("castor.ui.card", value=value, colour=colour_name(colour))

@@ -18,9 +18,10 @@ from companion.games.castor.instructions import check_cards, colour_chain
 from companion.games.castor.params import widened
 from companion.games.castor.state import CastorState
 from companion.games.castor.tricks import piles
+from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, open_dialog
 from ui.screens.castor_checks import Fix, check_cards_dialog, log_notes
-from ui.screens.castor_common import MEDAL, SYMBOL_FONT
+from ui.screens.castor_common import MEDAL, SYMBOL_FONT, colour_card, colour_cards
 from ui.widgets.basics import Text
 
 KEYPAD_DIGITS = 3  # no sheet value needs more
@@ -84,7 +85,7 @@ def power_dialog(state: CastorState) -> Dialog:
     if choices:
         dialog.buttons(choices, cols=min(3, len(choices)), height=64)
     else:
-        dialog.add(Text(app.tr("castor.ui.no_power_left"), size=17, tid="power.none"))
+        dialog.add(Text(app.tr("castor.ui.no_power_left"), size=theme.SIZE_SMALL, tid="power.none"))
     dialog.add(BoxLayout())
     dialog.buttons([(app.tr("core.ui.close"), "power.close", dialog.dismiss)])
     return open_dialog(dialog)
@@ -170,7 +171,7 @@ def check_dialog(events: Sequence[Any], then: Callable[[], Any] | None = None) -
         key, value = change
         if key == "colours":
             spec = next(s for s in value if s["name"] == note.colour)
-            label = app.tr("castor.ui.fix_colour", colour=app.tr(f"castor.colour.{note.colour}"),
+            label = app.tr("castor.ui.fix_colour", cards=colour_cards(note.colour),
                            low=spec["min"], high=spec["max"])
         else:
             label = app.tr("castor.ui.fix_plan", value=note.value, n=len(value))
@@ -266,8 +267,7 @@ def move_card_dialog(state: CastorState) -> Dialog:
 
         def chosen(col: str) -> None:
             dialog.dismiss()
-            keypad_dialog(app.tr("castor.ui.move_value", player=name,
-                                 colour=app.tr(f"castor.colour.{col}")), 0,
+            keypad_dialog(app.tr("castor.ui.move_value", player=name, card=colour_card(col)), 0,
                           lambda v: app.send(c.MoveCard(name, to, col, v)))
 
         dialog.buttons([(app.tr(f"castor.colour.{col}"), f"move_colour.{col}",

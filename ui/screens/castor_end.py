@@ -1,58 +1,53 @@
-"""The end of a Castor game: the winner, or the players sharing the victory."""
+"""The end of a Castor game: the winner (or the players sharing the victory), every
+player's medals and points, the game's story (each round's medals, the best round),
+and a new game with the same players."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from kivy.app import App
-from kivy.metrics import dp
-from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.games.castor import scoreboard
 from companion.games.castor.state import CastorState
+from companion.games.castor.story import story
 from ui import theme
 from ui.screens.castor_common import SYMBOL_FONT
 from ui.screens.castor_play import medals_text
-from ui.widgets.basics import Tap, Text, follow_height
+from ui.widgets.basics import Tap
+from ui.widgets.components import EndPage, ScoreLine, same_players
 
 
 class CastorEndScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.box = BoxLayout(orientation="vertical", padding=dp(20), spacing=dp(10))
-        self.add_widget(self.box)
+        self.page = EndPage()
+        self.add_widget(self.page)
 
     def show(self, state: CastorState) -> None:
         app = App.get_running_app()
         board = scoreboard(state)
         shared = len(board.winners) > 1
-        names = ", ".join(board.winners)
-        self.box.clear_widgets()
-        self.box.add_widget(Text(app.tr("castor.ui.shared_title" if shared
-                                        else "castor.ui.won_title"),
-                                 size=42, bold=True, halign="center", tid="end.title",
-                                 color=theme.SUCCESS, size_hint_y=None, height=dp(70)))
         text = app.tr("castor.ui.shared_text" if shared else "castor.ui.won_text",
-                      players=names, round=board.decided_round, medals=board.medals_to_win)
-        self.box.add_widget(Text(text, size=22, halign="center", tid="end.text"))
-        medals = "   ".join(f"{row.name} {medals_text(row.medals)}" for row in board.players)
-        self.box.add_widget(Text(medals, size=18, halign="center", tid="end.medals",
-                                 font_name=SYMBOL_FONT, color=theme.MUTED))
-        row = follow_height(BoxLayout(spacing=dp(8)), theme.touch(64))
-        undo = Tap(app.tr("core.ui.undo"), tid="end.undo")
-        undo.bind(on_release=lambda _b: app.undo())
-        board_button = Tap(app.tr("castor.ui.scoreboard"), tid="end.board")
+                      players=", ".join(board.winners), round=board.decided_round,
+                      medals=board.medals_to_win)
+        totals = [sum(c.cells[seat].total for c in board.rounds if c.counts)
+                  for seat in range(len(board.players))]
+        order = sorted(range(len(board.players)),
+                       key=lambda s: (-board.players[s].medals, -totals[s]))
+        scores = [ScoreLine(board.players[s].name, medals_text(board.players[s].medals),
+                            app.tr("castor.ui.points", n=totals[s]),
+                            board.players[s].winner, SYMBOL_FONT) for s in order]
+        board_button = Tap(app.tr("castor.ui.scoreboard"), size=theme.SIZE_BUTTON,
+                           tid="end.board")
         board_button.bind(on_release=lambda _b: setattr(app.root, "current", "castor_play"))
-        home = Tap(app.tr("core.ui.home"), tid="end.home")
-        home.bind(on_release=lambda _b: app.leave_game())
-        again = Tap(app.tr("core.ui.new_game"), tid="end.new", background=theme.SUCCESS)
-        again.bind(on_release=lambda _b: self.new_game())
-        for widget in (undo, board_button, home, again):
-            row.add_widget(widget)
-        self.box.add_widget(row)
+        self.page.show(app.tr("castor.ui.shared_title" if shared else "castor.ui.won_title"),
+                       theme.SUCCESS_TEXT, text, scores,
+                       [app.say(m) for m in story(state)], self.again, extra=[board_button],
+                       caption=app.tr("castor.ui.final_medals"))
 
-    def new_game(self) -> None:
-        app = App.get_running_app()
-        app.leave_game()
-        app.root.current = "castor_setup"
+    def again(self) -> None:
+        session = App.get_running_app().session
+        assert session is not None
+        same_players("castor", session.setup["players"])

@@ -23,9 +23,11 @@ from ui.screens.castor_dialogs import check_dialog, revealed_dialog
 from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
-NAME_WIDTH = 0.2
-TOTAL_WIDTH = 0.1
-MEDALS_WIDTH = 0.13
+NAME_WIDTH = 0.18
+TOTAL_WIDTH = 0.13
+MEDALS_WIDTH = 0.17
+#: up to this many rounds a round's cell shows its score at the key-figure size
+FIGURE_ROUNDS = 4
 GOLD = (0.93, 0.74, 0.22, 1)
 
 
@@ -48,25 +50,23 @@ def said(update: Update | None) -> str:
 class CastorPlayScreen(PlayScreen):
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
-        root = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(4))
-        top = follow_height(BoxLayout(spacing=dp(6)), dp(50))  # a tie's status: two lines
-        self.status = Text(size=19, bold=True, tid="play.status", size_hint_x=0.72)
-        self.goal = Text(size=14, color=theme.MUTED, tid="play.goal", halign="right",
-                         size_hint_x=0.28)
-        top.add_widget(self.status)
-        top.add_widget(self.goal)
+        root = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_S),
+                         spacing=dp(theme.SPACE_XS))
+        self.goal = Text(size=theme.SIZE_SMALL, color=theme.MUTED, tid="play.goal",
+                         halign="right", size_hint_x=0.3)
+        top, self.status = self.game_header("play.status", extra=[self.goal])
         self.board = BoxLayout(orientation="vertical", spacing=dp(3))
-        self.say_label = Text(size=15, tid="play.say", size_hint_y=None, height=dp(40),
-                              color=theme.MUTED)
-        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(58))
-        self.sheet_button = Tap(tid="play.sheet", size=16, background=theme.SUCCESS,
-                                size_hint_x=1.3)
+        self.say_label = Text(size=theme.SIZE_SMALL, tid="play.say", size_hint_y=None,
+                              height=dp(30), color=theme.MUTED, shorten=True)
+        bar = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(52))
+        self.sheet_button = Tap(tid="play.sheet", size=theme.SIZE_SMALL,
+                                background=theme.SUCCESS, size_hint_x=1.4)
         self.sheet_button.bind(on_release=lambda _b: self.open_sheet(None))
-        self.tricks_button = Tap(tid="play.tricks", size=16, background=theme.SUCCESS,
-                                 size_hint_x=1.3)
+        self.tricks_button = Tap(tid="play.tricks", size=theme.SIZE_SMALL,
+                                 background=theme.SUCCESS, size_hint_x=1.4)
         self.tricks_button.bind(on_release=lambda _b: self.open_tricks())
-        undo, redo, home = self.history_buttons()
-        for widget in (self.sheet_button, self.tricks_button, undo, redo, home):
+        undo, redo, _home = self.history_buttons()
+        for widget in (self.sheet_button, self.tricks_button, undo, redo):
             bar.add_widget(widget)
         for widget in (top, self.board, self.say_label, bar):
             root.add_widget(widget)
@@ -161,26 +161,31 @@ class CastorPlayScreen(PlayScreen):
         app = App.get_running_app()
         self.board.clear_widgets()
         share = (1 - NAME_WIDTH - TOTAL_WIDTH - MEDALS_WIDTH) / max(len(board.rounds), 1)
-        header = follow_height(BoxLayout(spacing=dp(3)), dp(34))
-        header.add_widget(Text(app.tr("core.ui.players"), size=14, color=theme.MUTED,
+        cell_size = theme.SIZE_FIGURE if len(board.rounds) <= FIGURE_ROUNDS \
+            else theme.SIZE_TITLE
+        header = follow_height(BoxLayout(spacing=dp(3)), theme.touch())  # round taps
+        header.add_widget(Text(app.tr("core.ui.players"), size=theme.SIZE_SMALL, color=theme.MUTED,
                                size_hint_x=NAME_WIDTH))
         for column in board.rounds:
-            head = Tap(self._round_title(column), tid=f"board.round.{column.number}", size=14,
+            head = Tap(self._round_title(column), tid=f"board.round.{column.number}",
+                       size=theme.SIZE_SMALL,
                        size_hint_x=share)
             head.bind(on_release=lambda _b, n=column.number: self.open_sheet(n))
             header.add_widget(head)
         if not board.rounds:
-            header.add_widget(Text(app.tr("castor.ui.no_round"), size=14, color=theme.MUTED,
+            header.add_widget(Text(app.tr("castor.ui.no_round"), size=theme.SIZE_SMALL,
+                                   color=theme.MUTED,
                                    size_hint_x=share, tid="board.empty"))
-        header.add_widget(Text(app.tr("castor.ui.total"), size=14, color=theme.MUTED,
+        header.add_widget(Text(app.tr("castor.ui.total"), size=theme.SIZE_SMALL, color=theme.MUTED,
                                size_hint_x=TOTAL_WIDTH, halign="center"))
-        header.add_widget(Text(app.tr("castor.ui.medals"), size=14, color=theme.MUTED,
+        header.add_widget(Text(app.tr("castor.ui.medals"), size=theme.SIZE_SMALL, color=theme.MUTED,
                                size_hint_x=MEDALS_WIDTH, halign="center"))
         self.board.add_widget(header)
         for seat, player in enumerate(board.players):
             row = BoxLayout(spacing=dp(3))
             name = player.name + (f"\n{player.agent_name}" if player.agent_name else "")
-            row.add_widget(Text(name, size=16 if not player.agent_name else 15,
+            row.add_widget(Text(name, size=theme.SIZE_SMALL if player.agent_name
+                                else theme.SIZE_BODY,
                                 bold=player.winner, tid=f"board.name.{seat}",
                                 color=GOLD if player.winner else theme.TEXT,
                                 size_hint_x=NAME_WIDTH))
@@ -189,9 +194,9 @@ class CastorPlayScreen(PlayScreen):
                 cell = column.cells[seat]
                 medal = cell.medal and column.counts
                 total += cell.total if column.counts else 0
-                text = f"{MEDAL} {cell.total}\n{app.tr('castor.ui.medal')}" if medal \
-                    else str(cell.total)
-                tap = Tap(text, tid=f"board.cell.{seat}.{column.number}", size=16,
+                # the star and the gold fill say "medal" (no colour needed to read it)
+                text = f"{MEDAL} {cell.total}" if medal else str(cell.total)
+                tap = Tap(text, tid=f"board.cell.{seat}.{column.number}", size=cell_size,
                           font_name=SYMBOL_FONT, size_hint_x=share,
                           background=GOLD if medal else theme.PANEL,
                           color=DARK_INK if medal else
@@ -200,9 +205,10 @@ class CastorPlayScreen(PlayScreen):
                 row.add_widget(tap)
             if not board.rounds:
                 row.add_widget(BoxLayout(size_hint_x=share))
-            row.add_widget(Text(str(total), size=18, bold=True, halign="center",
+            row.add_widget(Text(str(total), size=theme.SIZE_FIGURE, bold=True, halign="center",
                                 tid=f"board.total.{seat}", size_hint_x=TOTAL_WIDTH))
-            row.add_widget(Text(medals_text(player.medals), size=17, halign="center",
+            row.add_widget(Text(medals_text(player.medals), size=theme.SIZE_FIGURE,
+                                halign="center",
                                 font_name=SYMBOL_FONT, tid=f"board.medals.{seat}",
                                 color=GOLD if player.medals else theme.TEXT,
                                 size_hint_x=MEDALS_WIDTH))

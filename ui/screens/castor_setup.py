@@ -5,15 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.metrics import dp
-from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.castor.params import CastorParams
 from companion.night import roster
 from ui import theme
 from ui.dialogs import NameKeyboard, open_dialog
 from ui.screens.game_parts import SetupScreen
-from ui.widgets.basics import Tap, Text, follow_height
+from ui.widgets.basics import Tap, Text
+from ui.widgets.components import fill_seats, option_button, seat_row
 from ui.widgets.roster_picker import pick_players
 
 
@@ -27,46 +26,37 @@ class CastorSetupScreen(SetupScreen):
 
     def on_pre_enter(self, *_: Any) -> None:
         app = App.get_running_app()
-        self.players = [{"name": app.tr("core.ui.player_n", n=i + 1), "agent": None}
-                        for i in range(self.params.players_min)]
+        pending = self.take_pending()
+        if pending is not None:
+            self.players = [{"name": p["name"], "agent": p.get("agent"),
+                             **({"roster_id": p["roster_id"]} if p.get("roster_id") else {})}
+                            for p in pending]
+        else:
+            self.players = [{"name": app.tr("core.ui.player_n", n=i + 1), "agent": None}
+                            for i in range(self.params.players_min)]
         self.refresh()
 
     def refresh(self) -> None:
         app = App.get_running_app()
         p = self.params
-        box = self.new_page(app.tr("castor.ui.setup_title"))
-        box.add_widget(Text(app.tr("castor.ui.setup_hint"), size=14, color=theme.MUTED,
-                            size_hint_y=None, height=dp(24)))
+        seats, options = self.seat_page(app.tr("castor.ui.setup_title"))
+        rows = []
         for i, player in enumerate(self.players):
-            row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(48))
-            name = Tap(player["name"], tid=f"setup.name.{i}", size_hint_x=0.4)
-            name.bind(on_release=lambda _b, n=i: self.edit_name(n))
-            agent = Tap(self.agent_label(player["agent"]), tid=f"setup.agent.{i}", size=16,
-                        size_hint_x=0.46)
+            agent = Tap(self.agent_label(player["agent"]), tid=f"setup.agent.{i}",
+                        size=theme.SIZE_SMALL, size_hint_x=1.1,
+                        background=theme.SELECTED if player["agent"] else theme.BUTTON)
             agent.bind(on_release=lambda _b, n=i: self.next_agent(n))
-            remove = Tap("×", tid=f"setup.remove.{i}", size=24, size_hint_x=0.14,
-                         disabled=len(self.players) <= p.players_min)
-            remove.bind(on_release=lambda _b, n=i: self.remove_player(n))
-            for widget in (name, agent, remove):
-                row.add_widget(widget)
-            box.add_widget(row)
-        box.add_widget(BoxLayout())
-        # five player rows must leave room: adding a player sits beside Start
-        bottom = follow_height(BoxLayout(spacing=dp(8)), theme.touch(60))
-        back = Tap(app.tr("core.ui.back"), tid="setup.back", size_hint_x=0.18)
-        back.bind(on_release=lambda _b: setattr(app.root, "current", "home"))
-        add = Tap(app.tr("castor.ui.add_player"), tid="setup.add", size_hint_x=0.24,
-                  disabled=len(self.players) >= p.players_max)
-        add.bind(on_release=lambda _b: self.add_player())
-        from_roster = Tap(app.tr("night.ui.from_roster"), tid="setup.roster", size_hint_x=0.22)
-        from_roster.bind(on_release=lambda _b: pick_players(self.picked, p.players_min,
-                                                            p.players_max))
-        start = Tap(app.tr("core.ui.start"), tid="setup.start", size=24,
-                    background=theme.SUCCESS, size_hint_x=0.36)
-        start.bind(on_release=lambda _b: self.start())
-        for widget in (back, add, from_roster, start):
-            bottom.add_widget(widget)
-        box.add_widget(bottom)
+            rows.append(seat_row(i, player["name"], self.edit_name, self.remove_player,
+                                 len(self.players) > p.players_min, middle=[agent]))
+        fill_seats(seats, rows, p.players_max)
+        options.add_widget(option_button(app.tr("castor.ui.add_player"), "setup.add",
+                                         self.add_player,
+                                         disabled=len(self.players) >= p.players_max))
+        options.add_widget(option_button(
+            app.tr("night.ui.from_roster"), "setup.roster",
+            lambda: pick_players(self.picked, p.players_min, p.players_max)))
+        options.add_widget(Text(app.tr("castor.ui.setup_hint"), size=theme.SIZE_SMALL,
+                                color=theme.MUTED, tid="setup.hint", valign="top"))
 
     def agent_label(self, agent: str | None) -> str:
         app = App.get_running_app()

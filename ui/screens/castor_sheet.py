@@ -16,9 +16,10 @@ from companion.games.castor import commands as c
 from companion.games.castor.scoring import score_round
 from companion.games.castor.state import Sheet
 from ui import theme
-from ui.screens.castor_common import MEDAL, SYMBOL_FONT, current_state
+from ui.screens.castor_common import MEDAL, SYMBOL_FONT, colour_cards, current_state
 from ui.screens.castor_dialogs import keypad_dialog
 from ui.widgets.basics import Tap, Text, follow_height
+from ui.widgets.components import header as page_header
 
 FIELDS = ("plan", "green", "yellow")
 NAME_WIDTH = 0.15
@@ -26,7 +27,7 @@ RESULT_WIDTH = 0.13
 FIELD_WIDTH = (1 - NAME_WIDTH - RESULT_WIDTH) / len(FIELDS)
 GOLD = (0.93, 0.74, 0.22, 1)
 #: the card counts are written in their card's colour (the header names it too)
-FIELD_INK = {"green": theme.colour("green"), "yellow": theme.colour("yellow")}
+FIELD_INK = {"green": theme.SUCCESS_TEXT, "yellow": theme.colour("yellow")}
 
 
 class CastorSheetScreen(Screen):
@@ -65,29 +66,32 @@ class CastorSheetScreen(Screen):
         box = self.box
         box.clear_widgets()
         title = "castor.ui.sheet_edit_title" if self.editing else "castor.ui.sheet_title"
-        box.add_widget(Text(app.tr(title, round=self.round), size=20, bold=True,
-                            tid="sheet.title", size_hint_y=None, height=dp(32)))
+        # the shared header: Back leaves the sheet unsent (Cancel)
+        box.add_widget(page_header(app.tr(title, round=self.round), "sheet", back=self.close,
+                              back_text=app.tr("core.ui.cancel"), back_tid="sheet.cancel"))
         size = p.table_size(len(state.players))
         hint = app.tr("castor.ui.sheet_hint", bonus=size.bonus, malus=size.malus,
-                      green=app.tr(f"castor.colour.{p.bonus_colour}"),
-                      yellow=app.tr(f"castor.colour.{p.malus_colour}"))
+                      green=colour_cards(p.bonus_colour), yellow=colour_cards(p.malus_colour))
         if state.tracking is not None and not self.editing:
             hint += " " + app.tr("castor.ui.sheet_replaces_tricks")
-        box.add_widget(Text(hint, size=13, color=theme.MUTED, tid="sheet.hint",
-                            size_hint_y=None, height=dp(34)))
+        box.add_widget(Text(hint, size=theme.SIZE_SMALL, color=theme.MUTED, tid="sheet.hint",
+                            size_hint_y=None, height=dp(44)))
         header = follow_height(BoxLayout(spacing=dp(4)), dp(26))
         header.add_widget(BoxLayout(size_hint_x=NAME_WIDTH))
         for field in FIELDS:
-            header.add_widget(Text(app.tr(f"castor.sheet.{field}"), size=15, halign="center",
+            header.add_widget(Text(app.tr(f"castor.sheet.{field}"), size=theme.SIZE_SMALL,
+                                   halign="center",
                                    color=theme.MUTED, size_hint_x=FIELD_WIDTH))
-        header.add_widget(Text(app.tr("castor.ui.round_result"), size=15, halign="center",
+        header.add_widget(Text(app.tr("castor.ui.round_result"), size=theme.SIZE_SMALL,
+                               halign="center",
                                color=theme.MUTED, size_hint_x=RESULT_WIDTH))
         box.add_widget(header)
         self.value_taps = {}
         self.results = []
         for seat, player in enumerate(state.players):
             row = BoxLayout(spacing=dp(4))
-            row.add_widget(Text(player.name, size=16, bold=True, size_hint_x=NAME_WIDTH,
+            row.add_widget(Text(player.name, size=theme.SIZE_SMALL, bold=True,
+                                size_hint_x=NAME_WIDTH,
                                 tid=f"sheet.name.{seat}"))
             for field in FIELDS:
                 cell = BoxLayout(spacing=dp(2), size_hint_x=FIELD_WIDTH)
@@ -103,7 +107,7 @@ class CastorSheetScreen(Screen):
                     cell.add_widget(widget)
                 self.value_taps[(field, seat)] = value
                 row.add_widget(cell)
-            result = Text(size=16, halign="center", font_name=SYMBOL_FONT,
+            result = Text(size=theme.SIZE_BODY, halign="center", font_name=SYMBOL_FONT,
                           tid=f"sheet.result.{seat}", size_hint_x=RESULT_WIDTH)
             self.results.append(result)
             row.add_widget(result)
@@ -111,11 +115,9 @@ class CastorSheetScreen(Screen):
         for _ in range(max(0, 5 - len(state.players))):
             box.add_widget(BoxLayout())
         bottom = follow_height(BoxLayout(spacing=dp(8)), theme.touch(56))
-        cancel = Tap(app.tr("core.ui.cancel"), tid="sheet.cancel", size_hint_x=0.3)
-        cancel.bind(on_release=lambda _b: self.close())
-        bottom.add_widget(cancel)
+        bottom.add_widget(BoxLayout(size_hint_x=0.3))
         if self.editing and self.round == len(state.rounds) and state.tracking is None:
-            delete = Tap(app.tr("castor.ui.delete_round", round=self.round), size=16,
+            delete = Tap(app.tr("castor.ui.delete_round", round=self.round), size=theme.SIZE_SMALL,
                          tid="sheet.delete", background=theme.DANGER, size_hint_x=0.3)
             delete.bind(on_release=lambda _b: self.delete())
             bottom.add_widget(delete)

@@ -27,7 +27,15 @@ from companion.games.castor.state import CastorState
 from companion.games.castor.view import TrickView
 from companion.session import Update
 from ui import theme
-from ui.screens.castor_common import MEDAL, SYMBOL_FONT, card_text, colour_name, current_state, ink
+from ui.screens.castor_common import (
+    MEDAL,
+    SYMBOL_FONT,
+    card_text,
+    colour_card,
+    colour_name,
+    current_state,
+    ink,
+)
 from ui.screens.castor_dialogs import (
     complice_dialog,
     drawn_powers,
@@ -39,6 +47,7 @@ from ui.screens.castor_dialogs import (
 )
 from ui.screens.castor_play import said
 from ui.widgets.basics import Tap, Text, follow_height
+from ui.widgets.components import header
 
 VALUE_COLUMNS = 10
 MARKS_SETTING = "games.castor.keypad_marks_played"
@@ -53,31 +62,36 @@ class CastorTricksScreen(Screen):
 
     def _build(self) -> None:
         app = App.get_running_app()
-        root = BoxLayout(orientation="vertical", padding=dp(6), spacing=dp(5))
-        top = follow_height(BoxLayout(spacing=dp(6)), dp(32))
-        self.title = Text(size=19, bold=True, tid="tricks.title", size_hint_x=0.55)
-        self.trumps_label = Text(size=15, tid="tricks.trumps", halign="right",
-                                 size_hint_x=0.45)
-        top.add_widget(self.title)
-        top.add_widget(self.trumps_label)
+        root = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_XS),
+                         spacing=dp(theme.SPACE_XS))
+        # the shared header: the scoreboard is where Back goes from the tracker
+        self.trumps_label = Text(size=theme.SIZE_SMALL, tid="tricks.trumps", halign="right",
+                                 size_hint_x=0.6)
+        top = header("", "tricks", back=lambda: setattr(app.root, "current", "castor_play"),
+                     back_text=app.tr("castor.ui.scoreboard"), back_tid="tricks.board",
+                     title_size=theme.SIZE_BODY, extra=[self.trumps_label])
+        self.title = top.title_label  # type: ignore[attr-defined]
         tools = follow_height(BoxLayout(spacing=dp(6)), theme.touch(48))
-        self.power_button = Tap(app.tr("castor.ui.power_button"), tid="tricks.power", size=16)
+        self.power_button = Tap(app.tr("castor.ui.power_button"), tid="tricks.power",
+                                size=theme.SIZE_SMALL)
         self.power_button.bind(on_release=lambda _b: power_dialog(current_state()))
         self.complice_button = Tap(app.tr("castor.ui.complice_button"), tid="tricks.complice",
-                                   size=16)
+                                   size=theme.SIZE_SMALL)
         self.complice_button.bind(on_release=lambda _b: complice_dialog(current_state()))
         self.leader_button = Tap(app.tr("castor.ui.leader_button"), tid="tricks.leader",
-                                 size=16)
+                                 size=theme.SIZE_SMALL)
         self.leader_button.bind(on_release=lambda _b: self.choose_leader())
-        self.piles_button = Tap(app.tr("castor.ui.piles_button"), tid="tricks.piles", size=16)
+        self.piles_button = Tap(app.tr("castor.ui.piles_button"), tid="tricks.piles",
+                                size=theme.SIZE_SMALL)
         self.piles_button.bind(on_release=lambda _b: piles_dialog(current_state()))
         for widget in (self.power_button, self.complice_button, self.leader_button,
                        self.piles_button):
             tools.add_widget(widget)
         self.chips = follow_height(BoxLayout(spacing=dp(4)), dp(54))
-        self.status = Text(size=16, bold=True, tid="tricks.status", size_hint_y=None,
+        self.status = Text(size=theme.SIZE_SMALL, bold=True, tid="tricks.status", size_hint_y=None,
                            height=dp(26))
-        self.say_label = Text(size=14, color=theme.MUTED, tid="tricks.say", valign="top",
+        self.say_label = Text(size=theme.SIZE_SMALL, color=theme.MUTED, tid="tricks.say",
+                              valign="top",
                               size_hint_y=None, height=dp(36))
         self.colours = follow_height(BoxLayout(spacing=dp(4)), theme.touch(48))
         self.values = GridLayout(cols=VALUE_COLUMNS, spacing=dp(4))
@@ -87,11 +101,9 @@ class CastorTricksScreen(Screen):
         self.redo_button = Tap(app.tr("core.ui.redo"), tid="tricks.redo")
         self.redo_button.bind(on_release=lambda _b: app.redo())
         self.cancel_button = Tap(app.tr("castor.ui.stop_tracking"), tid="tricks.cancel",
-                                 size=16)
+                                 size=theme.SIZE_SMALL)
         self.cancel_button.bind(on_release=lambda _b: app.send(c.CancelTracking()))
-        board = Tap(app.tr("castor.ui.scoreboard"), tid="tricks.board", size=16)
-        board.bind(on_release=lambda _b: setattr(app.root, "current", "castor_play"))
-        for widget in (self.undo_button, self.redo_button, self.cancel_button, board):
+        for widget in (self.undo_button, self.redo_button, self.cancel_button):
             bar.add_widget(widget)
         for widget in (top, tools, self.chips, self.status, self.say_label, self.colours,
                        self.values, bar):
@@ -170,13 +182,15 @@ class CastorTricksScreen(Screen):
             if card is None:
                 waiting = name == view.next_player
                 text = f"{name}\n{app.tr('castor.ui.next' if waiting else 'castor.ui.waiting')}"
-                chip = Tap(text, size=15, tid=f"tricks.chip.{i}", font_name=SYMBOL_FONT,
-                           background=theme.BUTTON if waiting else theme.PANEL,
-                           color=theme.ACCENT if waiting else theme.MUTED)
+                chip = Tap(text, size=theme.SIZE_SMALL, tid=f"tricks.chip.{i}",
+                           font_name=SYMBOL_FONT,
+                           background=theme.SELECTED if waiting else theme.PANEL,
+                           color=theme.INK if waiting else theme.MUTED)
             else:
                 mark = f"{MEDAL} " if name == view.winning else ""
                 text = f"{mark}{name}\n{card_text(card.colour, card.value)}"
-                chip = Tap(text, size=15, tid=f"tricks.chip.{i}", font_name=SYMBOL_FONT,
+                chip = Tap(text, size=theme.SIZE_SMALL, tid=f"tricks.chip.{i}",
+                           font_name=SYMBOL_FONT,
                            background=theme.colour(card.colour), color=ink(card.colour))
             self.chips.add_widget(chip)
 
@@ -196,7 +210,7 @@ class CastorTricksScreen(Screen):
         spec = state.params.colour(self.colour) if self.colour else None
         if spec is None or blocked:
             self.values.add_widget(Text(app.tr("castor.ui.pick_colour", player=view.next_player
-                                               or "…"), size=16, color=theme.MUTED,
+                                               or "…"), size=theme.SIZE_SMALL, color=theme.MUTED,
                                         tid="tricks.hint"))
             return
         # a card already played is greyed only if the table asked for it; never refused
@@ -210,7 +224,8 @@ class CastorTricksScreen(Screen):
                       else theme.TEXT)
             tap.bind(on_release=lambda _b, v=value: self.play(v))
             self.values.add_widget(tap)
-        other = Tap(app.tr("castor.ui.other_value"), size=16, tid="tricks.value.other")
+        other = Tap(app.tr("castor.ui.other_value"), size=theme.SIZE_SMALL,
+                    tid="tricks.value.other")
         other.bind(on_release=lambda _b: self.other_value(view.next_player or "", spec.name))
         self.values.add_widget(other)
 
@@ -219,7 +234,7 @@ class CastorTricksScreen(Screen):
         self.colours.clear_widgets()
         self.values.clear_widgets()
         self.colours.add_widget(Text(app.tr("castor.ui.plan_prompt", player=view.winning),
-                                     size=17, tid="tricks.plan_prompt"))
+                                     size=theme.SIZE_SMALL, tid="tricks.plan_prompt"))
         # the plan pile is face up for everyone; the listed values are a guess: any
         # value is taken (an unexpected one gets a "check your cards" note)
         for value in sorted(state.params.plan_counts):
@@ -227,7 +242,7 @@ class CastorTricksScreen(Screen):
                       background=theme.SUCCESS)
             tap.bind(on_release=lambda _b, v=value: self.take(v))
             self.values.add_widget(tap)
-        other = Tap(app.tr("castor.ui.other_value"), size=16, tid="tricks.plan.other")
+        other = Tap(app.tr("castor.ui.other_value"), size=theme.SIZE_SMALL, tid="tricks.plan.other")
         other.bind(on_release=lambda _b: keypad_dialog(
             app.tr("castor.ui.plan_prompt", player=view.winning), 0, self.take))
         self.values.add_widget(other)
@@ -248,7 +263,7 @@ class CastorTricksScreen(Screen):
         a number no card prints)."""
         app = App.get_running_app()
         keypad_dialog(app.tr("castor.ui.other_value_title", player=player,
-                             colour=colour_name(colour)), 0, self.play)
+                             card=colour_card(colour)), 0, self.play)
 
     def take(self, plan: int) -> None:
         state = current_state()

@@ -23,8 +23,11 @@ from companion.games.evil.dice import DICE, parse_face
 from ui import theme
 from ui.widgets.dice import DieFace, ink_on
 
-HEADLINE_SP = (30, 28, 26)  # the instruction: tried in turn until the card fits
-LINE_SP = (21, 20, 19, 18)  # each effect; 18 is the floor for anything to be read
+#: the instruction is a key figure (26 px cap height: 37 px of Roboto at the least)
+HEADLINE_SP = (theme.SIZE_FIGURE, 37)
+LINE_SP = (21, 20, 19, theme.MIN_TEXT)  # each effect; 18 is the floor for anything read
+PHASE_SP = theme.SIZE_SMALL
+PHASE_DP = 34  # the phase strip's height
 ICON_DP = 40
 #: when the card cannot fit at the smallest type, lines go in this order (higher first)
 DROP_FIRST = {"turn": 4, "power": 3, "place": 3, "recovered": 2, "lost": 2, "board": 0}
@@ -37,7 +40,7 @@ class Para(Label):
     def __init__(self, text: str = "", size: float = 18, tid: str = "", **kwargs: Any) -> None:
         kwargs.setdefault("color", theme.TEXT)
         super().__init__(text=text, halign="left", valign="middle", size_hint_y=None,
-                         **kwargs)
+                         height=0, **kwargs)
         self.tid = tid
         self.base = size
         app = App.get_running_app()
@@ -52,7 +55,7 @@ class Para(Label):
         self.text_size = (self.width, None)
 
     def _fit_height(self, *_: Any) -> None:
-        self.height = self.texture_size[1]
+        self.height = self.texture_size[1] if self.text else 0
 
 
 class Badge(Widget):
@@ -62,6 +65,7 @@ class Badge(Widget):
                  font_name: str = "Roboto", **kwargs: Any) -> None:
         super().__init__(size_hint=(None, None), **kwargs)
         self.tid = tid
+        self.fill = fill
         with self.canvas.before:
             Color(*fill)
             self._rect = SmoothRoundedRectangle(radius=[dp(6)])
@@ -94,14 +98,16 @@ class TurnCard(BoxLayout):
         super().__init__(orientation="vertical", spacing=dp(4), **kwargs)
         self.tid = "play.card"
         app = App.get_running_app()
-        self.phase_row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(30))
+        self.phase_row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(PHASE_DP))
         self.phase_chips: list[Label] = []
         for n, key in enumerate(PHASE_KEYS, 1):
+            # DejaVu Sans: the done phases' check mark
             chip = Label(text=app.tr(key), color=theme.TEXT, bold=True, halign="center",
-                         valign="middle")
+                         valign="middle", font_name="DejaVuSans")
             chip.tid = f"play.card.phase{n}"
+            chip.phase_state = "next"
             with chip.canvas.before:
-                chip._fill = Color(*theme.PANEL)
+                chip._paint = Color(*theme.PANEL)
                 chip._rect = SmoothRoundedRectangle(radius=[dp(6)])
             chip.bind(pos=self._chip_layout, size=self._chip_layout)
             self.phase_chips.append(chip)
@@ -141,10 +147,17 @@ class TurnCard(BoxLayout):
         app = App.get_running_app()
         scale = self._scale()
         for n, chip in enumerate(self.phase_chips, 1):
-            current = n == 3 if card.phase == 3 else n < 3
-            chip._fill.rgba = theme.ACCENT if current else theme.PANEL
-            chip.color = ink_on(theme.ACCENT) if current else theme.MUTED
-            chip.font_size = sp(18) * scale
+            # one phase is current (INK on ACCENT); the ones before it are done (a check
+            # mark, muted); the ones after it are to come (plain, on a button's fill)
+            state = "current" if n == card.phase else "done" if n < card.phase else "next"
+            chip.phase_state = state
+            fill = {"current": theme.ACCENT, "done": theme.PANEL, "next": theme.BUTTON}[state]
+            chip._paint.rgba = fill
+            chip.color = theme.MUTED if state == "done" else theme.text_on(fill)
+            chip.bold = state == "current"
+            label = app.tr(PHASE_KEYS[n - 1])
+            chip.text = f"✓ {label}" if state == "done" else label
+            chip.font_size = sp(PHASE_SP) * scale
         self.headline.text = app.say(card.headline)
         self.lines_box.clear_widgets()
         self.lines = []
@@ -200,7 +213,7 @@ class TurnCard(BoxLayout):
     # -- fitting ------------------------------------------------------------------------
     def _refit(self) -> None:
         scale = self._scale()
-        self.phase_row.opacity, self.phase_row.height = 1, dp(30) * scale
+        self.phase_row.opacity, self.phase_row.height = 1, dp(PHASE_DP) * scale
         self.headline.set_size(HEADLINE_SP[0], scale)
         for text in self.lines:
             text.set_size(LINE_SP[0], scale)

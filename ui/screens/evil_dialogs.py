@@ -17,7 +17,9 @@ from companion.games.evil.state import EvilState
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
 from ui.screens.evil_card import Para
-from ui.widgets.basics import Tap, Text, find
+from ui.widgets.basics import Tap, Text, _follow_scale, find, follow_height, follow_width
+
+DIE_LABEL = 156  # px at 800x480: "dé du professeur" on two lines at most
 
 
 def _act(dialog: Dialog, command: object) -> None:
@@ -48,9 +50,11 @@ class SideDialog(Dialog):
 
         super().__init__(title, tid, size_hint=(LEFT_SHARE, 0.98), overlay_color=(0, 0, 0, 0))
         heading = find(self, f"{tid}.title")
-        if heading is not None:  # room for a two-line title
-            heading.height = dp(56)
-        self.why = self.add(Para(why, size=18, tid=f"{tid}.why", color=theme.MUTED))
+        if heading is not None:  # room for a two-line title, at any window size
+            follow_height(heading, dp(56))
+        self.why = self.add(Para(why, size=theme.SIZE_SMALL, tid=f"{tid}.why",
+                                 color=theme.MUTED))
+        _follow_scale(self.why, theme.SIZE_SMALL)
 
     def on_open(self) -> None:
         self._align_center()  # ModalView centres itself on opening: dock it now
@@ -125,7 +129,6 @@ def power_dialog(state: EvilState) -> Dialog:
         chosen["character"] = character
         for ch, toggle in toggles.items():
             toggle.set_background(theme.ACCENT if ch == character else theme.BUTTON)
-            toggle.color = (0.1, 0.1, 0.1, 1) if ch == character else theme.TEXT
         if choose:
             choose[0].text = app.tr("evil.ui.choose", character=character)
 
@@ -136,7 +139,7 @@ def power_dialog(state: EvilState) -> Dialog:
     if free:
         grid = dialog.buttons([(f"{pl.name}\n{pl.character}", f"power.{pl.character}",
                                 lambda ch=pl.character: select(ch)) for pl in free],
-                              cols=min(2, len(free)), height=72)  # name, character
+                              cols=min(2, len(free)), height=70)
         toggles.update({pl.character: find(grid, f"power.{pl.character}") for pl in free})
     dialog.add(BoxLayout())
     row = dialog.buttons([(app.tr("evil.ui.choose", character=""), "power.choose", confirm),
@@ -208,14 +211,15 @@ def physical_roll_dialog(state: EvilState) -> Dialog:
     chosen: dict[str, str] = {}
     buttons: dict[str, list[Tap]] = {}
     for die in DICE:
-        # the die's name above its faces: beside them it had a few px and was cut
-        dialog.add(Text(app.tr(f"evil.die.{die}"), size=theme.SIZE_SMALL, size_hint_y=None,
-                        height=dp(24), color=theme.MUTED))
-        row = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
+        row = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), theme.touch(theme.ROW))
+        # the die's name in a column of its own width: never squeezed by its faces
+        row.add_widget(follow_width(Text(app.tr(f"evil.die.{die}"), size=theme.SIZE_SMALL,
+                                         bold=True, tid=f"enter_roll.{die}"), DIE_LABEL))
         buttons[die] = []
         for face in dict.fromkeys(p.die_faces(die)):  # each face once, in die order
             tap = Tap(app.tr(f"evil.face.{face}") if die != "colour"
-                      else app.tr(f"evil.colour.{face}"), size=14, tid=f"enter_roll.{die}.{face}")
+                      else app.tr(f"evil.colour.{face}"), size=theme.SIZE_SMALL,
+                      tid=f"enter_roll.{die}.{face}")
 
             def pick(_b: Tap, d: str = die, f: str = face) -> None:
                 chosen[d] = f

@@ -11,8 +11,12 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.graphics import Color, SmoothRoundedRectangle
 from kivy.metrics import dp
+from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
 
 from companion.games.evil import commands as c
 from companion.games.evil import events as e
@@ -21,17 +25,18 @@ from companion.games.evil.dice import DICE, draw
 from companion.games.evil.state import EvilState
 from companion.session import Session, Update
 from ui import theme
-from ui.screens.evil_card import TurnCard
+from ui.screens.evil_card import Para, TurnCard
 from ui.screens.play_base import PlayScreen
-from ui.widgets.basics import Tap, Text, follow_height
+from ui.widgets.basics import Tap, _follow_scale, follow_height, follow_width
 from ui.widgets.dial import Dial, DialView
-from ui.widgets.dice import DieFace, ink_on
+from ui.widgets.dice import DieFace
 
 if TYPE_CHECKING:
     from ui.widgets.pin_panel import PinPanel
 
 ANIMATION_FPS = 12
-LEFT_SHARE = 0.40  # of the width: the dial's side, where the dialogs open
+LEFT_SHARE = 0.44  # of the width: the dial's side, where the dialogs open
+TREASURE_ROW = 64  # px at 800x480: the treasure buttons, their minutes a key figure
 
 
 def dialogs() -> ModuleType:
@@ -52,61 +57,63 @@ class EvilPlayScreen(PlayScreen):
 
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
+        """At 800x480: the shared header (Home, whose turn, recovered and lost, the three
+        dice) over the dial with the treasure buttons (the dialogs open over this side)
+        and the turn card with Undo, Redo, Adjust and ROLL under it."""
         app = App.get_running_app()
-        root = BoxLayout(padding=dp(6), spacing=dp(8))
+        page = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_S),
+                         spacing=dp(theme.SPACE_S))
+        self.recovered_label = Count(app.tr("evil.ui.recovered_caption"), theme.SUCCESS_TEXT,
+                                     tid="play.recovered")
+        self.lost_label = Count(app.tr("evil.ui.lost_caption"), theme.DANGER_TEXT,
+                                tid="play.lost")
+        self.dice = {die: DieFace(die, white=(die != "clock"), size_hint_x=None)
+                     for die in DICE}
+        for face in self.dice.values():
+            follow_width(face, theme.HEADER)
+            face.tid = f"play.die.{face.die}"
+        top, self.turn_label = self.game_header(
+            "play.turn", extra=[self.recovered_label, self.lost_label, *self.dice.values()],
+            title_size=theme.SIZE_BUTTON)
+        self.turn_label.bold = True
+        page.add_widget(top)
 
-        # the dial's half: the dialogs open over it (`LEFT_SHARE` of the width)
-        left = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=LEFT_SHARE)
+        body = BoxLayout(spacing=dp(theme.SPACE_S))
+        # the dial's side: the dialogs open over it (`LEFT_SHARE` of the width)
+        left = BoxLayout(orientation="vertical", spacing=dp(theme.SPACE_S),
+                         size_hint_x=LEFT_SHARE)
         self.dial = Dial()
         left.add_widget(self.dial)
-        self.treasure_row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(56))
+        self.treasure_row = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)),
+                                          theme.touch(TREASURE_ROW))
         left.add_widget(self.treasure_row)
-        counts = follow_height(BoxLayout(spacing=dp(6)), dp(34))
-        self.recovered_label = Text(size=22, bold=True, color=theme.SUCCESS,
-                                    tid="play.recovered", size_hint_x=0.58)
-        self.lost_label = Text(size=22, bold=True, color=(1.0, 0.45, 0.42, 1), tid="play.lost",
-                               halign="right", size_hint_x=0.42)
-        counts.add_widget(self.recovered_label)
-        counts.add_widget(self.lost_label)
-        left.add_widget(counts)
-        self.character_label = Text(size=18, color=theme.MUTED, tid="play.character",
-                                    size_hint_y=None, height=dp(26))
-        left.add_widget(self.character_label)
-        root.add_widget(left)
+        body.add_widget(left)
 
-        right = BoxLayout(orientation="vertical", spacing=dp(6), size_hint_x=1 - LEFT_SHARE)
-        header = follow_height(BoxLayout(spacing=dp(6)), dp(40))
-        self.turn_label = Text(size=26, bold=True, tid="play.turn")
-        header.add_widget(self.turn_label)
-        self.dice = {die: DieFace(die, white=(die != "clock"), size_hint_x=None,
-                                  width=dp(40)) for die in DICE}
-        for die in DICE:
-            header.add_widget(self.dice[die])
-
-        def square_dice(*_: Any) -> None:  # the dice grow with the row
-            for face in self.dice.values():
-                face.width = header.height
-
-        header.bind(height=square_dice)
+        right = BoxLayout(orientation="vertical", spacing=dp(theme.SPACE_S),
+                          size_hint_x=1 - LEFT_SHARE)
         self.card = TurnCard()
-        self.roll_button = Tap(app.tr("evil.ui.roll"), size=30, bold=True, tid="play.roll",
-                               background=theme.ACCENT, color=(0.1, 0.1, 0.1, 1),
-                               size_hint_y=None, height=theme.touch(56))
-        self.roll_button.bind(on_release=lambda _b: app.send(c.Roll()))
-        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(48))
-        undo, redo, home = self.history_buttons()
+        right.add_widget(self.card)
+        self.character_label = Para(size=theme.SIZE_SMALL, color=theme.MUTED,
+                                    tid="play.character")
+        right.add_widget(self.character_label)
+        bar = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(theme.ROW))
+        undo, redo, _home = self.history_buttons()
         adjust = Tap(app.tr("evil.ui.adjust"), tid="play.adjust")
         adjust.bind(on_release=lambda _b: dialogs().adjust_dialog(self.state))
-        for widget in (undo, redo, adjust, home):
-            bar.add_widget(widget)
+        for button in (undo, redo, adjust):
+            bar.add_widget(button)
+        self.roll_button = Tap(app.tr("evil.ui.roll"), size=theme.SIZE_TITLE + 4, bold=True,
+                               tid="play.roll", background=theme.ACCENT, size_hint_x=1.6)
+        self.roll_button.bind(on_release=lambda _b: app.send(c.Roll()))
+        bar.add_widget(self.roll_button)
         self.bar = bar
+        right.add_widget(bar)
         self.pins_button: Tap | None = None
         self.pin_panel: PinPanel | None = None
         self.offer_pins()
-        for widget in (header, self.card, self.roll_button, bar):
-            right.add_widget(widget)
-        root.add_widget(right)
-        self.add_widget(root)
+        body.add_widget(right)
+        page.add_widget(body)
+        self.add_widget(page)
 
     def offer_pins(self) -> None:
         """A Pins button when the hardware runs on mock pins (a desktop): the app sets
@@ -140,14 +147,15 @@ class EvilPlayScreen(PlayScreen):
 
     def open_session(self, session: Session) -> None:
         super().open_session(session)
+        app = App.get_running_app()
         self.placement_snoozed = False
         self._verb = "do"
         colours = session.state.params.colours
         self.treasure_row.clear_widgets()
         self.treasure_buttons = {}
         for colour in colours:
-            button = Tap(tid=f"play.treasure.{colour}", size=20, bold=True,
-                         background=theme.colour(colour), color=ink_on(theme.colour(colour)))
+            button = TreasureButton(colour, app.tr(f"evil.letter.{colour}"),
+                                    tid=f"play.treasure.{colour}")
             button.bind(on_release=lambda _b, col=colour:
                         dialogs().treasure_dialog(self.state, col))
             self.treasure_buttons[colour] = button
@@ -207,21 +215,23 @@ class EvilPlayScreen(PlayScreen):
         player = state.current_player
         self.turn_label.text = app.tr("evil.ui.turn", turn=state.turn, player=player.name)
         up = ", ".join(state.powers_up)
-        self.character_label.text = app.tr("evil.ui.powers_up", names=up) if up else \
-            app.tr("evil.ui.no_powers_up")
-        self.recovered_label.text = app.tr("evil.ui.recovered", n=len(state.recovered),
-                                           total=p.recovered_to_win)
-        self.lost_label.text = app.tr("evil.ui.lost", n=len(state.lost), total=p.lost_to_lose)
+        # said only while a tile is face up: the turn card keeps the room otherwise
+        self.character_label.text = app.tr("evil.ui.powers_up", names=up) if up else ""
+        if not up:
+            self.character_label.height = 0
+        self.recovered_label.show(app.tr("evil.ui.count", n=len(state.recovered),
+                                         total=p.recovered_to_win))
+        self.lost_label.show(app.tr("evil.ui.count", n=len(state.lost), total=p.lost_to_lose))
         markers = []
         for colour in p.colours:
             treasure = state.slot(colour)
             letter = app.tr(f"evil.letter.{colour}")
             button = self.treasure_buttons[colour]
             if treasure is None:
-                button.text = f"{letter}  {app.tr('evil.ui.empty_slot')}"
+                button.show("", app.tr("evil.ui.empty_slot"))
             else:
                 minutes = treasure.steps * p.step_minutes
-                button.text = f"{letter}  {app.tr('evil.ui.minutes_left', minutes=minutes)}"
+                button.show(str(minutes), app.tr("evil.ui.minutes_unit"))
                 markers.append((colour, letter, state.marker_position(colour) or 0,
                                 treasure.steps))
         self.dial.show(DialView(p.dial_steps, state.time, p.power_spaces, tuple(markers)))
@@ -276,3 +286,79 @@ class EvilPlayScreen(PlayScreen):
     @property
     def animating(self) -> bool:
         return self._animation is not None
+
+
+def fit_text(text: str, size: float, ink: theme.Rgba, tid: str, bold: bool = True) -> Label:
+    """A one-line label as wide as its text (a `Text` wraps in a width it is given):
+    its font follows the app's scale, its width its texture."""
+    label = Label(text=text, bold=bold, color=ink, size_hint_x=None, halign="center",
+                  valign="middle")
+    label.tid = tid
+    _follow_scale(label, size)
+    return label
+
+
+class Count(BoxLayout):
+    """Recovered or lost in the header: a caption, then the count as a key figure
+    ("Recovered 1/4"). As wide as its texts."""
+
+    def __init__(self, caption: str, ink: theme.Rgba, tid: str) -> None:
+        super().__init__(spacing=dp(theme.SPACE_XS), size_hint_x=None)
+        self.tid = tid
+        self.caption = fit_text(caption, theme.SIZE_SMALL, ink, f"{tid}.caption")
+        self.figure = fit_text("", theme.SIZE_FIGURE, ink, f"{tid}.figure")
+        for label in (self.caption, self.figure):
+            label.bind(texture_size=self._fit)
+            self.add_widget(label)
+
+    def _fit(self, *_: Any) -> None:
+        for label in (self.caption, self.figure):
+            label.width = label.texture_size[0] + 2
+        self.width = self.caption.width + self.figure.width + self.spacing
+
+    def show(self, figure: str) -> None:
+        self.figure.text = figure
+
+    @property
+    def text(self) -> str:
+        return f"{self.caption.text} {self.figure.text}"
+
+
+class TreasureButton(ButtonBehavior, BoxLayout):
+    """A treasure in play, on its colour: its letter, then the minutes left as a key
+    figure ("R 30 min"); "R empty" when the slot waits for a tile. Opens its dialog."""
+
+    def __init__(self, colour: str, letter: str, tid: str) -> None:
+        super().__init__(padding=(dp(2), 0), spacing=dp(3))
+        self.tid = tid
+        self.fill = theme.colour(colour)
+        ink = theme.text_on(self.fill)
+        with self.canvas.before:
+            self._paint = Color(*self.fill)
+            self._rect = SmoothRoundedRectangle(radius=[dp(theme.RADIUS)])
+        self.bind(pos=self._redraw, size=self._redraw, state=self._redraw)
+        self.letter = fit_text(letter, theme.SIZE_BUTTON, ink, f"{tid}.letter")
+        self.minutes = fit_text("", theme.SIZE_FIGURE, ink, f"{tid}.minutes")
+        self.unit = fit_text("", theme.SIZE_SMALL, ink, f"{tid}.unit", bold=False)
+        self.add_widget(Widget())
+        for label in (self.letter, self.minutes, self.unit):
+            label.bind(texture_size=self._fit)
+            self.add_widget(label)
+        self.add_widget(Widget())
+
+    def _fit(self, *_: Any) -> None:
+        for label in (self.letter, self.minutes, self.unit):
+            label.width = label.texture_size[0] + 1 if label.text else 0
+
+    def _redraw(self, *_: Any) -> None:
+        self._rect.pos, self._rect.size = self.pos, self.size
+        self._paint.rgba = theme.pressed(self.fill) if self.state == "down" else self.fill
+
+    def show(self, minutes: str, unit: str) -> None:
+        self.minutes.text, self.unit.text = minutes, unit
+        self._fit()
+
+    @property
+    def text(self) -> str:
+        return " ".join(part for part in (self.letter.text, self.minutes.text, self.unit.text)
+                        if part)

@@ -8,6 +8,7 @@ from typing import Any
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.widget import Widget
 
 from companion.games.evil.dice import draw_first_player
 from companion.games.evil.params import EvilParams
@@ -15,9 +16,19 @@ from companion.games.evil.rules import RULES_VERSION
 from companion.night import roster
 from ui import theme
 from ui.dialogs import NameKeyboard, open_dialog
-from ui.screens.game_parts import SetupScreen, setup_bar
-from ui.widgets.basics import Tap, Text
+from ui.screens.game_parts import SetupScreen
+from ui.widgets.basics import Tap, Text, follow_height
+from ui.widgets.components import fill_seats, seat_row
 from ui.widgets.roster_picker import pick_players
+
+
+def _option(text: str, tid: str, on_release: Any) -> Tap:
+    """An options-column button whose text may take two lines (a name in it): at the
+    smallest size, as high as the shared option buttons."""
+    tap = Tap(text, size=theme.SIZE_SMALL, tid=tid)
+    follow_height(tap, theme.touch(theme.MIN_TOUCH + 4))
+    tap.bind(on_release=lambda _b: on_release())
+    return tap
 
 
 class EvilSetupScreen(SetupScreen):
@@ -30,18 +41,32 @@ class EvilSetupScreen(SetupScreen):
         self.minutes: dict[str, int] = {}
         self.seed = 0
         self.first: int | None = None  # None: the seat drawn from the seed
+        self.next_difficulty_after: str | None = None
 
     def on_pre_enter(self, *_: Any) -> None:
         app = App.get_running_app()
         p = self.params
-        self.players = [
-            {"name": app.tr("core.ui.player_n", n=i + 1), "character": p.characters[i]}
-            for i in range(p.players_min)
-        ]
+        pending = self.take_pending()  # "New game with the same players": same seats
+        if pending is not None and len(pending) >= p.players_min:
+            self.players = []
+            for player in pending:
+                taken = {pl["character"] for pl in self.players}
+                character = player.get("character")
+                if character not in p.characters or character in taken:
+                    character = next(ch for ch in p.characters if ch not in taken)
+                self.players.append({"name": player["name"], "character": character,
+                                     **({"roster_id": player["roster_id"]}
+                                        if player.get("roster_id") else {})})
+        else:
+            self.players = [
+                {"name": app.tr("core.ui.player_n", n=i + 1), "character": p.characters[i]}
+                for i in range(p.players_min)
+            ]
         default = p.min_minutes + (p.max_minutes - p.min_minutes) // 2 // p.step_minutes \
             * p.step_minutes
         self.minutes = dict.fromkeys(p.colours, default)
-        self.difficulty = p.default_difficulty
+        self.difficulty = self.next_difficulty_after or p.default_difficulty
+        self.next_difficulty_after = None
         # the game's seed is drawn now, so the first player it draws can be shown
         self.seed = int(app.new_seed())
         self.first = None
@@ -54,73 +79,60 @@ class EvilSetupScreen(SetupScreen):
         return draw_first_player(self.seed, len(self.players))
 
     def refresh(self) -> None:
+        """The shared setup page: seats (name, character, ×) in seating order on the
+        left, Add and From roster under them; the first treasures, the first player and
+        the difficulty on the right; the seating rule beside Start."""
         app = App.get_running_app()
         p = self.params
-        box = self.new_page(app.tr("evil.ui.setup_title"))
-        columns = BoxLayout(spacing=dp(10))
-        box.add_widget(columns)
-
-        left = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.6)
-        left.add_widget(Text(app.tr("evil.ui.seating"), size=18, color=theme.MUTED,
-                             tid="setup.seating", size_hint_y=None, height=dp(46)))
+        seats, options = self.seat_page(app.tr("evil.ui.setup_title"),
+                                        note=app.tr("evil.ui.seating"))
+        rows = []
         for i, player in enumerate(self.players):
-            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
-            name = Tap(player["name"], tid=f"setup.name.{i}", size_hint_x=0.42)
-            name.bind(on_release=lambda _b, n=i: self.edit_name(n))
-            character = Tap(player["character"], tid=f"setup.character.{i}", size=15,
-                            size_hint_x=0.44)
+            character = Tap(player["character"], tid=f"setup.character.{i}",
+                            size=theme.SIZE_BODY)
             character.bind(on_release=lambda _b, n=i: self.next_character(n))
-            remove = Tap("×", tid=f"setup.remove.{i}", size_hint_x=0.14,
-                         disabled=len(self.players) <= p.players_min)
-            remove.bind(on_release=lambda _b, n=i: self.remove_player(n))
-            for widget in (name, character, remove):
-                row.add_widget(widget)
-            left.add_widget(row)
-        buttons = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
-        add = Tap(app.tr("evil.ui.add_player"), tid="setup.add",
+            rows.append(seat_row(i, player["name"], self.edit_name, self.remove_player,
+                                 len(self.players) > p.players_min, middle=[character]))
+        fill_seats(seats, rows, p.players_max)
+        buttons = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)),
+                                theme.touch(theme.MIN_TOUCH + 4))
+        add = Tap(app.tr("evil.ui.add_player"), tid="setup.add", size=theme.SIZE_BODY,
                   disabled=len(self.players) >= p.players_max)
         add.bind(on_release=lambda _b: self.add_player())
         buttons.add_widget(add)
-        from_roster = Tap(app.tr("night.ui.from_roster"), tid="setup.roster")
+        from_roster = Tap(app.tr("night.ui.from_roster"), tid="setup.roster",
+                          size=theme.SIZE_BODY)
         from_roster.bind(on_release=lambda _b: pick_players(self.picked, p.players_min,
                                                             p.players_max))
         buttons.add_widget(from_roster)
-        left.add_widget(buttons)
-        left.add_widget(BoxLayout())
-        columns.add_widget(left)
+        seats.add_widget(buttons)
 
-        right = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.4)
-        right.add_widget(Text(app.tr("evil.ui.first_treasures"), size=15, color=theme.MUTED,
-                              size_hint_y=None, height=dp(40)))
+        options.spacing = dp(theme.SPACE_XS)
+        options.add_widget(Text(app.tr("evil.ui.first_treasures"), size=theme.SIZE_SMALL,
+                                color=theme.MUTED, tid="setup.treasures", size_hint_y=None,
+                                height=dp(24)))
         for colour in p.colours:
-            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
-            minus = Tap("−", tid=f"setup.minutes.{colour}.minus", size=24, size_hint_x=0.25)
+            row = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), theme.touch())
+            minus = Tap("−", tid=f"setup.minutes.{colour}.minus", size=theme.SIZE_TITLE,
+                        size_hint_x=0.26)
             minus.bind(on_release=lambda _b, c=colour: self.step_minutes(c, -1))
             value = Tap(f"{app.tr(f'evil.letter.{colour}')}  {self.minutes[colour]} min",
-                        tid=f"setup.minutes.{colour}", background=theme.colour(colour),
-                        size_hint_x=0.5)
-            plus = Tap("+", tid=f"setup.minutes.{colour}.plus", size=24, size_hint_x=0.25)
+                        tid=f"setup.minutes.{colour}", size=theme.SIZE_BUTTON, bold=True,
+                        background=theme.colour(colour), size_hint_x=0.48)
+            plus = Tap("+", tid=f"setup.minutes.{colour}.plus", size=theme.SIZE_TITLE,
+                       size_hint_x=0.26)
             plus.bind(on_release=lambda _b, c=colour: self.step_minutes(c, 1))
             for widget in (minus, value, plus):
                 row.add_widget(widget)
-            right.add_widget(row)
+            options.add_widget(row)
         first = self.players[self.first_player()]["name"]
         key = "evil.ui.first_drawn" if self.first is None else "evil.ui.first_chosen"
-        chooser = Tap(app.tr(key, player=first), tid="setup.first", size=18,
-                      size_hint_y=None, height=theme.touch(56))
-        chooser.bind(on_release=lambda _b: self.next_first())
-        right.add_widget(chooser)
+        options.add_widget(_option(app.tr(key, player=first), "setup.first", self.next_first))
         if p.difficulties:
-            difficulty = Tap(app.tr("evil.ui.difficulty",
-                                    name=app.tr(f"evil.difficulty.{self.difficulty}")),
-                             tid="setup.difficulty", size=14, size_hint_y=None,
-                             height=theme.touch(56))
-            difficulty.bind(on_release=lambda _b: self.next_difficulty())
-            right.add_widget(difficulty)
-        right.add_widget(BoxLayout())
-        columns.add_widget(right)
-
-        box.add_widget(setup_bar(self.start))
+            options.add_widget(_option(
+                app.tr("evil.ui.difficulty", name=app.tr(f"evil.difficulty.{self.difficulty}")),
+                "setup.difficulty", self.next_difficulty))
+        options.add_widget(Widget())
 
     # -- edits ------------------------------------------------------------------------
     def edit_name(self, index: int) -> None:

@@ -1,5 +1,6 @@
 """What several games' screens share: the setup screen's frame (its page, its title, its
-rule parameters), Back/Start under a setup, and Undo/Home/New game under a game's end."""
+rule parameters, the seats a finished game hands over), Back/Start under a setup, and
+Undo/Home/New game under a game's end. The page itself is `ui.widgets.components`'."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from kivy.uix.screenmanager import Screen
 
 from ui import theme
 from ui.widgets.basics import Tap, Text
+from ui.widgets.components import setup_page
 
 
 class SetupScreen(Screen):
@@ -28,6 +30,16 @@ class SetupScreen(Screen):
         self.add_widget(self.root_box)
         self._section: Any = None
         self._params: Any = None
+        #: the seats of a finished game ("New game with the same players"), taken once
+        self.pending_players: list[dict[str, Any]] | None = None
+
+    def take_pending(self) -> list[dict[str, Any]] | None:
+        """The seats handed over by an end page, if any (then forgotten), at most the
+        game's maximum."""
+        players, self.pending_players = self.pending_players, None
+        if not players:
+            return None
+        return players[: self.params.players_max]
 
     @property
     def params(self) -> Any:
@@ -40,11 +52,20 @@ class SetupScreen(Screen):
         return self._params
 
     def new_page(self, title: str) -> BoxLayout:
-        """Clear the page and put the title on it; returns the page."""
+        """Clear the page and put the title on it; returns the page (a page that lays
+        itself out; `seat_page` is the shared one)."""
         self.root_box.clear_widgets()
-        self.root_box.add_widget(Text(title, size=22, bold=True, size_hint_y=None,
-                                      height=dp(40), tid="setup.title"))
+        self.root_box.add_widget(Text(title, size=theme.SIZE_BUTTON, bold=True,
+                                      size_hint_y=None, height=dp(40), tid="setup.title"))
         return self.root_box
+
+    def seat_page(self, title: str, note: str = "") -> tuple[BoxLayout, BoxLayout]:
+        """Clear the page and lay out the shared setup page (header with Back, seats,
+        options, Start); returns the seats' and the options' columns."""
+        return setup_page(self.root_box, title, self.start, note=note)
+
+    def start(self) -> None:
+        raise NotImplementedError
 
 
 def setup_bar(on_start: Callable[[], None]) -> BoxLayout:

@@ -11,9 +11,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
-from ui import theme
-from ui.widgets.basics import Tap, Text
+from ui.widgets.basics import Tap
 from ui.widgets.charts import PALETTE, hex_rgba, player_rgba  # noqa: F401 (for the screens)
+from ui.widgets.components import header
 
 RGBA = tuple[float, float, float, float]
 
@@ -23,16 +23,8 @@ KINDS = ("evil", "castor", "bond")
 
 def top_bar(title: str, tid: str, back: Callable[[], Any] | None = None,
             extra: Sequence[Tap] = ()) -> BoxLayout:
-    """Back, the title, then the screen's own buttons on the right."""
-    app = App.get_running_app()
-    bar = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(52))
-    go_back = Tap(app.tr("core.ui.back"), tid=f"{tid}.back", size_hint_x=None, width=dp(96))
-    go_back.bind(on_release=lambda _b: (back or (lambda: go("home")))())
-    bar.add_widget(go_back)
-    bar.add_widget(Text(title, size=22, bold=True, tid=f"{tid}.title"))
-    for button in extra:
-        bar.add_widget(button)
-    return bar
+    """The shared header: Back, the title, then the screen's own buttons on the right."""
+    return header(title, tid, back=back, extra=extra)
 
 
 def go(screen: str) -> None:

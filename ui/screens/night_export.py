@@ -114,7 +114,7 @@ class NightExportScreen(Screen):
         sticks = usb_sticks()
         where = app.tr("night.ui.to_data") if self.target is None else \
             app.tr("night.ui.to_usb", name=self.target.name)
-        target = Tap(where, tid="export.target", size=16, size_hint_y=None,
+        target = Tap(where, tid="export.target", size=theme.SIZE_SMALL, size_hint_y=None,
                      height=theme.touch(), disabled=not sticks)
         target.bind(on_release=lambda _b: self.cycle_target(sticks))
         left.add_widget(target)
@@ -126,22 +126,23 @@ class NightExportScreen(Screen):
             self.actions.append(button)
             button.bind(on_release=lambda _b, w=what: self.make(w))
             left.add_widget(button)
-        self.status_label = Text(self.status, size=15, tid="export.status", valign="top")
+        self.status_label = Text(self.status, size=theme.SIZE_SMALL, tid="export.status",
+                                 valign="top")
         left.add_widget(self.status_label)
         columns.add_widget(left)
 
         right = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.5)
-        right.add_widget(Text(app.tr("night.ui.restore_title"), size=17, bold=True,
+        right.add_widget(Text(app.tr("night.ui.restore_title"), size=theme.SIZE_SMALL, bold=True,
                               size_hint_y=None, height=dp(30)))
         scroller, rows = scroll_list(4)
         files = self.backups()
         if not files:
             rows.add_widget(Text(app.tr("night.ui.no_backups", folder=str(self.folder)),
-                                 size=15, color=theme.MUTED, tid="restore.empty",
+                                 size=theme.SIZE_SMALL, color=theme.MUTED, tid="restore.empty",
                                  size_hint_y=None, height=dp(80)))
         for i, path in enumerate(files):
             text = f"{path.name}\n{when(path.stat().st_mtime)}"
-            button = Tap(text, tid=f"restore.{i}", size=14, size_hint_y=None,
+            button = Tap(text, tid=f"restore.{i}", size=theme.SIZE_SMALL, size_hint_y=None,
                          height=theme.touch(56), disabled=self.job is not None)
             self.actions.append(button)
             button.bind(on_release=lambda _b, p=path: self.confirm_restore(p))

@@ -21,7 +21,7 @@ from ui import theme
 from ui.background import Running, in_steps, run_in
 from ui.dialogs import Dialog, open_dialog
 from ui.screens.night_common import KINDS, go, minutes, scroll_list, short_game_name, top_bar, when
-from ui.widgets.basics import Tap, Text
+from ui.widgets.basics import Tap, Text, follow_height
 
 PAGE = 30  # games drawn at once: years of history stay quick to open
 
@@ -107,7 +107,8 @@ class NightHistoryScreen(Screen):
         app = App.get_running_app()
         self.box.clear_widgets()
         label = app.tr("night.ui.all_games") if self.kind is None else short_game_name(self.kind)
-        kind = Tap(app.tr("night.ui.filter", what=label), tid="history.filter", size=16,
+        kind = Tap(app.tr("night.ui.filter", what=label), tid="history.filter",
+                   size=theme.SIZE_SMALL,
                    size_hint_x=None, width=dp(260))
         kind.bind(on_release=lambda _b: self.cycle_kind())
         self.box.add_widget(top_bar(app.tr("night.ui.history_title"), "history", extra=[kind]))
@@ -144,18 +145,19 @@ class NightHistoryScreen(Screen):
 
     def row(self, line: GameLine) -> BoxLayout:
         app = App.get_running_app()
-        row = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(68))
+        row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(68))
         background = theme.BUTTON if line.status == "finished" else theme.PANEL
         game = Tap(f"{title_text(line)}\n{outcome_text(line)}", tid=f"history.game.{line.id}",
-                   size=16, background=background, halign="left")
+                   size=theme.SIZE_SMALL, background=background, halign="left")
         game.bind(on_release=lambda _b: self.open_log(line.id))
         row.add_widget(game)
         if line.status == "unfinished":
             resume = Tap(app.tr("core.ui.resume_short"), tid=f"history.resume.{line.id}",
-                         size=16, background=theme.SUCCESS, size_hint_x=None, width=dp(110))
+                         size=theme.SIZE_SMALL, background=theme.SUCCESS, size_hint_x=None,
+                         width=dp(110))
             resume.bind(on_release=lambda _b: self.resume(line.id))
             abandon = Tap(app.tr("core.ui.abandon"), tid=f"history.abandon.{line.id}",
-                          size=16, size_hint_x=None, width=dp(110))
+                          size=theme.SIZE_SMALL, size_hint_x=None, width=dp(110))
             abandon.bind(on_release=lambda _b: self.confirm_abandon(line.id))
             row.add_widget(resume)
             row.add_widget(abandon)
@@ -243,14 +245,16 @@ class NightLogScreen(Screen):
         self.box.add_widget(top_bar(
             app.tr("night.ui.log_title", game=self.game_id) + " · " + short_game_name(line.kind),
             "log", back=lambda: go("night_history")))
-        self.box.add_widget(Text(title_text(line), size=16, color=theme.MUTED, tid="log.when",
+        self.box.add_widget(Text(title_text(line), size=theme.SIZE_SMALL, color=theme.MUTED,
+                                 tid="log.when",
                                  size_hint_y=None, height=dp(24)))
-        self.box.add_widget(Text(self.details(line), size=17, tid="log.summary",
+        self.box.add_widget(Text(self.details(line), size=theme.SIZE_SMALL, tid="log.summary",
                                  size_hint_y=None, height=dp(48)))
         scroller, rows = scroll_list(2)
         if len(entries) > self.LIMIT:
             rows.add_widget(Text(app.tr("night.ui.log_cut", n=len(entries) - self.LIMIT),
-                                 size=15, color=theme.MUTED, size_hint_y=None, height=dp(26)))
+                                 size=theme.SIZE_SMALL, color=theme.MUTED, size_hint_y=None,
+                                 height=dp(26)))
             entries = entries[-self.LIMIT:]
         for k, entry in enumerate(entries):
             details = [app.say(d) for d in entry.details]
@@ -259,7 +263,7 @@ class NightLogScreen(Screen):
                 text += "\n    " + "\n    ".join(details)
             lines = sum(1 + len(t) // 80 for t in [text.split("\n")[0], *details])
             colour = theme.MUTED if entry.verb != "do" else theme.TEXT
-            rows.add_widget(Text(text, size=16, color=colour, tid=f"log.line.{k}",
+            rows.add_widget(Text(text, size=theme.SIZE_SMALL, color=colour, tid=f"log.line.{k}",
                                  valign="top", size_hint_y=None, height=dp(24) * lines + dp(4)))
         self.box.add_widget(scroller)
 

@@ -20,7 +20,7 @@ from companion.night import roster
 from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, confirm_loss, open_dialog
 from ui.screens.night_common import PALETTE, hex_rgba, player_rgba, scroll_list, top_bar
-from ui.widgets.basics import Tap, Text
+from ui.widgets.basics import Tap, Text, follow_height
 
 
 def attempt(action: Callable[[], Any]) -> bool:
@@ -66,7 +66,7 @@ class NightRosterScreen(Screen):
 
     def row(self, i: int, player: roster.RosterPlayer) -> BoxLayout:
         app = App.get_running_app()
-        row = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(56))
+        row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(56))
         swatch = Tap("", tid=f"players.{i}.colour", size_hint_x=None, width=dp(72),
                      background=player_rgba(player.id, player.colour))
         swatch.bind(on_release=lambda _b: self.choose_colour(player))

@@ -99,7 +99,7 @@ class NightSettingsScreen(Screen):
         volume = float(buzzer.get("volume", 1.0))
         row = self.row()
         sound = Tap(app.tr("night.ui.sound_off" if muted else "night.ui.sound_on"),
-                    tid="settings.sound", background=theme.BUTTON if muted else theme.SUCCESS)
+                    tid="settings.sound", background=theme.BUTTON if muted else theme.SELECTED)
         sound.bind(on_release=lambda _b: self.set_mute(not muted))
         row.add_widget(sound)
         tempo = float(buzzer.get("tempo", 240))
@@ -140,8 +140,8 @@ class NightSettingsScreen(Screen):
             text = app.tr("night.ui.part_state", part=app.tr(f"hardware.part.{part}"),
                           state=app.tr("night.ui.on" if on else "night.ui.off"))
             text = text[:1].upper() + text[1:]
-            button = Tap(text, tid=f"settings.part.{part}", size=16, size_hint_y=None,
-                         height=theme.touch(), background=theme.SUCCESS if on else theme.BUTTON)
+            button = Tap(text, tid=f"settings.part.{part}", size=theme.SIZE_SMALL, size_hint_y=None,
+                         height=theme.touch(), background=theme.SELECTED if on else theme.BUTTON)
             button.bind(on_release=lambda _b, p=part, v=on: self.set_value(
                 f"hardware.{p}.enabled", not v))
             right.add_widget(button)
@@ -151,8 +151,8 @@ class NightSettingsScreen(Screen):
         marks = bool(s.get("games.castor.keypad_marks_played", False))
         button = Tap(app.tr("castor.ui.setting_marks",
                             state=app.tr("night.ui.on" if marks else "night.ui.off")),
-                     tid="settings.castor.marks", size=16, size_hint_y=None,
-                     height=theme.touch(), background=theme.SUCCESS if marks else theme.BUTTON)
+                     tid="settings.castor.marks", size=theme.SIZE_SMALL, size_hint_y=None,
+                     height=theme.touch(), background=theme.SELECTED if marks else theme.BUTTON)
         button.bind(on_release=lambda _b: self.set_value("games.castor.keypad_marks_played",
                                                          not marks))
         right.add_widget(button)
@@ -179,16 +179,17 @@ class NightSettingsScreen(Screen):
 
     @staticmethod
     def row() -> BoxLayout:
-        return BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch())
+        return follow_height(BoxLayout(spacing=dp(6)), theme.touch())
 
     @staticmethod
     def heading(text: str) -> Text:
-        return Text(text, size=17, bold=True, color=theme.ACCENT, size_hint_y=None,
+        return Text(text, size=theme.SIZE_SMALL, bold=True, color=theme.ACCENT, size_hint_y=None,
                     height=dp(30))
 
     @staticmethod
     def note(text: str, tid: str, lines: int = 2, muted: bool = True) -> Text:
-        label = Text(text, size=15, tid=tid, color=theme.MUTED if muted else theme.TEXT)
+        label = Text(text, size=theme.SIZE_SMALL, tid=tid,
+                     color=theme.MUTED if muted else theme.TEXT)
         return follow_height(label, dp(22) * lines)
 
     # -- changes -----------------------------------------------------------------------

@@ -31,7 +31,7 @@ from ui.screens.night_common import (
     top_bar,
 )
 from ui.screens.night_history import difficulty_name, title_text
-from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.basics import Tap, Text, follow_height, paint_background
 from ui.widgets.charts import BarChart, LineChart
 
 TABS = ("players", "games", "charts")
@@ -87,7 +87,7 @@ class NightStatsScreen(Screen):
                    size_hint_x=None, width=dp(260))
         kind.bind(on_release=lambda _b: self.cycle_kind())
         self.box.add_widget(top_bar(app.tr("night.ui.stats_title"), "stats", extra=[kind]))
-        tabs = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch())
+        tabs = follow_height(BoxLayout(spacing=dp(6)), theme.touch())
         for tab in TABS:
             button = Tap(app.tr(f"night.ui.tab.{tab}"), tid=f"stats.tab.{tab}",
                          size=theme.SIZE_BODY,
@@ -163,7 +163,8 @@ class NightStatsScreen(Screen):
         outer = BoxLayout(orientation="vertical", spacing=dp(4))
         columns = self.columns()
         wide = {"coop": 3.0, "streak": 1.3}
-        header = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(28))
+        # the column names may take two lines ("Série actuelle/record")
+        header = follow_height(BoxLayout(spacing=dp(4)), dp(46))
         header.add_widget(Widget(size_hint_x=None, width=dp(10)))  # the colour chips
         header.add_widget(Text(app.tr("night.ui.col.player"), size=theme.SIZE_SMALL,
                                color=theme.MUTED, size_hint_x=2.2))
@@ -184,7 +185,7 @@ class NightStatsScreen(Screen):
         def add_row(numbered: tuple[int, stats.PlayerStats]) -> None:
             i, p = numbered
             record = p.overall if self.kind is None else p.by_kind.get(self.kind)
-            row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(40))
+            row = follow_height(BoxLayout(spacing=dp(4)), dp(40))
             paint_background(row, theme.PANEL)
             name = p.player.name + (" " + app.tr("night.ui.retired_mark")
                                     if p.player.retired else "")
@@ -296,7 +297,7 @@ class NightStatsScreen(Screen):
 
         right = BoxLayout(orientation="vertical", spacing=dp(4))
         games = self.recent_line_games()
-        chooser = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
+        chooser = follow_height(BoxLayout(spacing=dp(4)), theme.touch())
         prev = Tap("‹", tid="stats.line.prev", size=theme.SIZE_FIGURE, size_hint_x=None,
                    width=dp(56),
                    disabled=self.line_index + 1 >= len(games))

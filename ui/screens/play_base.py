@@ -3,15 +3,19 @@ on the first game) and the Undo, Redo and Home buttons, kept in step with the se
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from companion.session import Session
-from ui.widgets.basics import Tap, find
+from ui import theme
+from ui.widgets.basics import Tap, Text, find
+from ui.widgets.components import header
 
 END_SCREEN_AFTER = 0.5  # seconds after a game opens: after its first frame, before a roll
 
@@ -97,6 +101,16 @@ class PlayScreen(Screen):
         if app.root.current != self.name:
             app.root.current = self.name
         return False
+
+    def game_header(self, title_tid: str, extra: Sequence[Widget] = (),
+                    title_size: float = theme.SIZE_BODY) -> tuple[BoxLayout, Text]:
+        """The shared header: Home where every other screen has Back, the game's
+        status (tagged `title_tid`), then `extra`."""
+        app = App.get_running_app()
+        bar = header("", "play", back=app.leave_game, back_text=app.tr("core.ui.home"),
+                     extra=extra, title_size=title_size, title_tid=title_tid,
+                     back_tid="play.home")
+        return bar, bar.title_label  # type: ignore[attr-defined]
 
     def refresh_history_buttons(self) -> None:
         assert self.session is not None

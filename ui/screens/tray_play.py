@@ -20,7 +20,7 @@ from companion.games.tray.view import Distribution, TrayView, tray_view
 from companion.session import Session, Update
 from ui import theme
 from ui.screens.night_common import scroll_list
-from ui.widgets.basics import Tap, Text
+from ui.widgets.basics import Tap, Text, follow_height, follow_width
 from ui.widgets.charts import BarChart
 
 BUCKETS = 10  # a die with more faces (d100) is shown in this many groups
@@ -69,20 +69,21 @@ class TrayPlayScreen(Screen):
         assert self.session is not None
         box = self.box
         box.clear_widgets()
-        top = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(56))
-        close = Tap(app.tr("night.ui.tray_close"), tid="play.close", size=18,
-                    size_hint_x=None, width=dp(130))
+        # the shared header's place and size: putting the dice away is this screen's Back
+        top = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(theme.HEADER))
+        close = follow_width(Tap(app.tr("night.ui.tray_close"), tid="play.close",
+                                 size=theme.SIZE_BUTTON), theme.BACK_WIDTH)
         close.bind(on_release=lambda _b: app.send(c.Close()))
         top.add_widget(close)
         total = "" if view.total is None else app.tr("night.ui.tray_total", total=view.total)
-        # the total is the figure the table reads: 36 px, a 26 px cap height
-        top.add_widget(Text(total, size=36, bold=True, color=theme.ACCENT, halign="center",
+        top.add_widget(Text(total, size=theme.SIZE_FIGURE, bold=True, color=theme.ACCENT,
+                            halign="center",
                             tid="play.total"))
-        undo = Tap(app.tr("core.ui.undo"), tid="play.undo", size=18, size_hint_x=None,
-                   width=dp(100), disabled=not self.session.can_undo())
+        undo = follow_width(Tap(app.tr("core.ui.undo"), tid="play.undo", size=theme.SIZE_BUTTON,
+                                disabled=not self.session.can_undo()), 110)
         undo.bind(on_release=lambda _b: app.undo())
-        redo = Tap(app.tr("core.ui.redo"), tid="play.redo", size=18, size_hint_x=None,
-                   width=dp(100), disabled=not self.session.can_redo())
+        redo = follow_width(Tap(app.tr("core.ui.redo"), tid="play.redo", size=theme.SIZE_BUTTON,
+                                disabled=not self.session.can_redo()), 110)
         redo.bind(on_release=lambda _b: app.redo())
         top.add_widget(undo)
         top.add_widget(redo)
@@ -97,8 +98,7 @@ class TrayPlayScreen(Screen):
         key = "night.ui.tray_reroll" if rolled and unlocked < len(view.dice) else \
             "night.ui.tray_roll"
         roll = Tap(app.tr(key, n=unlocked), tid="play.roll", size=24, size_hint_y=None,
-                   height=theme.touch(64), background=theme.SUCCESS, color=theme.BACKGROUND,
-                   disabled=not view.can_roll)
+                   height=theme.touch(64), background=theme.SUCCESS, disabled=not view.can_roll)
         roll.bind(on_release=lambda _b: app.send(c.Roll()))
         left.add_widget(roll)
         columns.add_widget(left)
@@ -114,11 +114,10 @@ class TrayPlayScreen(Screen):
         for die in view.dice:
             face = "–" if die.face is None else die.face
             under = app.tr("night.ui.tray_locked", die=die.label) if die.locked else die.label
-            # the face is a key figure: 40 px, a cap height over 26 px
-            button = Tap(f"[size={int(dp(40) * app.scale)}][b]{face}[/b][/size]\n{under}",
-                         tid=f"play.die.{die.index}", size=18, markup=True,
-                         background=theme.ACCENT if die.locked else theme.PANEL,
-                         color=theme.BACKGROUND if die.locked else theme.TEXT)
+            figure = int(dp(theme.SIZE_DISPLAY) * app.scale)
+            button = Tap(f"[size={figure}][b]{face}[/b][/size]\n{under}",
+                         tid=f"play.die.{die.index}", size=theme.SIZE_SMALL, markup=True,
+                         background=theme.SELECTED if die.locked else theme.PANEL)
             button.face = face  # what a test reads, without the markup
             button.bind(on_release=lambda _b, d=die: self.toggle(d.index, d.locked))
             grid.add_widget(button)
@@ -129,17 +128,18 @@ class TrayPlayScreen(Screen):
         assert self.session is not None
         params = self.session.state.params
         full = len(view.dice) >= params.max_dice
-        row = GridLayout(cols=5, spacing=dp(4), size_hint_y=None,
-                         height=theme.touch() * 2 + dp(4))
+        row = follow_height(GridLayout(cols=5, spacing=dp(4)), theme.touch() * 2 + dp(4))
         for kind in view.offered:
-            add = Tap(f"+{params.label(kind)}", tid=f"play.add.{kind}", size=18, disabled=full)
+            add = Tap(f"+{params.label(kind)}", tid=f"play.add.{kind}", size=theme.SIZE_SMALL,
+                      disabled=full)
             add.bind(on_release=lambda _b, k=kind: app.send(c.AddDie(k)))
             row.add_widget(add)
-        remove = Tap(app.tr("night.ui.tray_remove"), tid="play.remove", size=18,
+        remove = Tap(app.tr("night.ui.tray_remove"), tid="play.remove", size=theme.SIZE_SMALL,
                      disabled=not view.dice)
         remove.bind(on_release=lambda _b: app.send(c.RemoveDie(len(view.dice) - 1)))
         row.add_widget(remove)
-        clear = Tap(app.tr("core.ui.clear"), tid="play.clear", size=18, disabled=not view.dice)
+        clear = Tap(app.tr("core.ui.clear"), tid="play.clear", size=theme.SIZE_SMALL,
+                    disabled=not view.dice)
         clear.bind(on_release=lambda _b: app.send(c.ClearDice()))
         row.add_widget(clear)
         return row
@@ -147,8 +147,9 @@ class TrayPlayScreen(Screen):
     def side(self, view: TrayView) -> BoxLayout:
         app = App.get_running_app()
         side = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_x=0.4)
-        side.add_widget(Text(app.tr("night.ui.tray_history"), size=18, color=theme.MUTED,
-                             size_hint_y=None, height=dp(52), tid="play.history.title"))
+        side.add_widget(Text(app.tr("night.ui.tray_history"), size=theme.SIZE_SMALL,
+                             color=theme.MUTED,
+                             size_hint_y=None, height=dp(46)))
         scroller, rows = scroll_list(2)
         for k, roll in enumerate(view.history[:30]):
             faces = " ".join(f if rolled else f"({f})"
@@ -156,8 +157,9 @@ class TrayPlayScreen(Screen):
             text = f"{roll.number}. {faces}"
             if roll.total is not None:
                 text += f" = {roll.total}"
-            rows.add_widget(Text(text, size=18, tid=f"play.history.{k}", size_hint_y=None,
-                                 height=dp(28), shorten=True,
+            rows.add_widget(Text(text, size=theme.SIZE_SMALL, tid=f"play.history.{k}",
+                                 size_hint_y=None,
+                                 height=dp(24), shorten=True,
                                  color=theme.TEXT if k == 0 else theme.MUTED))
         side.add_widget(scroller)
         # in the order the tray offers them (d4, d6... then the table's own dice)
@@ -169,7 +171,8 @@ class TrayPlayScreen(Screen):
                 self.dist_kind = in_tray[0] if in_tray else kinds[0]
             dist = next(d for d in view.distribution if d.kind == self.dist_kind)
             pick = Tap(app.tr("night.ui.tray_distribution", die=dist.label, n=dist.rolls),
-                       tid="play.dist.kind", size=18, size_hint_y=None, height=theme.touch(56),
+                       tid="play.dist.kind", size=theme.SIZE_SMALL, size_hint_y=None,
+                       height=theme.touch(),
                        disabled=len(kinds) < 2)
             pick.bind(on_release=lambda _b: self.next_distribution(kinds))
             side.add_widget(pick)

@@ -18,6 +18,7 @@ from companion.games.tray.commands import Roll
 from companion.games.tray.params import TrayParams
 from ui import theme
 from ui.widgets.basics import Tap, Text
+from ui.widgets.components import option_button, setup_page
 
 
 def die_name(params: TrayParams, kind: str) -> str:
@@ -42,38 +43,28 @@ class TraySetupScreen(Screen):
     def refresh(self) -> None:
         app = App.get_running_app()
         p = self.params
-        box = self.box
-        box.clear_widgets()
-        box.add_widget(Text(app.tr("night.ui.tray_setup_title"), size=22, bold=True,
-                            size_hint_y=None, height=dp(40), tid="traysetup.title"))
-        grid = GridLayout(cols=4, spacing=dp(8))
+        chosen = ", ".join(die_name(p, k) for k in self.dice) or app.tr("night.ui.tray_none")
+        dice, options = setup_page(
+            self.box, app.tr("night.ui.tray_setup_title"), self.start, tid="traysetup",
+            start_text=app.tr("night.ui.tray_roll_n", n=len(self.dice)),
+            start_tid="traysetup.roll", start_disabled=not self.dice,
+            note=app.tr("night.ui.tray_chosen", dice=chosen, n=len(self.dice), max=p.max_dice),
+            split=0.66)
+        # the note says which dice are in the tray: the test and the eye read it there
+        grid = GridLayout(cols=4, spacing=dp(theme.SPACE_S))
         full = len(self.dice) >= p.max_dice
         for kind in p.kinds:
             count = self.dice.count(kind)
             text = die_name(p, kind) + (f"  ×{count}" if count else "")
-            # dark ink on green: white on it reads at 2.5:1 only
-            button = Tap(text, tid=f"traysetup.add.{kind}", size=26, disabled=full,
-                         background=theme.SUCCESS if count else theme.BUTTON)
+            button = Tap(text, tid=f"traysetup.add.{kind}", size=theme.SIZE_TITLE,
+                         disabled=full, background=theme.SELECTED if count else theme.BUTTON)
             button.bind(on_release=lambda _b, k=kind: self.add(k))
             grid.add_widget(button)
-        box.add_widget(grid)
-        chosen = ", ".join(die_name(p, k) for k in self.dice) or app.tr("night.ui.tray_none")
-        box.add_widget(Text(app.tr("night.ui.tray_chosen", dice=chosen, n=len(self.dice),
-                                   max=p.max_dice),
-                            size=18, tid="traysetup.chosen", size_hint_y=None, height=dp(52)))
-        bottom = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(60))
-        back = Tap(app.tr("core.ui.back"), tid="traysetup.back", size_hint_x=0.25)
-        back.bind(on_release=lambda _b: setattr(app.root, "current", "home"))
-        clear = Tap(app.tr("core.ui.clear"), tid="traysetup.clear", size_hint_x=0.25,
-                    disabled=not self.dice)
-        clear.bind(on_release=lambda _b: self.clear())
-        roll = Tap(app.tr("night.ui.tray_roll_n", n=len(self.dice)), tid="traysetup.roll",
-                   size=24, background=theme.SUCCESS, size_hint_x=0.5,
-                   disabled=not self.dice)
-        roll.bind(on_release=lambda _b: self.start())
-        for widget in (back, clear, roll):
-            bottom.add_widget(widget)
-        box.add_widget(bottom)
+        dice.add_widget(grid)
+        options.add_widget(option_button(app.tr("core.ui.clear"), "traysetup.clear",
+                                         self.clear, disabled=not self.dice))
+        options.add_widget(Text(app.tr("night.ui.tray_setup_hint"), size=theme.SIZE_SMALL,
+                                color=theme.MUTED, tid="traysetup.hint", valign="top"))
 
     def add(self, kind: str) -> None:
         if len(self.dice) < self.params.max_dice:

@@ -65,9 +65,19 @@ def follow_height(widget: Widget, base: float) -> Widget:
     return widget
 
 
+def follow_width(widget: Widget, base: float) -> Widget:
+    """A fixed-width column (a header's Back) that grows with the window."""
+    widget.size_hint_x = None
+    _follow(widget, "width", base)
+    return widget
+
+
 def _fixed_height(widget: Widget, kwargs: dict[str, Any]) -> None:
+    """A label or button given a fixed height or width keeps it in proportion."""
     if kwargs.get("size_hint_y", 1) is None and "height" in kwargs:
         follow_height(widget, kwargs["height"])
+    if kwargs.get("size_hint_x", 1) is None and "width" in kwargs:
+        follow_width(widget, kwargs["width"])
 
 
 class Text(Label):

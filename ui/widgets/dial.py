@@ -12,6 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import Color, Rectangle, SmoothEllipse, SmoothLine
@@ -37,6 +38,9 @@ class Dial(Widget):
         super().__init__(**kwargs)
         self.view: DialView | None = None
         self.redraws = 0
+        #: font sizes of the last drawing (key figures: the tests read them)
+        self.numeral_font = 0.0
+        self.marker_font = 0.0
         self._textures: dict[tuple[str, int], Any] = {}
         # one drawing per frame however many size, position and state changes came
         # (a layout pass moves the dial several times before the first frame)
@@ -78,7 +82,11 @@ class Dial(Widget):
         self.redraws += 1
         r = min(self.width, self.height) / 2 * 0.96
         cx, cy = self.center
-        numeral_size = max(sp(11), r * 0.13)
+        # numerals and markers are key figures (theme.SIZE_FIGURE); a dial too small
+        # for them (never at the design sizes) keeps its numerals apart rather
+        scale = float(getattr(App.get_running_app(), "scale", 1.0))
+        numeral_size = min(sp(theme.SIZE_FIGURE) * scale, r * 0.25)
+        self.numeral_font = self.marker_font = numeral_size
         with self.canvas:
             Color(*theme.PANEL)
             SmoothEllipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
@@ -97,9 +105,9 @@ class Dial(Widget):
                 x, y = self._point(p, r * 0.78)
                 if p in view.power_spaces:
                     Color(*theme.ACCENT)
-                    d = numeral_size * 2.1
+                    d = numeral_size * 1.45
                     SmoothEllipse(pos=(x - d / 2, y - d / 2), size=(d, d))
-                    Color(0.1, 0.1, 0.1, 1)
+                    Color(*theme.text_on(theme.ACCENT))
                 else:
                     Color(*theme.TEXT)
                 self._blit(roman(p, view.steps), numeral_size, x, y)
@@ -111,16 +119,17 @@ class Dial(Widget):
             SmoothEllipse(pos=(tx - hand, ty - hand), size=(2 * hand, 2 * hand))  # round tip
             d = r * 0.12
             SmoothEllipse(pos=(cx - d / 2, cy - d / 2), size=(d, d))
-            # treasure markers with their letter; markers on one position are stacked
+            # treasure markers with their letter (a key figure); markers on one position
+            # are stacked towards the centre, overlapping like tokens on the board
             stacked: dict[int, int] = {}
+            d = numeral_size * 1.25
             for colour, letter, position, _ in view.markers:
                 level = stacked.get(position, 0)
                 stacked[position] = level + 1
-                mx, my = self._point(position, r * (0.56 - 0.17 * level))
-                d = r * 0.19
+                mx, my = self._point(position, max(r * 0.06, r * 0.5 - level * d * 0.85))
                 Color(0, 0, 0, 1)
                 SmoothEllipse(pos=(mx - d / 2 - 2, my - d / 2 - 2), size=(d + 4, d + 4))
                 Color(*theme.colour(colour))
                 SmoothEllipse(pos=(mx - d / 2, my - d / 2), size=(d, d))
-                Color(1, 1, 1, 1)
-                self._blit(letter, d * 0.6, mx, my)
+                Color(*theme.text_on(theme.colour(colour)))
+                self._blit(letter, numeral_size, mx, my)

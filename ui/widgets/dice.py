@@ -21,6 +21,9 @@ from kivy.uix.widget import Widget
 from ui import theme
 
 _AMOUNT = re.compile(r"(\d+)$")
+#: a face's text (minutes, a colour's letter) to the face's side: at the header's 56 px
+#: die it is a key figure (37 px, 26 px cap height)
+FIGURE_SHARE = 0.72
 
 
 def ink_on(rgba: tuple[float, float, float, float]) -> tuple[float, float, float, float]:
@@ -43,6 +46,7 @@ class DieFace(Widget):
         self.white = white
         self.face: str | None = None
         self.letter = ""
+        self.figure_font = 0.0  # the last drawn face's text size (tests read it)
         self._draw_soon = Clock.create_trigger(self._draw, -1)  # once per frame at most
         self.bind(pos=self._draw_soon, size=self._draw_soon)
 
@@ -54,6 +58,7 @@ class DieFace(Widget):
     def _draw(self, *_: Any) -> None:
         self.canvas.clear()
         side = min(self.width, self.height) * 0.94
+        self.figure_font = 0.0
         if side < 8:
             return
         x0 = self.center_x - side / 2
@@ -74,8 +79,10 @@ class DieFace(Widget):
             elif face == "passage":
                 self._arrow(x0, y0, side)
             elif face.startswith("time"):
-                self._clock(x0 + side / 2, y0 + side * 0.58, side * 0.3)
-                self._text(str(amount), side * 0.26, x0 + side / 2, y0 + side * 0.16, ink)
+                # the minutes fill the face (a key figure), ringed like a clock
+                SmoothLine(circle=(x0 + side / 2, y0 + side / 2, side * 0.43),
+                           width=max(1.2, side * 0.03))
+                self._text(str(amount), side * FIGURE_SHARE, x0 + side / 2, y0 + side / 2, ink)
             elif face.startswith("clock"):
                 centres = [0.5] if amount <= 1 else [0.3, 0.7]
                 for cx in centres:
@@ -83,11 +90,12 @@ class DieFace(Widget):
                                                                          else 0.18))
             else:  # a colour face
                 Color(*theme.colour(face))
-                inset = side * 0.16
+                inset = side * 0.08
                 SmoothRoundedRectangle(pos=(x0 + inset, y0 + inset),
-                                 size=(side - 2 * inset, side - 2 * inset), radius=[side * 0.08])
-                self._text(self.letter, side * 0.4, x0 + side / 2, y0 + side / 2,
-                           ink_on(theme.colour(face)))
+                                       size=(side - 2 * inset, side - 2 * inset),
+                                       radius=[side * 0.1])
+                self._text(self.letter, side * FIGURE_SHARE, x0 + side / 2, y0 + side / 2,
+                           theme.text_on(theme.colour(face)))
 
     def _chevrons(self, x0: float, y0: float, side: float, count: int) -> None:
         gap = side / (count + 1)
@@ -114,6 +122,7 @@ class DieFace(Widget):
               rgba: tuple[float, float, float, float]) -> None:
         if not text:
             return
+        self.figure_font = size
         label = CoreLabel(text=text, font_size=size, bold=True)
         label.refresh()
         texture = label.texture

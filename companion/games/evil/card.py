@@ -14,7 +14,7 @@ from typing import Any
 
 from companion.games.evil import commands as c
 from companion.games.evil import events as e
-from companion.games.evil.instructions import colour, colour_upper, roman
+from companion.games.evil.instructions import colour, colour_upper, doors, roman
 from companion.games.evil.state import EvilState
 from companion.messages import Message, msg
 
@@ -41,7 +41,7 @@ class Card:
 
     headline: Message
     lines: tuple[Line, ...]
-    phase: int  # 1: the player's own phases (cards, actions); 3: the roll being settled
+    phase: int  # 1: the player's own phases (cards, then actions); 3: the roll being settled
 
 
 def turn_card(state: EvilState, steps: Sequence[Any], verb: str = "do") -> Card:
@@ -61,14 +61,15 @@ def turn_card(state: EvilState, steps: Sequence[Any], verb: str = "do") -> Card:
         if not lines or line != lines[-1]:  # the same thing twice is said once
             lines.append(line)
     headline = _headline(state, rolled, since)
-    if headline.key == "evil.card.pass_dice":
-        # the next player's turn begins: its three phases, last (the first line to go)
+    if headline.key in ("evil.card.pass_dice", "evil.card.turn_of"):
+        # the (next) player's turn: its three phases, last (the first line to go)
         player = state.current_player
         lines.append(Line("turn", None, msg("evil.card.your_turn", player=player.name,
                                             character=player.character)))
-    # the roll is the phase until it is settled; then the next player's turn begins
-    settling = state.pending_clock is not None or (rolled and bool(
-        state.pending_powers or state.empty_colours))
+    # the roll is the phase until it is settled (its replacement placed, its power
+    # chosen); then the next player's turn begins
+    settling = state.pending_clock is not None or bool(state.pending_powers) or (
+        rolled and bool(state.empty_colours))
     return Card(headline, tuple(lines), 3 if settling else 1)
 
 
@@ -113,7 +114,7 @@ def _headline(state: EvilState, rolled: bool, since: list[Any]) -> Message:
                                   for step in since[1:])
     if roll_is_last and state.last_roll is not None:
         return msg("evil.card.pass_dice", roller=_roller(state).name)
-    return msg("evil.card.your_turn", player=player.name, character=player.character)
+    return msg("evil.card.turn_of", player=player.name)
 
 
 def _effects(state: EvilState, events: list[Any]) -> list[Line]:
@@ -126,7 +127,7 @@ def _effects(state: EvilState, events: list[Any]) -> list[Line]:
         match event:
             case e.ProfessorMoves(rooms=rooms, colour=name):
                 lines.append(Line(professor or f"chevron{rooms}", name,
-                                  msg("evil.card.moves", rooms=rooms, colour=colour_upper(name))))
+                                  msg("evil.card.moves", rooms=rooms, doors=doors(name))))
             case e.SecretPassage(colour=name):
                 lines.append(Line("passage", name,
                                   msg("evil.card.passage", colour=colour_upper(name))))

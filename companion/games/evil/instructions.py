@@ -18,6 +18,11 @@ def colour_upper(name: str) -> Message:
     return msg(f"evil.colour_upper.{name}")
 
 
+def doors(name: str) -> Message:
+    """The doors of a colour ("BLUE doors", "portes BLEUES": the adjective agrees)."""
+    return msg(f"evil.doors.{name}")
+
+
 def colour(name: str) -> Message:
     return msg(f"evil.colour.{name}")
 
@@ -36,7 +41,7 @@ def instructions(events: Iterable[Any], params: EvilParams) -> list[Message]:
         match event:
             case e.ProfessorMoves(rooms=rooms, colour=c):
                 # the door mats' colour, in capitals as the table looks for it on the board
-                out.append(msg("evil.say.moves", rooms=rooms, colour=colour_upper(c)))
+                out.append(msg("evil.say.moves", rooms=rooms, doors=doors(c)))
             case e.SecretPassage(colour=c):
                 out.append(msg("evil.say.passage", colour=colour_upper(c)))
             case e.NoEffect(colour=c):
