@@ -81,15 +81,22 @@ def _fixed_height(widget: Widget, kwargs: dict[str, Any]) -> None:
 
 
 class Text(Label):
-    """A label that wraps inside its width."""
+    """A label that wraps inside its width; with `fit`, as tall as its wrapped text (a
+    line that may take one row or three, in a column of such lines)."""
 
-    def __init__(self, text: str = "", size: float = 18, tid: str = "", **kwargs: Any) -> None:
+    def __init__(self, text: str = "", size: float = 18, tid: str = "", fit: bool = False,
+                 **kwargs: Any) -> None:
         kwargs.setdefault("color", theme.TEXT)
         kwargs.setdefault("halign", "left")
         kwargs.setdefault("valign", "middle")
         super().__init__(text=text, **kwargs)
         self.tid = tid
         _follow_scale(self, size)
+        if fit:
+            self.size_hint_y = None
+            self.bind(width=lambda *_: setattr(self, "text_size", (self.width, None)),
+                      texture_size=lambda *_: setattr(self, "height", self.texture_size[1]))
+            return
         _fixed_height(self, kwargs)
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
 

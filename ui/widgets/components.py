@@ -167,8 +167,9 @@ class EndPage(BoxLayout):
                               color=theme.MUTED, tid="end.story", size_hint_y=None,
                               height=dp(24)))
         for k, line in enumerate(story):
-            lines.add_widget(Text(line, size=theme.SIZE_BODY, tid=f"end.story.{k}"))
-        lines.add_widget(Widget(size_hint_y=0.01))
+            # a long line (the best kill, doubled) takes the rows it needs
+            lines.add_widget(Text(line, size=theme.SIZE_BODY, tid=f"end.story.{k}", fit=True))
+        lines.add_widget(Widget())
         body.add_widget(lines)
         self.add_widget(body)
         bar = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(theme.ROW + 4))
