@@ -21,57 +21,20 @@ pytestmark = pytest.mark.ui
 
 LANGUAGES = ("en", "fr")
 
+#: every step of the tour
+EVERY_STEP = frozenset(step.name for step in screen_tour.steps())
+
 #: rule -> the tour's steps that meet it today in both languages at 800x480
 MEETS_TODAY: dict[str, frozenset[str]] = {
-    "text": frozenset((
-        "bond_dialog_correct", "bond_dialog_end_confirm", "bond_dialog_escaped",
-        "bond_dialog_lair", "bond_setup", "castor_dialog_complice",
-        "castor_dialog_error", "castor_dialog_extra", "castor_dialog_keypad",
-        "castor_dialog_leader", "castor_dialog_power", "castor_dialog_trumps",
-        "castor_end", "dialog_keyboard", "dialog_roster", "dialog_roster_empty",
-        "evil_dialog_adjust", "evil_dialog_error", "evil_dialog_place",
-        "evil_dialog_power", "evil_dialog_treasure", "evil_end_defeat",
-        "evil_end_victory", "evil_play", "evil_play_after_undo", "evil_play_rolled",
-        "home", "home_resume", "home_resume_rows", "night_dialog_abandon",
-        "night_dialog_colour", "night_dialog_restore", "night_dialog_retire",
-        "night_roster", "night_roster_empty", "night_stats", "night_stats_charts",
-        "night_stats_games", "tray_dialog_error", "tray_play", "tray_setup",
-    )),
-    "key figure": frozenset((
-        "bond_dialog_correct", "bond_dialog_end_confirm", "bond_dialog_escaped",
-        "bond_dialog_lair", "bond_setup", "castor_dialog_check",
-        "castor_dialog_complice", "castor_dialog_error", "castor_dialog_extra",
-        "castor_dialog_keypad", "castor_dialog_leader", "castor_dialog_power",
-        "castor_dialog_trumps", "castor_setup", "castor_sheet", "castor_tricks",
-        "castor_tricks_played", "dialog_keyboard", "dialog_roster",
-        "dialog_roster_empty", "evil_dialog_adjust", "evil_dialog_enter_roll",
-        "evil_dialog_error", "evil_dialog_place", "evil_dialog_power",
-        "evil_dialog_treasure", "evil_end_defeat", "evil_end_victory", "evil_setup",
-        "evil_setup_players", "home", "home_resume", "home_resume_rows",
-        "night_dialog_abandon", "night_dialog_colour", "night_dialog_restore",
-        "night_dialog_retire", "night_export", "night_history", "night_log",
-        "night_roster", "night_roster_empty", "night_settings", "night_stats",
-        "night_stats_charts", "night_stats_games", "tray_dialog_error", "tray_play",
-        "tray_setup",
-    )),
-    "touch target": frozenset(step.name for step in screen_tour.steps()) - {"castor_play_round"},
-    "contrast": frozenset((
-        "bond_dialog_capture", "bond_dialog_correct", "bond_dialog_end_confirm",
-        "bond_dialog_escaped", "bond_dialog_lair", "bond_play", "bond_play_scored",
-        "bond_setup", "castor_dialog_check", "castor_dialog_complice",
-        "castor_dialog_error", "castor_dialog_extra", "castor_dialog_keypad",
-        "castor_dialog_leader", "castor_dialog_power", "castor_dialog_trumps",
-        "castor_play", "castor_play_round", "castor_setup", "castor_tricks",
-        "castor_tricks_played", "dialog_keyboard", "dialog_roster",
-        "dialog_roster_empty", "evil_dialog_adjust", "evil_dialog_enter_roll",
-        "evil_dialog_error", "evil_dialog_place", "evil_dialog_power",
-        "evil_dialog_treasure", "evil_setup", "evil_setup_players", "home",
-        "home_resume", "home_resume_rows", "night_dialog_abandon",
-        "night_dialog_colour", "night_dialog_restore", "night_dialog_retire",
-        "night_export", "night_history", "night_log", "night_roster",
-        "night_roster_empty", "night_settings", "night_stats", "night_stats_charts",
-        "night_stats_games", "tray_dialog_error", "tray_setup",
-    )),
+    "text": EVERY_STEP,
+    "touch target": EVERY_STEP,
+    "contrast": EVERY_STEP,
+    # Pr. Evil's treasure buttons (their letter and unit), ROLL, the games' last-action
+    # line (`play.say`) and Bond's attack preview are still under 26 px cap height
+    "key figure": EVERY_STEP - {
+        "bond_dialog_attack", "bond_play", "bond_play_scored", "castor_play",
+        "castor_play_round", "evil_play", "evil_play_after_undo", "evil_play_rolled",
+    },
 }
 
 
@@ -119,9 +82,8 @@ def test_screens_that_meet_a_rule_today_still_do(tour: dict[str, Any], rule: str
 
 
 def test_the_kept_screens_are_steps_of_the_tour() -> None:
-    names = {step.name for step in screen_tour.steps()}
     for rule, kept in MEETS_TODAY.items():
-        assert kept <= names, (rule, sorted(kept - names))
+        assert kept <= EVERY_STEP, (rule, sorted(kept - EVERY_STEP))
 
 
 def test_the_audit_sees_what_it_must() -> None:
