@@ -13,7 +13,7 @@ from companion.games.bond import view
 from companion.games.bond.state import BondState
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
-from ui.widgets.basics import Tap, Text
+from ui.widgets.basics import Tap, Text, follow_height
 
 
 class AttackFlow:
@@ -52,7 +52,7 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
                     tid="attack")
 
     # who plays the spies: optional, only the own-lair rule needs it
-    by_row = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
+    by_row = follow_height(BoxLayout(spacing=dp(4)), theme.touch())
     by_row.add_widget(Text(app.tr("bond.ui.by"), size=theme.SIZE_SMALL, color=theme.MUTED,
                            size_hint_x=None, width=dp(92)))
     by_buttons: dict[int | None, Tap] = {}
@@ -71,7 +71,7 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
     values = list(range(p.spy_min, p.spy_max + 1))
     grid = GridLayout(cols=min(len(values) + 1, 8), spacing=dp(6), size_hint_y=None)
     rows = -(-(len(values) + 1) // grid.cols)
-    grid.height = rows * theme.touch(56) + (rows - 1) * dp(6)
+    follow_height(grid, rows * theme.touch(56) + (rows - 1) * dp(6))  # grows with the window
     value_buttons = []
     for value in values:
         tap = Tap(str(value), size=26, bold=True, tid=f"attack.spy.{value}")
@@ -88,7 +88,7 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
     preview = dialog.add(Text(size=26, bold=True, halign="center", tid="attack.preview",
                               size_hint_y=None, height=dp(56)))
     dialog.add(BoxLayout())
-    bottom = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(56))
+    bottom = follow_height(BoxLayout(spacing=dp(8)), theme.touch(56))
     cancel = Tap(app.tr("core.ui.cancel"), tid="attack.cancel", size_hint_x=0.25)
     cancel.bind(on_release=lambda _b: dialog.dismiss())
     undo_spy = Tap(app.tr("bond.ui.remove_spy"), size=theme.SIZE_SMALL, tid="attack.remove",
@@ -138,7 +138,7 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
 
     typed = Text("", size=24, bold=True, halign="center", tid="attack.typed",
                  size_hint_y=None, height=dp(40))
-    other_row = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(52))
+    other_row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(52))
 
     def other_spy() -> None:
         """Digits in place of the value buttons; OK adds the spy (the rules refuse a

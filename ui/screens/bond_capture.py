@@ -13,7 +13,7 @@ from companion.games.bond import view
 from companion.games.bond.state import BondState
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
-from ui.widgets.basics import Tap, Text
+from ui.widgets.basics import Tap, Text, follow_height
 
 DARK_TEXT = (0.1, 0.1, 0.1, 1)
 
@@ -35,7 +35,7 @@ def capture_dialog(state: BondState) -> Dialog | None:
     dialog = Dialog(title, tid="capture")
     dialog.closes_on_update = True  # an undo that frees the spy closes it
 
-    info = BoxLayout(spacing=dp(8), size_hint_y=None, height=dp(30))
+    info = follow_height(BoxLayout(spacing=dp(8)), dp(30))
     info.add_widget(Text(app.tr("bond.ui.spies", spies=" + ".join(map(str, held.spies))),
                          size=theme.SIZE_SMALL, color=theme.MUTED, tid="capture.spies"))
     if held.successes:
@@ -74,7 +74,7 @@ def capture_dialog(state: BondState) -> Dialog | None:
     else:
         dialog.add(Text(app.tr("bond.ui.pending", letter=held.pending), size=20,
                         tid="capture.pending", size_hint_y=None, height=dp(64)))
-        row = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(72))
+        row = follow_height(BoxLayout(spacing=dp(8)), theme.touch(72))
         answered = Tap(app.tr("bond.ui.answered"), size=22, tid="capture.answered",
                        background=theme.DANGER, disabled=not moves.answered)
         answered.bind(on_release=lambda _b: _act(dialog, c.Answered()))
@@ -86,7 +86,7 @@ def capture_dialog(state: BondState) -> Dialog | None:
         row.add_widget(not_answered)
         dialog.add(row)
     dialog.add(BoxLayout())
-    bottom = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(50))
+    bottom = follow_height(BoxLayout(spacing=dp(8)), theme.touch(50))
     undo = Tap(app.tr("core.ui.undo"), tid="capture.undo")
     undo.bind(on_release=lambda _b: (dialog.dismiss(), app.undo()))
     close = Tap(app.tr("core.ui.close"), tid="capture.close")

@@ -21,7 +21,7 @@ from ui import theme
 from ui.dialogs import Dialog, open_dialog
 from ui.screens.castor_checks import Fix, check_cards_dialog, log_notes
 from ui.screens.castor_dialogs import keypad_dialog
-from ui.widgets.basics import Tap, Text
+from ui.widgets.basics import Tap, Text, follow_height
 
 
 def _act(dialog: Dialog, command: object) -> None:
@@ -67,7 +67,7 @@ def correct_dialog(state: BondState, player: int) -> Dialog:
     dialog = Dialog(app.tr("bond.ui.correct_title", player=state.players[player].name),
                     tid="correct", size_hint=(0.8, 0.75))
     delta = {"n": 0}
-    row = BoxLayout(spacing=dp(8), size_hint_y=None, height=theme.touch(72))
+    row = follow_height(BoxLayout(spacing=dp(8)), theme.touch(72))
     minus = Tap("−", size=34, tid="correct.minus", size_hint_x=0.25)
     shown = Text(size=34, bold=True, halign="center", tid="correct.delta", size_hint_x=0.5)
     plus = Tap("+", size=34, tid="correct.plus", size_hint_x=0.25)
