@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from kivy.app import App
 from kivy.graphics import Color, Line, Rectangle, SmoothLine
 from kivy.metrics import dp
 from kivy.uix.widget import Widget
@@ -51,6 +52,11 @@ class _Chart(Widget):
 
     def _schedule(self, *_: Any) -> None:
         self.redraw()
+
+    @staticmethod
+    def scale() -> float:
+        """The app's scale: the rows for labels grow with their text on larger windows."""
+        return float(getattr(App.get_running_app(), "scale", 1.0))
 
     def redraw(self) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -96,11 +102,12 @@ class BarChart(_Chart):
                         size=theme.SIZE_SMALL, color=theme.MUTED)
             return
         # read from a metre away: values are key figures, names at the minimum size
-        label_h, value_h = dp(24) * self.label_lines + dp(2), dp(46)
+        k = self.scale()
+        label_h, value_h = (dp(24) * self.label_lines + dp(2)) * k, dp(46) * k
         top = max((v for _, v, _ in self.items), default=0) or 1
         n = len(self.items)
         slot = w / n
-        bar_w = min(slot * 0.7, dp(90))
+        bar_w = min(slot * 0.7, dp(90) * k)
         usable = h - label_h - value_h
         with self.canvas:
             Color(*AXIS)
@@ -144,7 +151,8 @@ class LineChart(_Chart):
             self._label(self.empty_text, f"{self.tid}.empty", x0, y0, w, h,
                         size=theme.SIZE_SMALL, color=theme.MUTED)
             return
-        legend_h, axis_w = dp(26), dp(44)
+        k = self.scale()
+        legend_h, axis_w = dp(26) * k, dp(44) * k
         values = [v for _, points, _ in self.series for v in points]
         low, high = min(0.0, min(values)), max(values)
         span = (high - low) or 1
@@ -159,10 +167,11 @@ class LineChart(_Chart):
             Color(*AXIS)
             Line(points=[left, bottom, left + pw, bottom], width=1)
             Line(points=[left, bottom, left, bottom + ph], width=1)
-        self._label(f"{high:g}", f"{self.tid}.high", x0, bottom + ph - dp(12), axis_w - dp(4),
-                    dp(24), size=theme.SIZE_SMALL, color=theme.MUTED, halign="right")
-        self._label(f"{low:g}", f"{self.tid}.low", x0, bottom - dp(12), axis_w - dp(4),
-                    dp(24), size=theme.SIZE_SMALL, color=theme.MUTED, halign="right")
+        self._label(f"{high:g}", f"{self.tid}.high", x0, bottom + ph - dp(12) * k,
+                    axis_w - dp(4), dp(24) * k, size=theme.SIZE_SMALL, color=theme.MUTED,
+                    halign="right")
+        self._label(f"{low:g}", f"{self.tid}.low", x0, bottom - dp(12) * k, axis_w - dp(4),
+                    dp(24) * k, size=theme.SIZE_SMALL, color=theme.MUTED, halign="right")
         per = w / max(len(self.series), 1)
         for k, (name, points, rgba) in enumerate(self.series):
             flat: list[float] = []
@@ -177,7 +186,7 @@ class LineChart(_Chart):
             last = points[-1] if points else 0
             # a colour chip, then the name in text colour (a mid-tone player colour
             # as text would read under 4.5:1 on the background)
-            chip = dp(14)
+            chip = dp(14) * k
             with self.canvas:
                 Color(*rgba)
                 Rectangle(pos=(x0 + per * k, y0 + (legend_h - chip) / 2), size=(chip, chip))
