@@ -103,7 +103,7 @@ def _wait_for(path: Path, event: str, child: subprocess.Popen[bytes]) -> dict[st
 def compile_app() -> None:
     """Write the app's byte-code as `companion install` does on the Pi (Kivy's came with
     its wheel): with PYTHONDONTWRITEBYTECODE set, no warm-up run would write it."""
-    from ui.deploy import PACKAGES, REPO
+    from ui.commands.deploy import PACKAGES, REPO
 
     subprocess.run([sys.executable, "-m", "compileall", "-q",
                     *(str(REPO / p) for p in PACKAGES)], check=True, stdout=subprocess.DEVNULL)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from ui import checkconfig
-from ui.cli import main as companion
+from ui.commands import checkconfig
+from ui.commands.cli import main as companion
 
 
 @pytest.fixture(autouse=True)
@@ -75,7 +75,8 @@ def test_check_config_never_imports_kivy(tmp_path: Path) -> None:
 
     good = tmp_path / "good.yaml"
     good.write_text("language: en\n")
-    code = ("import sys; from ui.cli import main; rc = main(['check-config', sys.argv[1]]);"
+    code = ("import sys; from ui.commands.cli import main;"
+            "rc = main(['check-config', sys.argv[1]]);"
             "assert 'kivy' not in sys.modules, 'kivy imported'; sys.exit(rc)")
     result = subprocess.run([sys.executable, "-c", code, str(good)], capture_output=True,
                             text=True, timeout=60)

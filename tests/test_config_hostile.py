@@ -19,7 +19,7 @@ import pytest
 
 from companion import config
 from tests.test_deploy_watchdog import FakeNotifySocket
-from ui.cli import main as companion
+from ui.commands.cli import main as companion
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -142,7 +142,7 @@ def _start(path: Path, tmp_path: Path, notify: str) -> subprocess.Popen[str]:
     env = dict(os.environ, NOTIFY_SOCKET=notify, XDG_CONFIG_HOME=str(tmp_path / "xdg"),
                XDG_DATA_HOME=str(tmp_path / "data"), KIVY_HOME=str(tmp_path / "kivy"))
     env.pop("COMPANION_CONFIG", None)
-    return subprocess.Popen([sys.executable, "-m", "ui.cli", "--config", str(path)],
+    return subprocess.Popen([sys.executable, "-m", "ui.commands.cli", "--config", str(path)],
                             cwd=ROOT, env=env, stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE, text=True)
 

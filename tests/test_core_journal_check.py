@@ -10,7 +10,7 @@ from pathlib import Path
 from companion.journal import Journal
 from companion.night import history, stats
 from tests.test_night_damaged import a_night, damage
-from ui.cli import main as companion
+from ui.commands.cli import main as companion
 
 
 def _sha(path: Path) -> str:

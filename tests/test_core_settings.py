@@ -184,7 +184,7 @@ def test_any_sequence_of_saved_settings_reads_back_as_the_merge(
 
 
 def test_check_config_checks_both_files(tmp_path: Path, capsys) -> None:
-    from ui.cli import main as companion
+    from ui.commands.cli import main as companion
 
     user = _user(tmp_path)
     settings_file = config.settings_path()

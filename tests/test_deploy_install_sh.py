@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from ui import deploy
+from ui.commands import deploy
 
 SCRIPT = deploy.UNITS / "install.sh"
 RASPIOS = {"trixie": "13", "bookworm": "12"}

@@ -11,7 +11,7 @@ import pytest
 import yaml
 
 from companion.i18n import Translator
-from ui import deploy
+from ui.commands import deploy
 
 CONSOLE_FILES = {
     "etc/modules-load.d/table-companion.conf",

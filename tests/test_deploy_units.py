@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ui import deploy
+from ui.commands import deploy
 
 ANALYZE = shutil.which("systemd-analyze")
 MAX_EXPOSURE = 2.0
@@ -208,7 +208,7 @@ def test_exports_to_removable_media_are_writable_and_exposure_stays_at_most_2(
     assert values(text, "ProtectSystem") == ["strict"]
     writable = " ".join(values(text, "ReadWritePaths")).split()
     assert {"-/media", "-/run/media", "-/mnt"} <= set(writable)
-    from ui.screens import night_export
+    from ui.screens.night import export as night_export
 
     assert str(night_export.MEDIA).startswith(("/media", "/run/media", "/mnt"))
     unit = write_unit(tmp_path, console(venv), deploy.UNIT)

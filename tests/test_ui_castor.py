@@ -443,7 +443,7 @@ def test_a_card_outside_the_settings_is_accepted_with_a_note_and_a_fix_for_next_
     else:
         assert ui.text("check.text").startswith("Vérifiez vos cartes : 20 bleu")
     ui.screenshot(f"castor-check-cards-{language}-800x480")
-    assert [r.message for r in caplog.records if r.name == "ui.screens.castor_checks"] == [
+    assert [r.message for r in caplog.records if r.name == "ui.screens.castor.checks"] == [
         f"check your cards: {ui.text('check.text')}"]  # and in the app's log
     ui.tap("check.fix.0")  # through the settings' own saving, for the next games only
     assert ui.find("check.fix.0").disabled
@@ -471,7 +471,7 @@ def test_a_card_outside_the_settings_is_accepted_with_a_note_and_a_fix_for_next_
     other_card(ui, "blue", 20)
     assert ui.dialog is None
     assert "20" in ui.text("tricks.say")
-    assert len([r for r in caplog.records if r.name == "ui.screens.castor_checks"]) == 2
+    assert len([r for r in caplog.records if r.name == "ui.screens.castor.checks"]) == 2
 
     # a plan card the settings do not list: the keypad, a note, a fix offered
     ui.tap("tricks.plan.other")
@@ -626,7 +626,9 @@ def test_a_complice_card_is_noted_with_its_corrections_each_undoable(launch: Any
 
 def test_every_screen_key_is_in_both_catalogs() -> None:
     named: set[str] = set()
-    for path in SCREENS.glob("castor_*.py"):
+    paths = sorted(SCREENS.glob("castor/*.py"))
+    assert paths, "Castor's screens moved?"
+    for path in paths:
         named |= set(re.findall(r'"(castor\.ui\.[a-z_.]+)"', path.read_text("utf-8")))
     named |= {f"castor.ui.command.{name}" for name in (
         "EnterSheet", "DeleteRound", "DrawPower", "ChooseLeader", "SetTrumps", "PlayCard",

@@ -416,7 +416,7 @@ def test_every_screen_and_dialog_reads_at_arm_s_length(launch: Any, language: st
         ui.tap("play.roll")
     assert ui.screen == "evil_end"
     legible(ui, ("end.title", "end.recovered", "end.lost"))
-    from ui.screens.evil_end import _content
+    from ui.screens.evil.end import _content
 
     story = ui.app.root.get_screen("evil_end").story
     assert story and _content(story[0].parent) <= story[0].parent.height + 1  # whole
@@ -453,7 +453,7 @@ def test_a_long_story_fits_its_column(launch: Any) -> None:
     """Long lines (many powers, a long difficulty name) go to the smallest text size,
     then the last lines give way: nothing runs into the buttons or is cut off."""
     from tests.helpers.legibility import problems
-    from ui.screens.evil_end import _content
+    from ui.screens.evil.end import _content
 
     ui = launch(seed=11, language="fr")
     new_game(ui, minutes=5)

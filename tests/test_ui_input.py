@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from ui import deploy
+from ui.commands import deploy
 from ui.main import input_settings
 
 pytestmark = pytest.mark.ui

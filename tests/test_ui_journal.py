@@ -170,8 +170,9 @@ def test_the_app_waits_for_a_locked_journal_then_starts_on_it(tmp_path: Path) ->
     notify.settimeout(0.2)
     env = dict(os.environ, NOTIFY_SOCKET=str(tmp_path / "notify"),
                XDG_CONFIG_HOME=str(tmp_path / "config"), KIVY_NO_CONSOLELOG="1")
-    app = subprocess.Popen([sys.executable, "-m", "ui.cli", "run", "--data-dir", str(data)],
-                           env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+    app = subprocess.Popen([sys.executable, "-m", "ui.commands.cli", "run",
+                            "--data-dir", str(data)], env=env, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE,
                            cwd=Path(__file__).resolve().parents[1])
 
     def heard(what: str) -> list[str]:

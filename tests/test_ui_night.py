@@ -341,7 +341,7 @@ def test_a_refused_setting_keeps_the_file(launch: Any, tmp_path: Path,
 
 
 def test_the_dimmer_lowers_the_backlight_and_a_touch_restores_it(tmp_path: Path) -> None:
-    from ui.screens.night_prefs import Dimmer
+    from ui.screens.night.prefs import Dimmer
 
     light = tmp_path / "backlight" / "panel"
     light.mkdir(parents=True)

@@ -24,7 +24,7 @@ pytestmark = pytest.mark.ui
 
 
 def _in_turn_card(widget: Any) -> bool:
-    from ui.screens.evil_card import TurnCard
+    from ui.screens.evil.card import TurnCard
 
     while widget is not None:
         if isinstance(widget, TurnCard):

@@ -162,7 +162,7 @@ class CompanionApp(App):
 
     def _start_dimmer(self) -> None:
         """Lower the backlight after a while without a touch, where there is one."""
-        from ui.screens import night_prefs
+        from ui.screens.night import prefs as night_prefs
 
         if self.night_dimmer is not None or not night_prefs.dimming_available(self.settings):
             return

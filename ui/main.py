@@ -171,7 +171,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         cfg = load_config(Path(args.config) if args.config else None, args.data_dir)
     except ConfigError as exc:
         from companion.config import user_config_path
-        from ui.checkconfig import configured_language
+        from ui.commands.checkconfig import configured_language
 
         # the language line of the refused file, read without building it
         tr = Translator(configured_language(Path(args.config) if args.config

@@ -13,7 +13,7 @@ from kivy.uix.screenmanager import Screen
 from companion.messages import CompanionError
 from ui import theme
 from ui.dialogs import confirm_loss
-from ui.screens.night_common import scroll_list
+from ui.screens.night.common import scroll_list
 from ui.widgets.basics import Tap, Text, follow_height
 
 GAMES = ("evil", "castor", "bond")

@@ -25,7 +25,7 @@ from companion.games.evil.dice import DICE, draw
 from companion.games.evil.state import EvilState
 from companion.session import Session, Update
 from ui import theme
-from ui.screens.evil_card import Para, TurnCard
+from ui.screens.evil.card import Para, TurnCard
 from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, _follow_scale, follow_height, follow_width
 from ui.widgets.dial import Dial, DialView
@@ -41,7 +41,7 @@ TREASURE_ROW = 64  # px at 800x480: the treasure buttons, their minutes a key fi
 
 def dialogs() -> ModuleType:
     """The dialogs open after the first frame: their widgets are imported then."""
-    from ui.screens import evil_dialogs
+    from ui.screens.evil import dialogs as evil_dialogs
 
     return evil_dialogs
 

@@ -16,8 +16,8 @@ from companion.games.castor import commands as c
 from companion.games.castor.scoring import score_round
 from companion.games.castor.state import Sheet
 from ui import theme
-from ui.screens.castor_common import MEDAL, SYMBOL_FONT, colour_cards, current_state
-from ui.screens.castor_dialogs import keypad_dialog
+from ui.screens.castor.common import MEDAL, SYMBOL_FONT, colour_cards, current_state
+from ui.screens.castor.dialogs import keypad_dialog
 from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.components import header as page_header
 

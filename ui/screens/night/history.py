@@ -20,7 +20,7 @@ from companion.night.history import GameLine, LogLine, Seat
 from ui import theme
 from ui.background import Running, in_steps, run_in
 from ui.dialogs import Dialog, open_dialog
-from ui.screens.night_common import KINDS, go, minutes, scroll_list, short_game_name, top_bar, when
+from ui.screens.night.common import KINDS, go, minutes, scroll_list, short_game_name, top_bar, when
 from ui.widgets.basics import Tap, Text, follow_height
 
 PAGE = 30  # games drawn at once: years of history stay quick to open

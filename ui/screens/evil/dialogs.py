@@ -16,7 +16,7 @@ from companion.games.evil.instructions import roman
 from companion.games.evil.state import EvilState
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
-from ui.screens.evil_card import Para
+from ui.screens.evil.card import Para
 from ui.widgets.basics import Tap, Text, _follow_scale, find, follow_height, follow_width
 
 DIE_LABEL = 156  # px at 800x480: "dé du professeur" on two lines at most
@@ -46,7 +46,7 @@ class SideDialog(Dialog):
     and undimmed: the card says what the board must look like while this one asks."""
 
     def __init__(self, title: str, tid: str, why: str) -> None:
-        from ui.screens.evil_play import LEFT_SHARE
+        from ui.screens.evil.play import LEFT_SHARE
 
         super().__init__(title, tid, size_hint=(LEFT_SHARE, 0.98), overlay_color=(0, 0, 0, 0))
         heading = find(self, f"{tid}.title")

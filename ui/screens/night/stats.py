@@ -20,7 +20,7 @@ from companion.night import history, jobs, stats
 from companion.night.stats import KindStats, Record, Statistics
 from ui import theme
 from ui.background import Running, in_steps, run_in
-from ui.screens.night_common import (
+from ui.screens.night.common import (
     KINDS,
     minutes,
     number,
@@ -30,7 +30,7 @@ from ui.screens.night_common import (
     short_game_name,
     top_bar,
 )
-from ui.screens.night_history import difficulty_name, title_text
+from ui.screens.night.history import difficulty_name, title_text
 from ui.widgets.basics import Tap, Text, follow_height, paint_background
 from ui.widgets.charts import BarChart, LineChart
 

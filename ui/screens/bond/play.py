@@ -16,10 +16,10 @@ from companion.games.bond.instructions import command_name, instructions
 from companion.games.bond.state import BondState
 from companion.session import Session, Update
 from ui import theme
-from ui.screens.bond_attack import attack_dialog
-from ui.screens.bond_capture import capture_dialog
-from ui.screens.bond_cards import PlayerCard, grid_columns
-from ui.screens.bond_dialogs import (
+from ui.screens.bond.attack import attack_dialog
+from ui.screens.bond.capture import capture_dialog
+from ui.screens.bond.cards import PlayerCard, grid_columns
+from ui.screens.bond.dialogs import (
     check_dialog,
     correct_dialog,
     end_dialog,

@@ -18,8 +18,8 @@ from companion.games.castor.state import CastorState
 from companion.games.castor.view import RoundColumn, Scoreboard
 from companion.session import Update
 from ui import theme
-from ui.screens.castor_common import DARK_INK, MEDAL, SYMBOL_FONT
-from ui.screens.castor_dialogs import check_dialog, revealed_dialog
+from ui.screens.castor.common import DARK_INK, MEDAL, SYMBOL_FONT
+from ui.screens.castor.dialogs import check_dialog, revealed_dialog
 from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height
 

@@ -19,7 +19,7 @@ from companion.games.tray import commands as c
 from companion.games.tray.view import Distribution, TrayView, tray_view
 from companion.session import Session, Update
 from ui import theme
-from ui.screens.night_common import scroll_list
+from ui.screens.night.common import scroll_list
 from ui.widgets.basics import Tap, Text, follow_height, follow_width
 from ui.widgets.charts import BarChart
 

@@ -19,8 +19,8 @@ from companion.games.bond.params import widened
 from companion.games.bond.state import BondState
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
-from ui.screens.castor_checks import Fix, check_cards_dialog, log_notes
-from ui.screens.castor_dialogs import keypad_dialog
+from ui.screens.castor.checks import Fix, check_cards_dialog, log_notes
+from ui.screens.castor.dialogs import keypad_dialog
 from ui.widgets.basics import Tap, Text, follow_height
 
 

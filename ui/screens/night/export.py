@@ -27,7 +27,7 @@ from companion.night.jobs import Job
 from ui import theme
 from ui.background import Running, run_in
 from ui.dialogs import Dialog, message, open_dialog
-from ui.screens.night_common import scroll_list, top_bar, when
+from ui.screens.night.common import scroll_list, top_bar, when
 from ui.widgets.basics import Tap, Text, find
 
 log = logging.getLogger(__name__)

@@ -14,13 +14,14 @@ from collections.abc import Sequence
 # sub-command -> (module, function, help); each function takes the remaining argv
 COMMANDS: dict[str, tuple[str, str, str]] = {
     "run": ("ui.main", "main", "start the app (the default)"),
-    "check-config": ("ui.checkconfig", "main", "check a config file and print every problem"),
+    "check-config": ("ui.commands.checkconfig", "main",
+                     "check a config file and print every problem"),
     "doctor": ("hardware.doctor", "main", "test the LEDs, buzzer, buttons and LED ring"),
-    "journal": ("ui.journalcheck", "main",
+    "journal": ("ui.commands.journalcheck", "main",
                 "journal check [--salvage]: find damaged games, save what is readable"),
-    "install": ("ui.deploy", "install_main", "install on a Raspberry Pi (kiosk at boot)"),
-    "update": ("ui.deploy", "update_main", "update, keeping config and data"),
-    "uninstall": ("ui.deploy", "uninstall_main", "remove the service (keeps data)"),
+    "install": ("ui.commands.deploy", "install_main", "install on a Raspberry Pi (kiosk at boot)"),
+    "update": ("ui.commands.deploy", "update_main", "update, keeping config and data"),
+    "uninstall": ("ui.commands.deploy", "uninstall_main", "remove the service (keeps data)"),
 }
 
 

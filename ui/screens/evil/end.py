@@ -18,7 +18,7 @@ from companion.games.evil.dice import DICE
 from companion.games.evil.state import EvilState
 from companion.games.evil.story import story
 from ui import theme
-from ui.screens.evil_card import Badge
+from ui.screens.evil.card import Badge
 from ui.widgets.basics import Text, find, follow_height, follow_width
 from ui.widgets.components import EndPage, ScoreLine, same_players
 from ui.widgets.dice import DieFace

@@ -17,7 +17,7 @@ from companion import config
 from companion.i18n import Translator
 from companion.journal import JournalError, default_path
 from companion.journal_check import Report, check, salvage
-from ui.checkconfig import configured_language
+from ui.commands.checkconfig import configured_language
 
 
 def journal_file() -> Path:

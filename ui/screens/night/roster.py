@@ -19,7 +19,7 @@ from companion.messages import CompanionError
 from companion.night import roster
 from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, confirm_loss, open_dialog
-from ui.screens.night_common import PALETTE, hex_rgba, player_rgba, scroll_list, top_bar
+from ui.screens.night.common import PALETTE, hex_rgba, player_rgba, scroll_list, top_bar
 from ui.widgets.basics import Tap, Text, follow_height
 
 

@@ -27,7 +27,7 @@ from companion.games.castor.state import CastorState
 from companion.games.castor.view import TrickView
 from companion.session import Update
 from ui import theme
-from ui.screens.castor_common import (
+from ui.screens.castor.common import (
     MEDAL,
     SYMBOL_FONT,
     card_text,
@@ -36,7 +36,7 @@ from ui.screens.castor_common import (
     current_state,
     ink,
 )
-from ui.screens.castor_dialogs import (
+from ui.screens.castor.dialogs import (
     complice_dialog,
     drawn_powers,
     extra_plan_dialog,
@@ -45,7 +45,7 @@ from ui.screens.castor_dialogs import (
     piles_dialog,
     power_dialog,
 )
-from ui.screens.castor_play import said
+from ui.screens.castor.play import said
 from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.components import header
 

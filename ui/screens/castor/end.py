@@ -13,8 +13,8 @@ from companion.games.castor import scoreboard
 from companion.games.castor.state import CastorState
 from companion.games.castor.story import story
 from ui import theme
-from ui.screens.castor_common import SYMBOL_FONT
-from ui.screens.castor_play import medals_text
+from ui.screens.castor.common import SYMBOL_FONT
+from ui.screens.castor.play import medals_text
 from ui.widgets.basics import Tap
 from ui.widgets.components import EndPage, ScoreLine, same_players
 

@@ -24,8 +24,8 @@ from companion.i18n import LANGUAGES
 from companion.settings import nested, path_for, save_settings
 from ui import theme
 from ui.dialogs import message
-from ui.screens import night_prefs
-from ui.screens.night_common import scroll_list, top_bar
+from ui.screens.night import prefs as night_prefs
+from ui.screens.night.common import scroll_list, top_bar
 from ui.widgets.basics import Tap, Text, follow_height
 
 PARTS = ("clock_leds", "treasure_leds", "buzzer", "buttons", "ring")

@@ -20,8 +20,8 @@ from companion.games.castor.state import CastorState
 from companion.games.castor.tricks import piles
 from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, open_dialog
-from ui.screens.castor_checks import Fix, check_cards_dialog, log_notes
-from ui.screens.castor_common import MEDAL, SYMBOL_FONT, colour_card, colour_cards
+from ui.screens.castor.checks import Fix, check_cards_dialog, log_notes
+from ui.screens.castor.common import MEDAL, SYMBOL_FONT, colour_card, colour_cards
 from ui.widgets.basics import Text
 
 KEYPAD_DIGITS = 3  # no sheet value needs more

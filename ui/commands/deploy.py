@@ -35,7 +35,7 @@ from pathlib import Path
 from companion import config
 from companion.i18n import FALLBACK, Translator
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 UNITS = REPO / "systemd"
 UNIT = "table-companion.service"
 SESSION_TARGET = "table-companion-session.target"

@@ -1,0 +1,1 @@
+"""Mr. Bond's screens."""

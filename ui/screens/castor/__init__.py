@@ -1,0 +1,1 @@
+"""Le Castor en cavale's screens."""

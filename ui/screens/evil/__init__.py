@@ -1,0 +1,1 @@
+"""Pr. Evil's screens."""

@@ -1,0 +1,1 @@
+"""Game night: roster, history, statistics, export, settings."""

@@ -1,0 +1,1 @@
+"""The dice tray's screens."""
