@@ -98,3 +98,42 @@ def test_the_audit_sees_what_it_must() -> None:
     assert screen_audit.raw_key("Undo", "en") == ""
     assert "first" in [w.lower() for w in screen_audit.english_words("Premières first")]
     assert screen_audit.english_words("Sauvegarde : /x/journal-backup-1.zip") == []
+
+
+@pytest.mark.parametrize("size", ["1280x800", "1280x720"])
+def test_the_new_treasure_dialog_hides_no_tile_on_larger_screens(window: None,
+                                                                  size: str) -> None:
+    """Its button rows grow with the window as its buttons do: Close once covered the
+    last row of minute tiles at 1280x800. Every button lies inside the dialog's body,
+    none covers another, none is cut (Pr. Evil's journey, up to that dialog)."""
+    from kivy.core.window import Window
+    from kivy.uix.behaviors import ButtonBehavior
+
+    auditor = screen_audit.Auditor("en")
+    outside: list[str] = []
+
+    def capture(ui: Any, step: Any) -> None:
+        auditor(ui, step)
+        if step.name != "evil_dialog_place":
+            return
+        body = ui.app.dialog.box
+        bx0, by0, bx1, by1 = screen_audit._box(body)
+        for widget in body.walk(restrict=True):
+            if isinstance(widget, ButtonBehavior):
+                x0, y0, x1, y1 = screen_audit._box(widget)
+                if x0 < bx0 - 1 or y0 < by0 - 1 or x1 > bx1 + 1 or y1 > by1 + 1:
+                    outside.append(str(getattr(widget, "tid", widget)))
+
+    steps = [step.name for step in screen_tour.EVIL.steps]
+    journey = screen_tour.Journey("evil", screen_tour.EVIL.steps[
+        :steps.index("evil_dialog_place") + 1])
+    try:
+        result = screen_tour.run("en", size, out=None, capture=capture, journeys=[journey])
+    finally:
+        Window.size = (800, 480)
+    assert not result.failures
+    assert "evil_dialog_place" in result.pictures
+    found = [f"{v.widget}/{v.what}" for v in auditor.violations
+             if v.screen == "evil_dialog_place" and v.what.startswith(("touch", "does not"))]
+    assert not found, "\n".join(found)
+    assert not outside, f"buttons outside the dialog's body: {outside}"
