@@ -45,13 +45,19 @@ MIN_CONTRAST = 4.5  # WCAG AA
 
 #: key figures, as (screen, test id) patterns: the numbers and the sentence a turn
 #: depends on (the screen is the one shown, or behind the dialog)
+#: Pr. Evil's treasure buttons: the letter and the minutes are key figures, the unit
+#: ("min", "empty") is secondary text (18 px, the text rule) beside them.
+#: Castor's and Bond's `play.say` is the last action, said again (not a sentence the turn
+#: depends on, like Pr. Evil's): body text that wraps, not a key figure, as two lines at
+#: key-figure size would take the rows of a full table's scores at 800x480.
 KEY_FIGURES = (
-    ("evil_play", "play.say"), ("evil_play", "play.treasure.*"),  # Pr. Evil
-    ("evil_play", "play.recovered"), ("evil_play", "play.lost"), ("evil_play", "play.roll"),
+    ("evil_play", "play.say"), ("evil_play", "play.roll"),  # Pr. Evil
+    ("evil_play", "play.treasure.*.letter"), ("evil_play", "play.treasure.*.minutes"),
+    ("evil_play", "play.recovered"), ("evil_play", "play.lost"),
     ("castor_*", "board.total.*"), ("castor_*", "board.medals.*"),  # Castor
-    ("castor_*", "end.medals"), ("castor_play", "play.say"),
+    ("castor_*", "end.medals"),
     ("bond_*", "play.player.*.score"), ("bond_*", "end.score.*"),  # Bond
-    ("bond_*", "capture.value"), ("bond_*", "attack.preview"), ("bond_play", "play.say"),
+    ("bond_*", "capture.value"), ("bond_*", "attack.preview"),
     ("tray_play", "play.total"), ("tray_play", "play.die.*"),  # the dice tray
     ("*_end", "end.title"),  # every game's outcome
 )

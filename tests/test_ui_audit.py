@@ -29,12 +29,7 @@ MEETS_TODAY: dict[str, frozenset[str]] = {
     "text": EVERY_STEP,
     "touch target": EVERY_STEP,
     "contrast": EVERY_STEP,
-    # Pr. Evil's treasure buttons (their letter and unit), ROLL, the games' last-action
-    # line (`play.say`) and Bond's attack preview are still under 26 px cap height
-    "key figure": EVERY_STEP - {
-        "bond_dialog_attack", "bond_play", "bond_play_scored", "castor_play",
-        "castor_play_round", "evil_play", "evil_play_after_undo", "evil_play_rolled",
-    },
+    "key figure": EVERY_STEP,
 }
 
 

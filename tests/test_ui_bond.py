@@ -44,7 +44,8 @@ def choose_spies(ui: Driver, target: int, spies: list[int], by: int | None = Non
         ui.tap(f"attack.spy.{value}")
     if ui.app.translator.language == "en":
         assert ui.text("attack.spies").startswith("Spies: " + " + ".join(map(str, spies)))
-    return ui.text("attack.preview")
+    # the outcome, or else why the attack is refused (a sentence under it)
+    return ui.text("attack.preview") or ui.text("attack.note")
 
 
 def ridicule(ui: Driver, letter: str, answered: bool) -> None:

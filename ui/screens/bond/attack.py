@@ -85,9 +85,11 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
     value_buttons.append(other)
     grid.add_widget(other)
     dialog.add(grid)
-    preview = dialog.add(Text(size=26, bold=True, halign="center", tid="attack.preview",
-                              size_hint_y=None, height=dp(56)))
-    dialog.add(BoxLayout())
+    # the outcome is a key figure; why an attack is refused is a sentence, in the room left
+    preview = dialog.add(Text(size=theme.SIZE_FIGURE, bold=True, halign="center",
+                              tid="attack.preview", size_hint_y=None, height=dp(56)))
+    note = dialog.add(Text(size=theme.SIZE_BODY, halign="center", valign="top",
+                           color=theme.MUTED, tid="attack.note"))
     bottom = follow_height(BoxLayout(spacing=dp(8)), theme.touch(56))
     cancel = Tap(app.tr("core.ui.cancel"), tid="attack.cancel", size_hint_x=0.25)
     cancel.bind(on_release=lambda _b: dialog.dismiss())
@@ -109,15 +111,16 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
             tap.disabled = flow.full
         if not flow.spies:
             spies_label.text = app.tr("bond.ui.no_spies")
-            preview.text = ""
+            preview.text = note.text = ""
         else:
             power = sum(flow.spies)
             spies_label.text = "   ".join((
                 app.tr("bond.ui.spies", spies=" + ".join(str(v) for v in flow.spies)),
                 app.tr("bond.ui.power", power=power)))
+            note.text = ""
             if flow.own_lair_refused:
-                preview.text = app.tr("bond.error.multi_spy_own_lair")
-                preview.color = theme.MUTED
+                preview.text = ""
+                note.text = app.tr("bond.error.multi_spy_own_lair")
             else:
                 result = view.attack_result(state, target, tuple(flow.spies))
                 captured = result == "captured"

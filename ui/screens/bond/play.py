@@ -49,8 +49,9 @@ class BondPlayScreen(PlayScreen):
                                                 extra=[undo, redo, self.end_button])
         self.info_label.bold = False
         self.grid = GridLayout(spacing=dp(theme.SPACE_XS))
-        self.say_label = Text(size=theme.SIZE_SMALL, tid="play.say", size_hint_y=None,
-                              height=dp(46))
+        # the last action, as body text (not a key figure): it wraps, never cut, and at
+        # 38 px its two lines would squeeze the score cards of six players
+        self.say_label = Text(size=theme.SIZE_BODY, tid="play.say", fit=True)
         for widget in (top, self.grid, self.say_label):
             root.add_widget(widget)
         self.add_widget(root)

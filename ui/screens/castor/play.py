@@ -56,8 +56,10 @@ class CastorPlayScreen(PlayScreen):
                          halign="right", size_hint_x=0.3)
         top, self.status = self.game_header("play.status", extra=[self.goal])
         self.board = BoxLayout(orientation="vertical", spacing=dp(3))
-        self.say_label = Text(size=theme.SIZE_SMALL, tid="play.say", size_hint_y=None,
-                              height=dp(30), color=theme.MUTED, shorten=True)
+        # the last action, as body text (not a key figure): it wraps, never cut, and at
+        # 38 px its two lines would take the rows of a five-player board
+        self.say_label = Text(size=theme.SIZE_BODY, tid="play.say", fit=True,
+                              color=theme.MUTED)
         bar = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(52))
         self.sheet_button = Tap(tid="play.sheet", size=theme.SIZE_SMALL,
                                 background=theme.SUCCESS, size_hint_x=1.4)

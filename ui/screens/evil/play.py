@@ -102,8 +102,8 @@ class EvilPlayScreen(PlayScreen):
         adjust.bind(on_release=lambda _b: dialogs().adjust_dialog(self.state))
         for button in (undo, redo, adjust):
             bar.add_widget(button)
-        self.roll_button = Tap(app.tr("evil.ui.roll"), size=theme.SIZE_TITLE + 4, bold=True,
-                               tid="play.roll", background=theme.ACCENT, size_hint_x=1.6)
+        self.roll_button = Tap(app.tr("evil.ui.roll"), size=theme.SIZE_FIGURE, bold=True,
+                               tid="play.roll", background=theme.ACCENT, size_hint_x=2.0)
         self.roll_button.bind(on_release=lambda _b: app.send(c.Roll()))
         bar.add_widget(self.roll_button)
         self.bar = bar
@@ -325,8 +325,9 @@ class Count(BoxLayout):
 
 
 class TreasureButton(ButtonBehavior, BoxLayout):
-    """A treasure in play, on its colour: its letter, then the minutes left as a key
-    figure ("R 30 min"); "R empty" when the slot waits for a tile. Opens its dialog."""
+    """A treasure in play, on its colour: its letter and the minutes left as key figures,
+    the unit as secondary text ("R 30 min"); "R empty" when the slot waits for a tile.
+    Opens its dialog."""
 
     def __init__(self, colour: str, letter: str, tid: str) -> None:
         super().__init__(padding=(dp(2), 0), spacing=dp(3))
@@ -337,7 +338,7 @@ class TreasureButton(ButtonBehavior, BoxLayout):
             self._paint = Color(*self.fill)
             self._rect = SmoothRoundedRectangle(radius=[dp(theme.RADIUS)])
         self.bind(pos=self._redraw, size=self._redraw, state=self._redraw)
-        self.letter = fit_text(letter, theme.SIZE_BUTTON, ink, f"{tid}.letter")
+        self.letter = fit_text(letter, theme.SIZE_FIGURE, ink, f"{tid}.letter")
         self.minutes = fit_text("", theme.SIZE_FIGURE, ink, f"{tid}.minutes")
         self.unit = fit_text("", theme.SIZE_SMALL, ink, f"{tid}.unit", bold=False)
         self.add_widget(Widget())
