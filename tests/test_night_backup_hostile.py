@@ -275,7 +275,10 @@ HOSTILE: list[Maker] = [
 def test_a_hostile_backup_is_refused_before_writing_much(tmp_path, current, good, make):
     db, base = good
     file = make(tmp_path, db, base)
-    error = _refused(file, current, ("night.backup.refused", "night.backup.damaged"))
+    # (a manifest nested too deep for Python 3.11's json is damaged; 3.13's json reads
+    # it, and a list is not our manifest)
+    error = _refused(file, current, ("night.backup.refused", "night.backup.damaged",
+                                     "night.backup.not_ours"))
     assert error.message.params["path"] == str(file)
 
 
