@@ -9,40 +9,19 @@ child process with its own KIVY_HOME holding the file `companion install` writes
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.app_child import run_child
 from ui.commands import deploy
 from ui.main import input_settings
 
 pytestmark = pytest.mark.ui
 
 CHILD = r"""
-import json, sys
-from kivy.clock import Clock
-from ui import main as entry
-
-result = {}
-configure = entry.configure_kivy
-
-
-def configure_then_hook(cfg):
-    # ui.app makes the window on import: only once Kivy is configured, as main() does
-    configure(cfg)
-    from ui.app import CompanionApp
-
-    started = CompanionApp.on_start
-
-    def on_start(self):
-        started(self)
-        Clock.schedule_once(lambda _dt: check(self), 0.5)
-
-    CompanionApp.on_start = on_start
+import sys
+from tests.helpers.app_child import RESULT as result, run_app
 
 
 def taps(mouse, finger_down):
@@ -86,10 +65,7 @@ def check(app):
     app.stop()
 
 
-entry.configure_kivy = configure_then_hook
-code = entry.main(sys.argv[1:])
-print("RESULT " + json.dumps(result))
-sys.exit(code)
+sys.exit(run_app(check, sys.argv[1:]))
 """
 
 
@@ -105,16 +81,7 @@ def installers_kivy_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Pat
 
 
 def run_app(tmp_path: Path, kivy_home: Path) -> dict:
-    env = {**os.environ, "KIVY_HOME": str(kivy_home), "GPIOZERO_PIN_FACTORY": "mock",
-           "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1",
-           "XDG_CONFIG_HOME": str(tmp_path / "xdg-empty")}
-    env.pop("NOTIFY_SOCKET", None)
-    child = subprocess.run([sys.executable, "-c", CHILD, "--data-dir", str(tmp_path / "data")],
-                           capture_output=True, text=True, env=env, timeout=120,
-                           cwd=deploy.REPO)
-    lines = [line for line in child.stdout.splitlines() if line.startswith("RESULT ")]
-    assert child.returncode == 0 and lines, child.stdout[-2000:] + child.stderr[-4000:]
-    return json.loads(lines[-1].removeprefix("RESULT "))
+    return run_child(CHILD, ["--data-dir", str(tmp_path / "data")], tmp_path, kivy_home)
 
 
 def test_the_app_keeps_the_installers_touch_settings_and_one_touch_is_one_tap(

@@ -8,39 +8,21 @@ app (`ui.main.main`) runs in a child process with the config file given.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
+from tests.helpers.app_child import run_child
 from tests.uidriver import ARTIFACTS
 
 pytestmark = pytest.mark.ui
 
 CHILD = r"""
-import json, sys
+import sys
 from kivy.clock import Clock
-from ui import main as entry
+from tests.helpers.app_child import RESULT as result, run_app
 
-result = {}
-configure = entry.configure_kivy
-
-
-def configure_then_hook(cfg):
-    # ui.app makes the window on import: only once Kivy is configured, as main() does
-    configure(cfg)
-    from ui.app import CompanionApp
-
-    started = CompanionApp.on_start
-
-    def on_start(self):
-        started(self)
-        Clock.schedule_once(lambda _dt: settle(self), 0.5)
-
-    CompanionApp.on_start = on_start
 SHOT = sys.argv[-1]
 
 
@@ -103,27 +85,15 @@ def check(app):
     Clock.schedule_interval(done, 0.1)
 
 
-entry.configure_kivy = configure_then_hook
-code = entry.main(sys.argv[1:-1])
-print("RESULT " + json.dumps(result))
-sys.exit(code)
+sys.exit(run_app(settle, sys.argv[1:-1]))
 """
 
 
 def run_app(tmp_path: Path, display: dict, shot: str = "") -> dict:
     cfg = tmp_path / "config.yaml"
     cfg.write_text(json.dumps({"display": display}))  # JSON is YAML
-    env = {**os.environ, "KIVY_HOME": str(tmp_path / "kivy"), "GPIOZERO_PIN_FACTORY": "mock",
-           "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1",
-           "XDG_CONFIG_HOME": str(tmp_path / "xdg-empty")}
-    env.pop("NOTIFY_SOCKET", None)
-    child = subprocess.run([sys.executable, "-c", CHILD, "--config", str(cfg), "--data-dir",
-                            str(tmp_path / "data"), shot],
-                           capture_output=True, text=True, env=env, timeout=120,
-                           cwd=Path(__file__).resolve().parents[1])
-    lines = [line for line in child.stdout.splitlines() if line.startswith("RESULT ")]
-    assert child.returncode == 0 and lines, child.stdout[-2000:] + child.stderr[-4000:]
-    return json.loads(lines[-1].removeprefix("RESULT "))
+    return run_child(CHILD, ["--config", str(cfg), "--data-dir", str(tmp_path / "data"), shot],
+                     tmp_path, tmp_path / "kivy")
 
 
 @pytest.mark.parametrize("rotation", [90, 270])
