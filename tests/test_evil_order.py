@@ -17,22 +17,11 @@ from companion.games.evil.rules import RULES_VERSION
 from companion.i18n import Translator
 from companion.messages import RuleError
 from companion.session import Step
-from tests.helpers.evil import CHARACTERS, NAMES, at, roll, setup
+from tests.helpers.evil import CHARACTERS, NAMES, at, of, refused, roll, setup
 
 
 def new(**kwargs):
     return RULES.initial_state(setup(rules_version=RULES_VERSION, **kwargs))
-
-
-def refused(state, command, key: str) -> RuleError:
-    with pytest.raises(RuleError) as caught:
-        RULES.apply(state, command)
-    assert caught.value.message.key == key
-    return caught.value
-
-
-def of(events, kind):
-    return [ev for ev in events if isinstance(ev, kind)]
 
 
 # -- the roll waits for the replacement ------------------------------------------------

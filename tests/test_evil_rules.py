@@ -14,18 +14,7 @@ from companion.games.evil.instructions import instructions, roman
 from companion.games.evil.state import evolve
 from companion.i18n import Translator
 from companion.messages import RuleError
-from tests.helpers.evil import CHARACTERS, NAMES, apply, at, new_state, roll, setup
-
-
-def refused(state, command, key: str) -> RuleError:
-    with pytest.raises(RuleError) as caught:
-        RULES.apply(state, command)
-    assert caught.value.message.key == key
-    return caught.value
-
-
-def of(events, kind):
-    return [ev for ev in events if isinstance(ev, kind)]
+from tests.helpers.evil import CHARACTERS, NAMES, apply, at, new_state, of, refused, roll, setup
 
 
 # -- placing treasures ------------------------------------------------------------------

@@ -7,11 +7,14 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+import pytest
+
 from companion import config
 from companion.games.evil import RULES
 from companion.games.evil import commands as c
 from companion.games.evil.state import EvilState, Treasure
 from companion.journal import Journal
+from companion.messages import RuleError
 from companion.session import Session
 
 CHARACTERS = ("Nathan Goodspeed", "Edward Wyre", "Irene Elder", "Leroy Johnson",
@@ -93,3 +96,16 @@ def digest(session: Session) -> str:
     text = repr((session.state, history.cursor, len(history.steps),
                  [step.command for step in history.steps]))
     return hashlib.sha256(text.encode()).hexdigest()[:20]
+
+
+def refused(state: EvilState, command: Any, key: str) -> RuleError:
+    """The rules refuse `command` in `state` with the message `key`."""
+    with pytest.raises(RuleError) as caught:
+        RULES.apply(state, command)
+    assert caught.value.message.key == key
+    return caught.value
+
+
+def of(events: Any, kind: type) -> list[Any]:
+    """The events of one kind."""
+    return [ev for ev in events if isinstance(ev, kind)]
