@@ -128,20 +128,25 @@ def test_snapshot_and_tail_is_the_full_replay(kind: str, data: st.DataObject, ev
 
 def _evil_game(journal: Journal, rolls: int = 30, every: int = 10) -> Session:
     """A Pr. Evil game of `rolls` rolls (powers skipped, treasures placed at 55)."""
-    c = evil_props.c
     session = Session.start(rules_for("evil"), journal, evil_setup(seed=11))
     session.snapshot_every = every
     for _ in range(rolls):
-        state = session.state
-        if state.outcome is not None:
+        if session.state.outcome is not None:
             break
-        if state.pending_powers:
-            session.dispatch(c.SkipPower())
-        elif state.empty_colours:
-            session.dispatch(c.PlaceTreasure(state.empty_colours[0], 55))
-        else:
-            session.dispatch(c.Roll())
+        _play_one(session)
     return session
+
+
+def _play_one(session: Session) -> None:
+    """The table's next move: skip a power, place a treasure at 55, or roll."""
+    c = evil_props.c
+    state = session.state
+    if state.pending_powers:
+        session.dispatch(c.SkipPower())
+    elif state.empty_colours:
+        session.dispatch(c.PlaceTreasure(state.empty_colours[0], 55))
+    else:
+        session.dispatch(c.Roll())
 
 
 def test_a_roll_waiting_for_a_replacement_resumes_from_its_snapshot(tmp_path: Path) -> None:
@@ -156,12 +161,7 @@ def test_a_roll_waiting_for_a_replacement_resumes_from_its_snapshot(tmp_path: Pa
         state = session.state
         if state.waiting_for_replacement or state.outcome is not None:
             break
-        if state.pending_powers:
-            session.dispatch(c.SkipPower())
-        elif state.empty_colours:
-            session.dispatch(c.PlaceTreasure(state.empty_colours[0], 55))
-        else:
-            session.dispatch(c.Roll())
+        _play_one(session)
     state = session.state
     assert state.rules_version == 2 and state.pending_clock is not None, "no roll waited"
     resumed = Session.resume(session.rules, journal, session.game_id)

@@ -61,6 +61,14 @@ class _Chart(Widget):
     def redraw(self) -> None:  # pragma: no cover - overridden
         raise NotImplementedError
 
+    def _area(self) -> tuple[float, float, float, float] | None:
+        """Clear the chart; its box (x, y, w, h), or None while too small to draw."""
+        self.canvas.clear()
+        self.clear_widgets()
+        x0, y0 = self.pos
+        w, h = self.size
+        return None if w < 10 or h < 10 else (x0, y0, w, h)
+
     def _label(self, text: str, tid: str, x: float, y: float, w: float, h: float,
                size: float = 14, color: RGBA = theme.TEXT, halign: str = "center",
                bold: bool = False) -> Text:
@@ -91,12 +99,10 @@ class BarChart(_Chart):
         self.redraw()
 
     def redraw(self) -> None:
-        self.canvas.clear()
-        self.clear_widgets()
-        x0, y0 = self.pos
-        w, h = self.size
-        if w < 10 or h < 10:
+        area = self._area()
+        if area is None:
             return
+        x0, y0, w, h = area
         if not self.items:
             self._label(self.empty_text, f"{self.tid}.empty", x0, y0, w, h,
                         size=theme.SIZE_SMALL, color=theme.MUTED)
@@ -140,12 +146,10 @@ class LineChart(_Chart):
         self.redraw()
 
     def redraw(self) -> None:
-        self.canvas.clear()
-        self.clear_widgets()
-        x0, y0 = self.pos
-        w, h = self.size
-        if w < 10 or h < 10:
+        area = self._area()
+        if area is None:
             return
+        x0, y0, w, h = area
         longest = max((len(p) for _, p, _ in self.series), default=0)
         if longest < 2:
             self._label(self.empty_text, f"{self.tid}.empty", x0, y0, w, h,
