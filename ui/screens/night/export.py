@@ -18,7 +18,6 @@ from typing import Any
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 
 from companion.journal import Journal
 from companion.messages import CompanionError, Message, msg
@@ -28,6 +27,7 @@ from ui import theme
 from ui.background import Running, run_in
 from ui.dialogs import Dialog, message, open_dialog
 from ui.screens.night.common import scroll_list, top_bar, when
+from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, find
 
 log = logging.getLogger(__name__)
@@ -78,14 +78,12 @@ def stamp() -> str:
     return time.strftime("%Y%m%d-%H%M%S")
 
 
-class NightExportScreen(Screen):
+class NightExportScreen(PageScreen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.target: Path | None = None  # None: the data folder
         self.status = ""
         self.job: Running | None = None  # one export, backup or restore at a time
-        self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.status = ""

@@ -10,7 +10,6 @@ from typing import Any
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.messages import CompanionError
@@ -21,6 +20,7 @@ from ui import theme
 from ui.background import Running, in_steps, run_in
 from ui.dialogs import Dialog, open_dialog
 from ui.screens.night.common import KINDS, go, minutes, scroll_list, short_game_name, top_bar, when
+from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
 PAGE = 30  # games drawn at once: years of history stay quick to open
@@ -80,14 +80,12 @@ def title_text(line: GameLine) -> str:
     return " · ".join(parts)
 
 
-class NightHistoryScreen(Screen):
+class NightHistoryScreen(PageScreen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.kind: str | None = None
         self.shown = PAGE
         self.job: Running | None = None
-        self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.shown = PAGE
@@ -198,7 +196,7 @@ class NightHistoryScreen(Screen):
         open_dialog(dialog)
 
 
-class NightLogScreen(Screen):
+class NightLogScreen(PageScreen):
     """One game: what it was, then every action as the log tells it."""
 
     LIMIT = 400  # lines drawn; a longer game shows its latest ones
@@ -207,11 +205,6 @@ class NightLogScreen(Screen):
         super().__init__(**kwargs)
         self.game_id = 0
         self.job: Running | None = None
-        self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        self.add_widget(self.box)
-
-    def on_pre_enter(self, *_: Any) -> None:
-        self.refresh()
 
     def on_leave(self, *_: Any) -> None:
         if self.job is not None:

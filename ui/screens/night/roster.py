@@ -13,13 +13,13 @@ from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
-from kivy.uix.screenmanager import Screen
 
 from companion.messages import CompanionError
 from companion.night import roster
 from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, confirm_loss, open_dialog
 from ui.screens.night.common import PALETTE, hex_rgba, player_rgba, scroll_list, top_bar
+from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
 
@@ -34,15 +34,7 @@ def attempt(action: Callable[[], Any]) -> bool:
     return True
 
 
-class NightRosterScreen(Screen):
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        self.add_widget(self.box)
-
-    def on_pre_enter(self, *_: Any) -> None:
-        self.refresh()
-
+class NightRosterScreen(PageScreen):
     def refresh(self) -> None:
         app = App.get_running_app()
         self.box.clear_widgets()

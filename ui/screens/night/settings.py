@@ -16,7 +16,6 @@ from typing import Any
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 
 import companion
 from companion.config import ConfigError
@@ -26,6 +25,7 @@ from ui import theme
 from ui.dialogs import message
 from ui.screens.night import prefs as night_prefs
 from ui.screens.night.common import scroll_list, top_bar
+from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
 PARTS = ("clock_leds", "treasure_leds", "buzzer", "buttons", "ring")
@@ -45,15 +45,7 @@ def next_choice(choices: Sequence[float], current: float) -> Any:
     return next((choice for choice in choices if choice > current), choices[0])
 
 
-class NightSettingsScreen(Screen):
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        self.add_widget(self.box)
-
-    def on_pre_enter(self, *_: Any) -> None:
-        self.refresh()
-
+class NightSettingsScreen(PageScreen):
     # -- saving ------------------------------------------------------------------------
     def change(self, dotted: str, value: Any) -> bool:
         app = App.get_running_app()

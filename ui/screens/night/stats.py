@@ -12,7 +12,6 @@ from typing import Any
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.messages import CompanionError
@@ -31,6 +30,7 @@ from ui.screens.night.common import (
     top_bar,
 )
 from ui.screens.night.history import difficulty_name, title_text
+from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, follow_height, paint_background
 from ui.widgets.charts import BarChart, LineChart
 
@@ -39,7 +39,7 @@ LINE_KINDS = ("castor", "bond")  # games with a score line over rounds
 LINE_GAMES = 12  # recent games offered for the line chart
 
 
-class NightStatsScreen(Screen):
+class NightStatsScreen(PageScreen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.kind: str | None = None
@@ -49,8 +49,6 @@ class NightStatsScreen(Screen):
         self.line_index = 0
         self.recent: dict[str, list[history.GameLine]] = {}
         self.job: Running | None = None
-        self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
-        self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:
         self.load()
