@@ -13,6 +13,15 @@ from companion.games.evil import commands as c
 from companion.session import Session
 
 
+def undo_or_redo(session: Session, draw: float) -> str | None:
+    """A table's second thoughts: "undo" for 6 % of the draws, "redo" for 4 %."""
+    if draw < 0.06 and session.can_undo():
+        return "undo"
+    if draw < 0.10 and session.can_redo():
+        return "redo"
+    return None
+
+
 def next_action(session: Session, seq: int) -> Any:
     """The next action ("undo", "redo" or a command) for the `seq`-th journal entry."""
     rng = random.Random(seq)
@@ -20,10 +29,8 @@ def next_action(session: Session, seq: int) -> Any:
     if state.outcome is not None:
         return "undo"
     draw = rng.random()
-    if draw < 0.06 and session.can_undo():
-        return "undo"
-    if draw < 0.10 and session.can_redo():
-        return "redo"
+    if (back := undo_or_redo(session, draw)) is not None:
+        return back
     if state.pending_powers:
         free = [p.character for p in state.players if p.character not in state.powers_up]
         return c.ActivatePower(rng.choice(free)) if free and draw < 0.6 else c.SkipPower()

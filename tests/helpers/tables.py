@@ -61,10 +61,8 @@ def next_action(session: Session, seq: int) -> Any:
     if session.rules.summary(state).get("finished"):
         return "undo"
     draw = rng.random()
-    if draw < 0.06 and session.can_undo():
-        return "undo"
-    if draw < 0.10 and session.can_redo():
-        return "redo"
+    if (back := evil_play.undo_or_redo(session, draw)) is not None:
+        return back
     n = len(session.setup["players"])
     for command in (_castor if kind == "castor" else _bond)(state, n, rng):
         try:

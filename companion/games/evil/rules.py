@@ -205,13 +205,9 @@ def _advance_time(state: EvilState, steps: int) -> tuple[EvilState, Events]:
     if taken and len(state.lost) >= p.lost_to_lose and state.outcome is None:
         events.append(e.GameLost(len(state.lost)))
         return evolve(state, outcome="lost"), events
-    powers = 0
-    for i in range(1, steps + 1):
-        position = (start + i) % p.dial_steps
-        if position in p.power_spaces:
-            powers += 1
-            events.append(e.PowerSpaceReached(position))
-    return evolve(state, pending_powers=state.pending_powers + powers), events
+    reached = _power_spaces(p, start, steps)
+    events += reached
+    return evolve(state, pending_powers=state.pending_powers + len(reached)), events
 
 
 def _advance_time_v1(state: EvilState, steps: int) -> tuple[EvilState, Events]:
@@ -233,13 +229,17 @@ def _advance_time_v1(state: EvilState, steps: int) -> tuple[EvilState, Events]:
                 return state, events
         else:
             slots[index] = evolve(treasure, steps=treasure.steps - steps)
-    powers = 0
-    for i in range(1, steps + 1):
-        position = (start + i) % p.dial_steps
-        if position in p.power_spaces:
-            powers += 1
-            events.append(e.PowerSpaceReached(position))
-    return evolve(state, slots=tuple(slots), pending_powers=state.pending_powers + powers), events
+    reached = _power_spaces(p, start, steps)
+    events += reached
+    return evolve(state, slots=tuple(slots),
+                  pending_powers=state.pending_powers + len(reached)), events
+
+
+def _power_spaces(p: EvilParams, start: int, steps: int) -> list[e.PowerSpaceReached]:
+    """The power spaces the time marker passes or stops on, moving `steps` from `start`."""
+    return [e.PowerSpaceReached(position)
+            for position in ((start + i) % p.dial_steps for i in range(1, steps + 1))
+            if position in p.power_spaces]
 
 
 def _check_face(state: EvilState, die: str, face: str) -> None:
