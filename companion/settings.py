@@ -26,6 +26,7 @@ import yaml
 
 from companion import config
 from companion.config import Config, ConfigError, Problem
+from companion.files import fsync_dir
 
 _LOCK = threading.Lock()
 HEADER = """\
@@ -101,15 +102,5 @@ def _write(path: Path, changes: Mapping[str, Any], user_file: Path | None) -> di
         os.replace(tmp, path)
     finally:
         tmp.unlink(missing_ok=True)
-    _sync_folder(path.parent)
+    fsync_dir(path.parent)  # the rename itself survives a power cut once synced
     return data
-
-
-def _sync_folder(folder: Path) -> None:
-    """The rename itself survives a power cut once the folder is synced."""
-    with contextlib.suppress(OSError):
-        fd = os.open(str(folder), os.O_RDONLY)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
