@@ -9,7 +9,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEST_APT := xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core systemd
 RUN_APT  := libgl1-mesa-dri libgl1 libegl1 libmtdev1
 
-.PHONY: run test fuzz lint bench screenshots clean apt-test apt-run test-debian13
+.PHONY: run test fuzz lint bench screenshots catalogs clean apt-test apt-run test-debian13
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -39,6 +39,12 @@ COMPILE := $(BIN)/python -m compileall -q companion hardware ui
 run: apt-run $(VENV)/.installed
 	$(COMPILE)
 	$(BIN)/companion
+
+# the translations: checks every companion/locales/<lang>/LC_MESSAGES/<domain>.po (no
+# empty text, every plural form) and compiles it to the .mo beside it, which the app
+# reads; the .mo are committed, so run this after editing a .po and commit both
+catalogs: $(VENV)/.installed
+	$(BIN)/python -m companion.catalogs
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check .

@@ -1,29 +1,35 @@
 """The translation layer: every user-facing string goes through `Translator`.
 
-Catalogs are YAML files in `companion/locales/<language>/<domain>.yaml`; the keys of a
-file are prefixed with its domain (`evil.yaml`: `roll` -> `evil.roll`), so each game
-keeps its own catalog. English is the fallback for a missing key.
+Catalogs are gettext's, one per language and domain: the source
+`companion/locales/<language>/LC_MESSAGES/<domain>.po` and the `.mo` that
+`make catalogs` compiles from it (committed, so a clone runs as is; `companion/catalogs.py`
+checks and compiles them with Babel). The msgids are symbolic keys prefixed with their
+domain (`evil.po`: `evil.roll`), so each game keeps its own catalog. English has its own
+catalogs and stands behind every other language for a key it lacks; a key no catalog
+has is shown as is (the catalog tests and the screen audit catch it).
 
-A text that depends on a number is a mapping of CLDR plural categories (Babel's rules
-for the language: English `one`/`other`, French `one`/`many`/`other`, where 0 and 1
-are `one`), chosen by the parameter `n`, or by the one that `count:` names:
+A text that depends on a number is a plural entry, chosen by the parameter `n` through
+gettext's `ngettext` and the catalog's `Plural-Forms` (Babel's translation of CLDR's
+rule: English one/other, French one/many/other, where 0 and 1 are one):
 
-    medals_short:
-      one: "({n} medal)"
-      other: "({n} medals)"
+    msgid "night.ui.medals_short"
+    msgid_plural "night.ui.medals_short"
+    msgstr[0] "({n} médaille)"
+    msgstr[1] "({n} de médailles)"
+    msgstr[2] "({n} médailles)"
 
-Dates and times are written by Babel in the language's own way (`Translator.when`).
+Without a whole number `n` the last form (CLDR's `other`) is shown. Dates and times are
+written by Babel in the language's own way (`Translator.when`).
 """
 
 from __future__ import annotations
 
 import datetime
 import functools
-from collections.abc import Mapping
+import gettext
+import re
 from pathlib import Path
 from typing import Any
-
-import yaml
 
 from companion.messages import Message
 
@@ -32,86 +38,81 @@ LANGUAGES = ("en", "fr")
 FALLBACK = "en"
 
 
-#: CLDR's plural categories; `count` names the parameter that chooses among them
-PLURAL_CATEGORIES = frozenset({"zero", "one", "two", "few", "many", "other"})
-PLURAL_COUNT = "count"
+def mo_path(language: str, domain: str, locales_dir: Path = LOCALES_DIR) -> Path:
+    return locales_dir / language / "LC_MESSAGES" / f"{domain}.mo"
 
 
-def is_plural(value: Any) -> bool:
-    """A catalog entry that is a text per plural category (it must have `other`)."""
-    return (isinstance(value, Mapping) and "other" in value
-            and set(value) <= PLURAL_CATEGORIES | {PLURAL_COUNT})
-
-
-def _flatten(prefix: str, data: Mapping[str, Any], out: dict[str, str],
-             plurals: dict[str, dict[str, str]] | None = None) -> None:
-    """Dotted keys -> text. A plural entry's key holds its `other` form (so every
-    check on keys and placeholders sees it) and its forms go to `plurals`."""
-    for key, value in data.items():
-        full = f"{prefix}.{key}"
-        if is_plural(value):
-            out[full] = str(value["other"])
-            if plurals is not None:
-                plurals[full] = {str(k): str(v) for k, v in value.items()}
-        elif isinstance(value, Mapping):
-            _flatten(full, value, out, plurals)
-        else:
-            out[full] = str(value)
-
-
-# libyaml's parser where PyYAML was built with it: ~15x faster on the catalogs, which
-# matters for the start time on a Pi
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+def domains(language: str, locales_dir: Path = LOCALES_DIR) -> list[str]:
+    return sorted(p.stem for p in (locales_dir / language / "LC_MESSAGES").glob("*.mo"))
 
 
 @functools.lru_cache(maxsize=128)
-def _load_full(language: str, domain: str,
-               locales_dir: Path) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
-    path = locales_dir / language / f"{domain}.yaml"
-    catalog: dict[str, str] = {}
-    plurals: dict[str, dict[str, str]] = {}
+def _translations(language: str, domain: str,
+                  locales_dir: Path) -> gettext.NullTranslations:
+    """A domain's compiled catalog, with English's behind it; read once per process."""
     try:
-        with path.open(encoding="utf-8") as handle:
-            data = yaml.load(handle, Loader=YAML_LOADER) or {}  # a safe loader
+        with mo_path(language, domain, locales_dir).open("rb") as handle:
+            found: gettext.NullTranslations = gettext.GNUTranslations(handle)
     except FileNotFoundError:
-        return catalog, plurals
-    _flatten(domain, data, catalog, plurals)
-    return catalog, plurals
+        found = gettext.NullTranslations()
+    if language != FALLBACK:
+        found.add_fallback(_translations(FALLBACK, domain, locales_dir))
+    return found
 
 
-def _load_domain(language: str, domain: str, locales_dir: Path) -> dict[str, str]:
-    return _load_full(language, domain, locales_dir)[0]
+@functools.lru_cache(maxsize=128)
+def _other(translations: gettext.NullTranslations) -> int:
+    """A number that chooses a catalog's last plural form, CLDR's `other` (Babel writes
+    it last): what a text is given when its count is missing."""
+    header = translations.info().get("plural-forms", "")
+    found = re.search(r"nplurals\s*=\s*(\d+)", header)
+    last = int(found.group(1)) - 1 if found else 1
+    plural = getattr(translations, "plural", lambda n: int(n != 1))
+    return next((n for n in range(2, 1000) if plural(n) == last), 2)
 
 
-def load_plurals(language: str, domain: str,
-                 locales_dir: Path = LOCALES_DIR) -> dict[str, dict[str, str]]:
-    """A domain's plural entries: key -> {category: text} (and `count`, if set)."""
-    return {k: dict(v) for k, v in _load_full(language, domain, locales_dir)[1].items()}
-
-
-@functools.lru_cache(maxsize=8)
-def _locale(language: str) -> Any:
-    from babel import Locale  # Babel's data is read when a number or date needs it
-
-    return Locale.parse(language)
-
-
-def plural_category(language: str, n: int | float) -> str:
-    """CLDR's category of `n` in the language ("one", "many", "other"...)."""
-    return str(_locale(language).plural_form(abs(n)))
+def _entries(translations: gettext.NullTranslations) -> dict[str, str]:
+    """A compiled catalog's own keys -> text, a plural entry's text being its last form
+    (`other`). gettext keeps them in `_catalog`: key -> text, (key, form) -> text."""
+    out: dict[str, str] = {}
+    last: dict[str, int] = {}
+    for key, text in getattr(translations, "_catalog", {}).items():
+        if isinstance(key, tuple):
+            name, form = key
+            if form >= last.get(name, -1):
+                last[name], out[name] = form, text
+        elif key:  # "" is the header
+            out[key] = text
+    return out
 
 
 def load_domain(language: str, domain: str, locales_dir: Path = LOCALES_DIR) -> dict[str, str]:
-    """One domain's keys in a language (read once per process; the copy is the caller's)."""
-    return dict(_load_domain(language, domain, locales_dir))
+    """One domain's keys in a language, English not included (the copy is the caller's)."""
+    return _entries(_translations(language, domain, locales_dir))
 
 
 def load_catalog(language: str, locales_dir: Path = LOCALES_DIR) -> dict[str, str]:
     """A language's whole catalog, every domain (the copy is the caller's)."""
     catalog: dict[str, str] = {}
-    for path in sorted((locales_dir / language).glob("*.yaml")):
-        catalog.update(_load_domain(language, path.stem, locales_dir))
+    for domain in domains(language, locales_dir):
+        catalog.update(load_domain(language, domain, locales_dir))
     return catalog
+
+
+@functools.lru_cache(maxsize=8)
+def _locale(language: str) -> Any:
+    from babel import Locale  # Babel's data is read when a date needs it
+
+    return Locale.parse(language)
+
+
+def _count(value: Any) -> int | None:
+    """The whole number a plural is chosen by (its size: -1 point like 1 point)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, float) and not value.is_integer():
+        return None
+    return abs(int(value))
 
 
 class Translator:
@@ -124,30 +125,17 @@ class Translator:
         self.language = language
         self.locales_dir = locales_dir
 
-    def _template(self, key: str) -> str | None:
-        domain = key.partition(".")[0]
-        found = _load_domain(self.language, domain, self.locales_dir).get(key)
-        if found or self.language == FALLBACK:
-            return found
-        return _load_domain(FALLBACK, domain, self.locales_dir).get(key)
+    def _text(self, key: str, n: int | None) -> str | None:
+        """The key's text in the language, else in English: the plural form `n` asks
+        for (the last form without `n`), or the plain text; None if no catalog has it."""
+        translations = _translations(self.language, key.partition(".")[0], self.locales_dir)
+        text = translations.ngettext(key, key, _other(translations) if n is None else n)
+        if text == key:  # no plural entry: a plain text
+            text = translations.gettext(key)
+        return None if text == key else text
 
     def has(self, key: str) -> bool:
-        return self._template(key) is not None
-
-    def _plural(self, key: str, params: Mapping[str, Any]) -> str | None:
-        """The form of a plural entry that the count in `params` asks for."""
-        domain = key.partition(".")[0]
-        for language in dict.fromkeys((self.language, FALLBACK)):
-            forms = _load_full(language, domain, self.locales_dir)[1].get(key)
-            if forms is None:
-                if _load_domain(language, domain, self.locales_dir).get(key):
-                    return None  # a plain text in this language
-                continue
-            n = params.get(forms.get(PLURAL_COUNT, "n"))
-            if not isinstance(n, (int, float)) or isinstance(n, bool):
-                return forms["other"]
-            return forms.get(plural_category(language, n), forms["other"])
-        return None
+        return self._text(key, None) is not None
 
     def when(self, timestamp: float) -> str:
         """A date and time (the device's local time) as the language writes them:
@@ -160,7 +148,7 @@ class Translator:
                f"{format_time(moment, 'short', locale=locale)}"
 
     def __call__(self, key: str, /, **params: Any) -> str:
-        template = self._plural(key, params) or self._template(key)
+        template = self._text(key, _count(params.get("n")))
         if template is None:
             return key  # visible, and caught by the catalog tests
         resolved = {k: self.resolve(v) for k, v in params.items()}

@@ -9,9 +9,8 @@ import string
 from pathlib import Path
 
 import pytest
-import yaml
 
-from companion import config
+from companion import catalogs, config
 from companion.games.evil import EvilParams
 from companion.games.evil.dice import DICE
 from companion.i18n import LANGUAGES, LOCALES_DIR, Translator, load_catalog
@@ -19,10 +18,9 @@ from companion.messages import Message
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = ("companion", "ui", "hardware")
-DOMAINS = sorted({p.stem for lang in LANGUAGES for p in (LOCALES_DIR / lang).glob("*.yaml")}
-                 | {"core", "evil"})
+DOMAINS = sorted({p.stem for p in catalogs.po_paths()} | {"core", "evil"})
 KEY = re.compile(rf"^(?:{'|'.join(DOMAINS)})(?:\.[a-z0-9_]+)+$")
-NOT_KEYS = re.compile(r"\.(?:ya?ml|kv|py|png|ttf|json|txt|sqlite3|service|log)$")
+NOT_KEYS = re.compile(r"\.(?:ya?ml|kv|py|png|ttf|json|txt|sqlite3|service|log|po|mo)$")
 KV_STRING = re.compile(r"""(["'])((?:(?!\1).)+)\1""")
 
 
@@ -96,19 +94,23 @@ def test_english_and_french_have_the_same_placeholders(domain):
     assert differ == {}
 
 
-@pytest.mark.parametrize("language", LANGUAGES)
-def test_catalog_values_are_text(language):
-    """YAML reads `yes`, `no`, `on` or `12` as other types: every entry must be a string."""
-    def walk(node, where):
-        for key, value in node.items():
-            assert isinstance(key, str), f"{where}: key {key!r}"
-            if isinstance(value, dict):
-                walk(value, f"{where}.{key}")
-            else:
-                assert isinstance(value, str), f"{where}.{key}: {value!r}"
+@pytest.mark.parametrize("path", list(catalogs.po_paths()),
+                         ids=lambda p: f"{p.parents[1].name}/{p.name}")
+def test_every_catalog_is_complete_and_its_mo_is_compiled_from_it(path):
+    """Nothing left empty or fuzzy, every plural form there, and the committed `.mo`
+    (what the app reads) says what its `.po` says: `make catalogs` after an edit."""
+    import gettext
+    import io
 
-    for path in sorted((LOCALES_DIR / language).glob("*.yaml")):
-        walk(yaml.safe_load(path.read_text(encoding="utf-8")) or {}, path.name)
+    catalog = catalogs.read(path)
+    assert catalogs.problems(catalog) == []
+    fresh = gettext.GNUTranslations(io.BytesIO(catalogs.compiled(catalog)))
+    with path.with_suffix(".mo").open("rb") as handle:
+        committed = gettext.GNUTranslations(handle)
+    # the texts, and the header's plural rule (the rest of the header names Babel's version)
+    assert {k: v for k, v in committed._catalog.items() if k} == \
+        {k: v for k, v in fresh._catalog.items() if k}, "run `make catalogs`"
+    assert committed.info()["plural-forms"] == catalog.plural_forms
 
 
 def test_keys_built_at_run_time_exist_for_the_default_game():
@@ -135,28 +137,59 @@ def test_an_unknown_language_falls_back_to_english():
     assert Translator("fr")("core.ui.undo") == CATALOGS["fr"]["core.ui.undo"]
 
 
+def _write_catalog(root: Path, language: str, domain: str,
+                   entries: dict[str, str | tuple[str, ...]]) -> Path:
+    catalog = catalogs.new_catalog(language, domain)
+    for key, text in entries.items():
+        catalog.add((key, key) if isinstance(text, tuple) else key, text)
+    path = root / language / "LC_MESSAGES" / f"{domain}.po"
+    catalogs.write(catalog, path)
+    return path
+
+
 def test_a_translator_reads_only_the_domains_it_is_asked_for(tmp_path: Path) -> None:
-    core = {"en": "hello: Hello {name}\nbye: Bye\n", "fr": "hello: Salut {name}\n"}
-    for language, text in core.items():
-        (tmp_path / language).mkdir()
-        (tmp_path / language / "core.yaml").write_text(text)
-        (tmp_path / language / "game.yaml").write_text("{ not: yaml: at all")  # never read
+    _write_catalog(tmp_path, "en", "core", {"core.hello": "Hello {name}", "core.bye": "Bye"})
+    _write_catalog(tmp_path, "fr", "core", {"core.hello": "Salut {name}"})
+    assert catalogs.main(tmp_path) == 0
+    (tmp_path / "fr" / "LC_MESSAGES" / "game.mo").write_bytes(b"not a catalog")  # never read
     french = Translator("fr", tmp_path)
     assert french("core.hello", name="Ana") == "Salut Ana"
     assert french("core.bye") == "Bye"  # English fills a key French lacks
     assert french.has("core.bye") and not french.has("core.nothing")
     assert french("nodomain") == "nodomain"
-    with pytest.raises(yaml.YAMLError):
+    with pytest.raises(OSError):
         french("game.title")  # read the first time one of its keys is asked for
+
+
+def test_a_missing_plural_form_is_refused(tmp_path: Path) -> None:
+    """French needs three forms (one, many, other): a catalog giving two is not compiled,
+    and the catalog test above fails on it."""
+    path = _write_catalog(tmp_path, "fr", "core", {
+        "core.cards": ("{n} carte", "{n} de cartes", "{n} cartes"),
+        "core.dice": ("{n} dé", "", "{n} dés"),
+        "core.left": ""})
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('msgstr[2] "{n} cartes"\n', ""), encoding="utf-8")
+    assert catalogs.problems(catalogs.read(path)) == [
+        "core.cards: msgstr[2] missing", "core.dice: msgstr[1] missing", "core.left: empty"]
+    assert catalogs.main(tmp_path) == 1
+    assert not path.with_suffix(".mo").exists()
+
+
+@pytest.mark.parametrize(("language", "forms"), [
+    ("en", {"one": 0, "other": 1}), ("fr", {"one": 0, "many": 1, "other": 2})])
+def test_the_plural_header_is_babel_s_cldr_rule(language, forms):
+    catalog = catalogs.read(LOCALES_DIR / language / "LC_MESSAGES" / "core.po")
+    assert catalog.num_plurals == len(forms)
+    assert catalogs.plural_indexes(catalog) == forms
 
 
 # -- plurals (CLDR rules through Babel) and dates -----------------------------------------
 def _plural_entries(language: str) -> dict[str, dict[str, str]]:
-    from companion.i18n import load_plurals
-
+    """Every plural entry of a language: key -> {CLDR category: text}."""
     found: dict[str, dict[str, str]] = {}
-    for domain in DOMAINS:
-        found.update(load_plurals(language, domain))
+    for path in sorted((LOCALES_DIR / language / "LC_MESSAGES").glob("*.po")):
+        found.update(catalogs.plurals(catalogs.read(path)))
     return found
 
 
@@ -166,11 +199,11 @@ def test_every_plural_entry_has_every_form_its_language_needs(language):
 
     needed = set(Locale.parse(language).plural_form.tags) | {"other"}
     for key, forms in _plural_entries(language).items():
-        categories = set(forms) - {"count"}
-        assert needed <= categories, f"{language} {key}: missing {sorted(needed - categories)}"
-        count = forms.get("count", "n")
-        for category in categories:
-            assert count in placeholders(forms[category]), f"{language} {key}.{category}"
+        assert set(forms) == needed, f"{language} {key}: missing {sorted(needed - set(forms))}"
+        for category, text in forms.items():
+            assert text, f"{language} {key}.{category} is empty"
+            # the count is always `n`: it is what chooses the form
+            assert "n" in placeholders(text), f"{language} {key}.{category}"
 
 
 # "{n} word" in a plain text is a plural waiting to be wrong ("1 games"); units and
@@ -226,7 +259,7 @@ def test_the_french_glossary_is_the_same_everywhere():
           if k.split(".")[0] in ("core", "night", "castor", "bond", "evil")}
     fr.update({f"{k}.{c}": v for k, forms in _plural_entries("fr").items()
                if k.split(".")[0] in ("core", "night", "castor", "bond", "evil")
-               for c, v in forms.items() if c != "count"})
+               for c, v in forms.items()})
     translate = Translator("fr")
     assert (translate("core.ui.undo"), translate("core.ui.redo"),
             translate("core.ui.cancel")) == ("Défaire", "Refaire", "Annuler")
@@ -246,13 +279,15 @@ def test_the_french_glossary_is_the_same_everywhere():
 
 
 @pytest.mark.parametrize(("language", "key", "params", "expected"), [
-    ("en", "bond.ui.score", {"score": 1}, "1 point"),
-    ("en", "bond.ui.score", {"score": 0}, "0 points"),
-    ("fr", "bond.ui.score", {"score": 0}, "0 point"),
-    ("fr", "bond.ui.score", {"score": 12}, "12 points"),
+    ("en", "bond.ui.score", {"n": 1}, "1 point"),
+    ("en", "bond.ui.score", {"n": 0}, "0 points"),
+    ("fr", "bond.ui.score", {"n": 0}, "0 point"),
+    ("fr", "bond.ui.score", {"n": 1}, "1 point"),
+    ("fr", "bond.ui.score", {"n": 12}, "12 points"),
+    ("fr", "bond.ui.score", {"n": 2_000_000}, "2000000 de points"),
     ("en", "castor.ui.goal", {"n": 1}, "1 medal wins"),
     ("fr", "castor.story.rounds", {"n": 1}, "1 manche jouée"),
-    ("en", "castor.say.trick_won", {"player": "Ana", "points": 1},
+    ("en", "castor.say.trick_won", {"player": "Ana", "n": 1},
      "Ana wins the trick and 1 plan point."),
     ("fr", "bond.story.kills", {"n": 2}, "2 espions tués"),
 ])
@@ -269,7 +304,7 @@ def test_game_texts_take_the_right_plural_form(language, key, params, expected):
 def test_the_professor_moves_rooms_in_the_right_number(language, rooms, expected):
     from companion.messages import msg
 
-    said = Translator(language)("evil.say.moves", rooms=rooms, doors=msg("evil.doors.red"))
+    said = Translator(language)("evil.say.moves", n=rooms, doors=msg("evil.doors.red"))
     assert said.startswith(expected)
 
 
@@ -279,7 +314,7 @@ def test_pr_evil_s_french_colours_agree_with_what_they_name():
 
     fr = {k: v for k, v in CATALOGS["fr"].items() if k.startswith("evil.")}
     fr.update({f"{k}.{c}": v for k, forms in _plural_entries("fr").items()
-               if k.startswith("evil.") for c, v in forms.items() if c != "count"})
+               if k.startswith("evil.") for c, v in forms.items()})
     assert [k for k, v in fr.items() if re.search(r"portes? (à tapis )?\{colour\}", v)] == []
     translate = Translator("fr")
     assert [translate(f"evil.doors.{c}") for c in ("red", "green", "blue")] == [
@@ -299,8 +334,8 @@ def test_plurals_follow_the_cldr_rule_of_the_language(language, counts, expected
     assert [translate("night.ui.medals_short", n=n) for n in counts] == expected
 
 
-def test_a_plural_chosen_by_a_named_count_and_the_fallback_to_english():
-    assert Translator("en")("night.ui.kind_kill", points=1, who="Bob") == \
+def test_a_plural_chosen_by_n_and_the_fallback_to_english():
+    assert Translator("en")("night.ui.kind_kill", n=1, who="Bob") == \
         "Best kill: 1 point (Bob)"
     assert Translator("fr")("night.ui.games_finished", n=1) == "1 partie terminée"
     assert Translator("fr")("night.ui.games_finished", n=3) == "3 parties terminées"

@@ -498,7 +498,7 @@ def test_instructions_say_what_the_professor_does():
     assert keys == ["evil.say.moves", "evil.say.time", "evil.say.lost", "evil.say.power",
                     "evil.say.turn"]
     said = instructions(events, state.params)
-    assert said[0].params["rooms"] == 2
+    assert said[0].params["n"] == 2  # the rooms: the count that chooses the plural
     assert said[0].params["doors"].key == "evil.doors.blue"
     assert said[1].params["position"] == "III"
     assert Translator("en").message(said[0]) == (

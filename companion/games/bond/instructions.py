@@ -34,7 +34,7 @@ def outcome(state: BondState) -> Message | None:
         return None
     winners = state.outcome.winners
     return msg(f"bond.outcome.{state.outcome.reason}", winners=_names(state, winners),
-               score=state.players[winners[0]].score)
+               n=state.players[winners[0]].score)
 
 
 def instructions(events: Iterable[Any], state: BondState) -> list[Message]:

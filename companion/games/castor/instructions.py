@@ -36,22 +36,24 @@ def _trumps(trumps: tuple[str, ...] | None) -> Message:
 def check_cards(event: e.CheckCards) -> Message:
     """The "check your cards" note for a card the settings did not expect."""
     match event.reason:
-        case "value" | "copies":
+        case "value" | "copies":  # `copies` counts the cards: its plural is chosen by n
             assert event.colour is not None
             return msg(f"castor.check.{event.reason}", value=event.value,
                        colour=colour(event.colour), low=event.low, high=event.high,
-                       count=event.count)
+                       n=event.count)
         case "plan_value":
             return msg("castor.check.plan_value", value=event.value, low=event.low,
                        high=event.high)
-        case _:  # plan_copies, plan_total
+        case "plan_copies":
+            return msg("castor.check.plan_copies", value=event.value, n=event.count)
+        case _:  # plan_total
             return msg(f"castor.check.{event.reason}", value=event.value, count=event.count)
 
 
 def moved(event: e.PileMoved) -> Message:
     if event.colour is None:
         return msg("castor.say.points_moved", giver=event.giver, receiver=event.receiver,
-                   points=event.value)
+                   n=event.value)
     return msg("castor.say.card_moved", giver=event.giver, receiver=event.receiver,
                value=event.value, colour=colour(event.colour))
 
@@ -84,7 +86,7 @@ def instructions(events: Iterable[Any]) -> list[Message]:
                 out.append(moved(event))
             case e.TrickWon(winner=winner, plan=plan, extra_plan=extra, next_leader=nxt):
                 points = plan + (extra or 0)
-                out.append(msg("castor.say.trick_won", player=winner, points=points))
+                out.append(msg("castor.say.trick_won", player=winner, n=points))
                 if nxt is not None:
                     out.append(msg("castor.say.next_leader", player=nxt))
             case e.RoundScored(round=number, winners=winners):

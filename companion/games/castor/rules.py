@@ -471,7 +471,7 @@ def _move_plan(state: CastorState, cmd: c.MovePlan) -> tuple[CastorState, Events
     held = piles(len(state.players), (*tracking.done, tracking.current))[g].plan
     if points > held:
         # the number is the giver's to check in their own pile: it is not shown here
-        raise RuleError("castor.error.not_enough_plan", player=_name(state, g), points=points)
+        raise RuleError("castor.error.not_enough_plan", player=_name(state, g), n=points)
     state = _add_move(state, tracking, Move(g, r, None, points))
     return state, [e.PileMoved(_name(state, g), _name(state, r), None, points)]
 

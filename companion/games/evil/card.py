@@ -127,7 +127,7 @@ def _effects(state: EvilState, events: list[Any]) -> list[Line]:
         match event:
             case e.ProfessorMoves(rooms=rooms, colour=name):
                 lines.append(Line(professor or f"chevron{rooms}", name,
-                                  msg("evil.card.moves", rooms=rooms, doors=doors(name))))
+                                  msg("evil.card.moves", n=rooms, doors=doors(name))))
             case e.SecretPassage(colour=name):
                 lines.append(Line("passage", name,
                                   msg("evil.card.passage", colour=colour_upper(name))))
@@ -155,7 +155,7 @@ def _effects(state: EvilState, events: list[Any]) -> list[Line]:
                     position=roman(position if now is None else now, p.dial_steps))))
             case e.TimeMoved(steps=moved) if moved > 0:
                 lines.append(Line(clock, None, msg(
-                    "evil.card.time", steps=moved, position=roman(state.time, p.dial_steps))))
+                    "evil.card.time", n=moved, position=roman(state.time, p.dial_steps))))
             case e.TimeMoved():
                 lines.append(Line("board", None, msg(
                     "evil.card.time_back", position=roman(state.time, p.dial_steps))))

@@ -41,7 +41,7 @@ def instructions(events: Iterable[Any], params: EvilParams) -> list[Message]:
         match event:
             case e.ProfessorMoves(rooms=rooms, colour=c):
                 # the door mats' colour, in capitals as the table looks for it on the board
-                out.append(msg("evil.say.moves", rooms=rooms, doors=doors(c)))
+                out.append(msg("evil.say.moves", n=rooms, doors=doors(c)))
             case e.SecretPassage(colour=c):
                 out.append(msg("evil.say.passage", colour=colour_upper(c)))
             case e.NoEffect(colour=c):
@@ -50,7 +50,7 @@ def instructions(events: Iterable[Any], params: EvilParams) -> list[Message]:
                 out.append(msg("evil.say.hurry", colour=colour(c),
                                minutes=-steps * params.step_minutes))
             case e.TimeMoved(steps=steps, position=pos) if steps > 0:
-                out.append(msg("evil.say.time", steps=steps, position=roman(pos, dial_steps)))
+                out.append(msg("evil.say.time", n=steps, position=roman(pos, dial_steps)))
             case e.TreasureLost(colour=c):
                 out.append(msg("evil.say.lost", colour=colour(c)))
             case e.PowerSpaceReached(position=pos):

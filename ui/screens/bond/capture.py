@@ -43,7 +43,7 @@ def capture_dialog(state: BondState) -> Dialog | None:
                              size=theme.SIZE_SMALL, color=theme.MUTED, tid="capture.ridiculed"))
     dialog.add(info)
     # what the kill scores is this dialog's key figure
-    dialog.add(Text(app.tr("bond.ui.value_now", value=held.value), size=theme.SIZE_FIGURE,
+    dialog.add(Text(app.tr("bond.ui.value_now", n=held.value), size=theme.SIZE_FIGURE,
                     bold=True, color=theme.ACCENT, tid="capture.value", size_hint_y=None,
                     height=dp(48)))
     dialog.add(Text(app.tr("bond.ui.value_next", value=held.next_value),

@@ -93,7 +93,7 @@ class PlayerCard(BoxLayout):
     def show(self, view: PlayerView, moves: Moves) -> None:
         app = App.get_running_app()
         self.name_label.text = view.name
-        self.score_label.text = app.tr("bond.ui.score", score=view.score)
+        self.score_label.text = app.tr("bond.ui.score", n=view.score)
         self.lair_label.text = lair_text(view)
         self.lair_label.color = theme.TEXT if view.has_lair else theme.MUTED
         self.to_go_label.text = app.tr("bond.ui.to_target", points=view.to_target)

@@ -84,7 +84,7 @@ def correct_dialog(state: BondState, player: int) -> Dialog:
     def redraw() -> None:
         shown.text = f"{delta['n']:+d}"
         preview.text = app.tr("bond.ui.correct_preview", score=current,
-                              new=current + delta["n"])
+                              n=current + delta["n"])
         minus.disabled = current + delta["n"] <= 0  # a score never goes below 0
         ok_button.disabled = delta["n"] == 0
 

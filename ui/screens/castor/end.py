@@ -31,7 +31,7 @@ class CastorEndScreen(Screen):
         shared = len(board.winners) > 1
         text = app.tr("castor.ui.shared_text" if shared else "castor.ui.won_text",
                       players=", ".join(board.winners), round=board.decided_round,
-                      medals=board.medals_to_win)
+                      n=board.medals_to_win)
         totals = [sum(c.cells[seat].total for c in board.rounds if c.counts)
                   for seat in range(len(board.players))]
         order = sorted(range(len(board.players)),

@@ -257,7 +257,7 @@ class NightStatsScreen(PageScreen):
         if ks.kind == "castor":
             lines.append(app.tr("night.ui.kind_medals", n=ks.medals))
         if ks.kind == "bond" and ks.best_kill is not None:
-            lines.append(app.tr("night.ui.kind_kill", points=ks.best_kill[0],
+            lines.append(app.tr("night.ui.kind_kill", n=ks.best_kill[0],
                                 who=self.holders(ks.best_kill[1])))
         if ks.kind == "evil":
             # co-operative: the table wins or loses together; wins per player say nothing
