@@ -41,6 +41,7 @@ class Dialog(ModalView):
                          **kwargs)
         self.tid = tid
         self.default: Action | None = None
+        self._share: float | None = None  # set when the dialog fits its rows
         self.box = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_M),
                              spacing=dp(theme.SPACE_S))
         paint_background(self.box, theme.PANEL)
@@ -54,6 +55,26 @@ class Dialog(ModalView):
             self.box.add_widget(Text(subtitle, size=theme.SIZE_SMALL, tid=f"{tid}.subtitle",
                                      size_hint_y=None, height=dp(56), color=theme.MUTED))
         self.add_widget(self.box)
+
+    def on_pre_open(self) -> None:
+        # a dialog of fixed rows only (title, rows of buttons) is as tall as they are,
+        # rather than leaving an empty band above its title
+        if self.size_hint_y is not None and all(
+                child.size_hint_y is None for child in self.box.children):
+            self._share = self.size_hint_y  # never taller than the hint allowed
+            self.size_hint_y = None
+            self.box.bind(minimum_height=self._fit_rows)
+        if self._share is not None:
+            Window.bind(height=self._fit_rows)  # taken back on dismiss
+            self._fit_rows()
+
+    def on_dismiss(self) -> None:
+        if self._share is not None:
+            Window.unbind(height=self._fit_rows)
+
+    def _fit_rows(self, *_: Any) -> None:
+        assert self._share is not None
+        self.height = min(self.box.minimum_height, self._share * Window.height)
 
     def _frame(self, frame: Line) -> None:
         frame.rectangle = (*self.box.pos, *self.box.size)
