@@ -1,0 +1,42 @@
+"""How tall a wrapped label would be, without drawing it.
+
+Kivy lays a wrapped text out word by word (one font measurement per word) and then
+renders it into a texture; fitting a card tries several type sizes, and doing both for
+each try was most of a roll's work. Here only the layout runs, and its result is kept:
+the same text at the same size and width is measured once per process."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any
+
+#: (text, font, size, bold, width) -> height; the card's texts repeat turn after turn
+_KEPT: OrderedDict[tuple[Any, ...], float] = OrderedDict()
+KEEP = 2048
+
+
+def text_height(label: Any, width: float) -> float:
+    """The height of `label`'s texture once wrapped at `width` with its current font;
+    as Kivy's own layout gives it (the label's core text, layout only)."""
+    core = label._label  # Kivy's text provider behind the widget, options up to date
+    options = core.options
+    key = (label.text, options.get("font_name"), options.get("font_size"),
+           options.get("bold"), options.get("italic"), options.get("line_height"),
+           tuple(options.get("padding") or ()), round(width, 2))
+    found = _KEPT.get(key)
+    if found is not None:
+        _KEPT.move_to_end(key)
+        return found
+    if not label.text:
+        height = 0.0
+    else:
+        kept = core.text_size
+        core.text_size = (width, None)
+        try:
+            height = float(core.render()[1])  # the layout alone: no texture is made
+        finally:
+            core.text_size = kept
+    _KEPT[key] = height
+    if len(_KEPT) > KEEP:
+        _KEPT.popitem(last=False)
+    return height
