@@ -139,3 +139,62 @@ def test_touches_and_actions_tell_the_collector_the_table_is_busy(launch: Any) -
 
     ui.app.send(c.Roll())  # what a hardware button does, no touch involved
     assert collector.last_activity > touched
+
+
+def test_kivy_first_rules_are_cut_from_this_kivy_and_cover_every_widget_of_the_app() -> None:
+    import importlib
+    from pathlib import Path
+
+    from kivy.uix.widget import Widget
+
+    import ui
+    from ui import kivy_style
+
+    style = kivy_style.style_path().read_text(encoding="utf-8")
+    # the start reads the cut only when it is this Kivy's: `python -m ui.kivy_style`
+    assert kivy_style.FIRST_FILE.read_text(encoding="utf-8") == kivy_style.cut(style)
+    # every widget class the app's modules define or use (Kivy's own, built directly)
+    ours: set[type] = set()
+    root = Path(ui.__file__).parent
+    for source in sorted(root.rglob("*.py")):
+        name = ".".join(("ui", *source.relative_to(root).with_suffix("").parts))
+        if not name.startswith("ui.commands") and not name.endswith("__init__"):
+            found = vars(importlib.import_module(name)).values()
+            ours |= {v for v in found if isinstance(v, type) and issubclass(v, Widget)}
+    names = {base.__name__ for cls in ours for base in cls.__mro__}
+    assert {"Label", "ModalView", "ScreenManager", "ScrollView", "Scatter"} <= names
+    for header, _ in kivy_style.blocks(style)[1]:
+        named = set(kivy_style.selectors(header))
+        if named & names:  # a rule one of our widgets gets: read before the first frame
+            assert named <= set(kivy_style.FIRST), header
+
+
+def test_the_start_reads_kivy_s_first_rules_then_all_of_them_in_kivy_s_order() -> None:
+    import subprocess
+    import sys
+
+    script = """
+from ui import kivy_style
+assert kivy_style.import_with_first_rules()
+from kivy.lang import Builder
+from kivy.uix.label import Label
+first = [str(kivy_style.FIRST_FILE)]
+assert Builder.files == first, Builder.files
+label = Label(text="x")
+assert len(label.canvas.children) > 0  # Label's own rule applied
+before = [r.name for _, r in Builder.rules]
+kivy_style.all_rules()
+assert Builder.files == [str(kivy_style.style_path())], Builder.files
+after = [r.name for _, r in Builder.rules]
+Builder.unload_file(str(kivy_style.style_path()))
+Builder.load_file(str(kivy_style.style_path()), rulesonly=True)
+assert after == [r.name for _, r in Builder.rules]  # as Kivy alone has them
+assert set(before) < set(after) and len(after) > 3 * len(before)
+from kivy.resources import resource_find
+assert resource_find(str(kivy_style.style_path())) == str(kivy_style.style_path())
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().endswith("ok")

@@ -161,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from companion.config import ConfigError
     from companion.i18n import Translator
     from companion.journal import Journal, JournalError, start_check
+    from ui.kivy_style import all_rules, import_with_first_rules
     from ui.memory import settle_memory
     # one stream of log lines (journald on the Pi): Kivy logs through Python's logging
     # instead of adding a console handler of its own beside ours
@@ -182,12 +183,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return show_problem(tr("core.config.refused"), lines)
 
     configure_kivy(cfg)
-    tr = Translator(cfg.get("language", "en"))
     path = journal_path(cfg, args.data_dir)
     # SQLite's quick check of the journal (tens of ms on a large one, more on a Pi)
-    # runs on a thread while the screens are imported; the journal is opened, and
-    # read, only once it is done, so a corrupt file is still moved aside before any read
+    # runs on a thread while Kivy and the screens are imported; the journal is opened,
+    # and read, only once it is done, so a corrupt file is still moved aside before any read
     precheck = start_check(path)
+    # Kivy's rules for the widgets the first screen builds; the whole set once it is up
+    import_with_first_rules()
+    tr = Translator(cfg.get("language", "en"))
     from ui.app import CompanionApp
 
     try:
@@ -203,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return answer
 
     app = CompanionApp(cfg, journal, start_hardware=lambda: load_hardware(cfg))
-    app.after_first_frame(settle_memory)
+    app.after_first_frame(lambda: (all_rules(), settle_memory()))
     try:
         app.run()
     finally:
