@@ -47,6 +47,12 @@ class Runner:
         make_journal(self.long_template, long_actions)
         self.config = workdir / "config.yaml"
         self.config.write_text("language: en\n", encoding="utf-8")
+        # the data folder as the app's last start left it (after a power cut): the
+        # journal, and what that start parsed of the config (config-parsed.json)
+        from ui.main import load_config
+
+        for template in (self.template, self.long_template):
+            load_config(self.config, str(template.parent))
         self.env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"),
                         KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1", GPIOZERO_PIN_FACTORY="mock")
 
@@ -58,7 +64,7 @@ class Runner:
         cmd = [sys.executable, "-m", "bench.start_child", app, str(out)]
         if app in ("ours", "ours_long"):
             template = self.template if app == "ours" else self.long_template
-            shutil.copy(template, run / "journal.sqlite3")
+            shutil.copytree(template.parent, run, dirs_exist_ok=True)
             cmd += ["--data-dir", str(run), "--config", str(self.config)]
         with (run / "log.txt").open("wb") as log:
             t0 = time.monotonic()

@@ -69,11 +69,14 @@ def journal_path(cfg: Config, override: str | None = None) -> Path:
 def load_config(user_file: Path | None, data_dir: str | None = None) -> Config:
     """The config the app starts with: defaults, the user's file, the settings saved
     from the screen (beside the journal, in `data_dir`); ConfigError lists every
-    problem."""
+    problem. What was parsed is kept in the data folder (the given one, else the
+    default one) for the next start (`companion.config.ParsedCopies`)."""
     import hardware  # noqa: F401  (registers the hardware section's checks)
     from companion import config as config_module
 
-    return config_module.load(user_file, data_dir=data_dir)
+    folder = Path(data_dir) if data_dir else config_module.default_data_dir()
+    return config_module.load(user_file, data_dir=data_dir,
+                              copies=folder / config_module.PARSED_FILE)
 
 
 def load_hardware(cfg: Config) -> Any:
