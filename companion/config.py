@@ -330,8 +330,8 @@ class ParsedCopies:
             self.changed = True
 
     def save(self) -> None:
-        """Keep the copies this start used (a failed write only costs the next start
-        a parse)."""
+        """Keep the copies this start used, for the next (the app does it once its
+        first frame is up; a failed write only costs the next start a parse)."""
         if not self.changed and self._used.keys() == self._old.keys():
             return
         temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}")
@@ -549,29 +549,18 @@ class _TooMany(Exception):
 def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
          *, use_default_user_file: bool = True, check_defaults: bool = False,
          settings_file: Path | None = None, data_dir: str | None = None,
-         copies: Path | None = None) -> Config:
+         copies: ParsedCopies | None = None) -> Config:
     """The defaults, then the user's file, then the app's settings file, each layer
     over the one before; raises ConfigError listing every problem.
 
-    `copies`: a file where what was parsed is kept for the next start (`ParsedCopies`).
+    `copies`: what earlier starts parsed (`ParsedCopies`); what this one parses is
+    added to it, for its `save()`.
 
     With `use_default_user_file`, the user's file is looked for (`user_config_path`)
     and the settings file is `settings_path(...)` (when it exists). A section's
     validator runs when a user layer sets something in it: the shipped defaults are
     checked by the tests and by `companion check-config` (`check_defaults=True`), so a
     start does not import every game to check them."""
-    parsed = ParsedCopies(copies) if copies is not None else None
-    try:
-        return _load(user_file, config_dir, use_default_user_file, check_defaults,
-                     settings_file, data_dir, parsed)
-    finally:
-        if parsed is not None:
-            parsed.save()
-
-
-def _load(user_file: Path | None, config_dir: Path, use_default_user_file: bool,
-          check_defaults: bool, settings_file: Path | None, data_dir: str | None,
-          copies: ParsedCopies | None) -> Config:
     import companion.games  # noqa: F401  (registers each game's validator)
 
     defaults, where = load_defaults(config_dir, copies)

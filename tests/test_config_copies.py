@@ -14,9 +14,13 @@ import pytest
 from companion import config
 
 
-def load(tmp_path: Path, user: Path | None) -> config.Config:
-    return config.load(user, use_default_user_file=False,
-                       copies=tmp_path / config.PARSED_FILE)
+def load(tmp_path: Path, user: Path | None, folder: Path | None = None) -> config.Config:
+    """A start: what the last one parsed, what this one parsed kept for the next."""
+    copies = config.ParsedCopies((folder or tmp_path) / config.PARSED_FILE)
+    try:
+        return config.load(user, use_default_user_file=False, copies=copies)
+    finally:
+        copies.save()
 
 
 @pytest.fixture
@@ -106,8 +110,7 @@ def test_a_folder_that_cannot_be_written_only_costs_a_parse(
     folder.chmod(0o500)
     try:
         for _ in range(2):
-            cfg = config.load(user, use_default_user_file=False,
-                              copies=folder / config.PARSED_FILE)
+            cfg = load(tmp_path, user, folder)
             assert cfg.get("language") == "fr"
         if os.geteuid() != 0:  # root writes anywhere
             assert parses.count("config.yaml") == 2

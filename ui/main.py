@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 # The app's own modules are imported in main(), once the collector is paused for the
 # start (see settle_memory).
 if TYPE_CHECKING:
-    from companion.config import Config
+    from companion.config import Config, ParsedCopies
 
 
 def configure_kivy(cfg: Config | None) -> None:
@@ -66,17 +66,24 @@ def journal_path(cfg: Config, override: str | None = None) -> Path:
     return Path(folder) / "journal.sqlite3" if folder else default_path()
 
 
-def load_config(user_file: Path | None, data_dir: str | None = None) -> Config:
+def load_config(user_file: Path | None, data_dir: str | None = None,
+                copies: ParsedCopies | None = None) -> Config:
     """The config the app starts with: defaults, the user's file, the settings saved
     from the screen (beside the journal, in `data_dir`); ConfigError lists every
-    problem. What was parsed is kept in the data folder (the given one, else the
-    default one) for the next start (`companion.config.ParsedCopies`)."""
+    problem. `copies`: what the last start parsed (see `parsed_copies`)."""
     import hardware  # noqa: F401  (registers the hardware section's checks)
     from companion import config as config_module
 
-    folder = Path(data_dir) if data_dir else config_module.default_data_dir()
-    return config_module.load(user_file, data_dir=data_dir,
-                              copies=folder / config_module.PARSED_FILE)
+    return config_module.load(user_file, data_dir=data_dir, copies=copies)
+
+
+def parsed_copies(data_dir: str | None = None) -> ParsedCopies:
+    """What the last start parsed of the config, kept in the data folder (the given
+    one, else the default one; a `data_dir` set in the config is not known yet):
+    the same files then need no YAML parser (`companion.config.ParsedCopies`)."""
+    from companion.config import PARSED_FILE, ParsedCopies, default_data_dir
+
+    return ParsedCopies((Path(data_dir) if data_dir else default_data_dir()) / PARSED_FILE)
 
 
 def load_hardware(cfg: Config) -> Any:
@@ -171,8 +178,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
+    copies = parsed_copies(args.data_dir)
     try:
-        cfg = load_config(Path(args.config) if args.config else None, args.data_dir)
+        cfg = load_config(Path(args.config) if args.config else None, args.data_dir, copies)
     except ConfigError as exc:
         from companion.config import user_config_path
         from ui.commands.checkconfig import configured_language
@@ -209,7 +217,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return answer
 
     app = CompanionApp(cfg, journal, start_hardware=lambda: load_hardware(cfg))
-    app.after_first_frame(lambda: (all_rules(), settle_memory()))
+    # then: Kivy's other rules, what this start parsed kept for the next (not before:
+    # a data folder the app cannot use is left as it is), and memory settled
+    app.after_first_frame(lambda: (all_rules(), copies.save(), settle_memory()))
     try:
         app.run()
     finally:
