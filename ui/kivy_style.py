@@ -78,13 +78,14 @@ def import_with_first_rules() -> bool:
         return False
     if not same:
         return False
+    import kivy
     import kivy.resources  # registers the cache the redirect goes in
     from kivy.cache import Cache
 
-    key = os.path.abspath(str(style))
+    key = os.path.join(kivy.kivy_data_dir, "style.kv")  # the name Kivy's lang asks for
     Cache.append(_CACHE, key, str(FIRST_FILE))
     try:
-        import kivy.lang  # noqa: F401  (its import loads the rules: ours, found in the cache)
+        import kivy.lang  # its import loads the rules: ours, found in the cache
     finally:
         Cache.remove(_CACHE, key)
     return True
