@@ -51,13 +51,14 @@ class PlayScreen(Screen):
             return
         name = self.name.replace("_play", "_end")
         if app.root.has_screen(name):
-            app.root.get_screen(name)
-        if app.dialog is None and app.root.current == self.name:
-            self.warm_dialogs()
+            end = app.root.get_screen(name)
+            if hasattr(end, "prepare"):
+                end.prepare(self.state)
+        self.warm_dialogs()
 
     def warm_dialogs(self) -> None:
-        """Build (open and close at once, in one clock tick: nothing is drawn) the
-        dialogs `open_reused` will open after an action. None by default."""
+        """Build, without opening them, the dialogs an action will open (sized for the
+        game on screen). None by default."""
 
     def open_reused(self, key: Hashable, build: Callable[[], Any],
                     texts: Mapping[str, str] | None = None) -> Any:

@@ -54,6 +54,9 @@ class EvilPlayScreen(PlayScreen):
         self._old_order_note = False
         self._animation: Any = None
         self._prompt_event: Any = None
+        # the dialogs a roll opens, built once (`warm_dialogs`) and re-told at each opening
+        self._placement: Any = None
+        self._power: Any = None
 
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
@@ -205,6 +208,24 @@ class EvilPlayScreen(PlayScreen):
         elif state.empty_colours and not self.placement_snoozed:
             dialogs().placement_dialog(state, state.empty_colours[0],
                                        on_later=self.snooze_placement)
+
+    def warm_dialogs(self) -> None:
+        """The power and placement dialogs, built while the table plays and sized for
+        this game (its minutes keys, its seats): the roll that opens one builds none."""
+        if self.session is None:
+            return
+        self.placement().prepare(self.state)
+        self.power().prepare(self.state)
+
+    def placement(self) -> Any:
+        if self._placement is None:
+            self._placement = dialogs().PlacementDialog()
+        return self._placement
+
+    def power(self) -> Any:
+        if self._power is None:
+            self._power = dialogs().PowerDialog()
+        return self._power
 
     def snooze_placement(self) -> None:
         self.placement_snoozed = True
