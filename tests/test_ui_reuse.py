@@ -231,7 +231,6 @@ def test_rolls_make_no_widget_through_dialogs_and_to_the_end_of_a_lost_and_a_won
             table.answer()  # the replacement is asked for at once
     table.end("won")
     assert ui.app.root.built("evil_end") is end_screen
-    print("SEEN", table.seen)
     assert table.seen["rolls"] >= 20 and table.seen["place"] >= 4, table.seen
 
 
