@@ -137,8 +137,11 @@ class TurnCard(BoxLayout):
         self._shown: list[Line] = []
         self.card: Card | None = None
         self._colours: tuple[str, ...] = ()
+        # fitting sets the rows' and texts' heights, never the card's own size: neither
+        # trigger can set off itself, and each runs once per frame at most
         self._fit_soon = Clock.create_trigger(self._fit, -1)
-        self.bind(size=lambda *_: self._rebuild())
+        self._rebuild_soon = Clock.create_trigger(lambda _dt: self._rebuild(), -1)
+        self.bind(size=self._rebuild_soon)
 
     @staticmethod
     def _chip_layout(chip: Label, *_: Any) -> None:
