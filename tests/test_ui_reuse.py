@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from companion.games.evil.card import turn_card
+from companion.games.evil.card import board, turn_card
 from companion.games.evil.instructions import roman
 from tests.test_ui_evil import new_game
 from tests.uidriver import Driver
@@ -207,6 +207,23 @@ def test_rolls_make_no_widget_through_dialogs_and_to_the_end_of_a_lost_and_a_won
     assert ui.screen == "evil_play" and table.screen._verb == "undo"
     table.answer()
     table.touch("play.redo")
+    table.end("lost")
+    # taken back again, the clock corrected by hand (the card leads with the board),
+    # and the game played on to its end
+    table.touch("end.undo")
+    table.answer()
+    ui.tap("play.adjust")  # its dialog is built by this tap
+    assert ui.dialog == "adjust"
+    table.touch("adjust.time_back" if ui.app.session.state.time > 0 else "adjust.time_forward")
+    where = ui.app.say(board(ui.app.session.state).text)
+    assert table.screen.card.texts()[1].startswith(where)
+    for _ in range(30):
+        if ui.screen != "evil_play":
+            break
+        table.answer()
+        if ui.screen != "evil_play":
+            break
+        table.roll()
     table.end("lost")
 
     # a won game, in the same app: treasures recovered every third roll
