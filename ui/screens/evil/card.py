@@ -130,8 +130,10 @@ class TurnCard(BoxLayout):
         self.lines_box.bind(minimum_height=self.lines_box.setter("height"))
         self.add_widget(self.lines_box)
         self.add_widget(Widget())  # the rest of the card's height, empty
-        # every line's widgets, built now and re-told by each roll (a roll builds none)
-        self.pool: list[CardRow] = [CardRow() for _ in range(POOL)]
+        # the lines' widgets, re-told by each card: the first card builds the rows it
+        # needs (the first frame waits for no more), `warm` the rest of the pool while
+        # the table plays, so that a roll builds none
+        self.pool: list[CardRow] = []
         self.lines: list[Para] = []
         self._rows: list[CardRow] = []
         self._shown: list[Line] = []
@@ -142,6 +144,11 @@ class TurnCard(BoxLayout):
         self._fit_soon = Clock.create_trigger(self._fit, -1)
         self._rebuild_soon = Clock.create_trigger(lambda _dt: self._rebuild(), -1)
         self.bind(size=self._rebuild_soon)
+
+    def warm(self) -> None:
+        """Build the rest of the pool (a game opened a moment ago; nobody waits)."""
+        while len(self.pool) < POOL:
+            self.pool.append(CardRow())
 
     @staticmethod
     def _chip_layout(chip: Label, *_: Any) -> None:

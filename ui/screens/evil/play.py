@@ -211,9 +211,11 @@ class EvilPlayScreen(PlayScreen):
 
     def warm_dialogs(self) -> None:
         """The power and placement dialogs, built while the table plays and sized for
-        this game (its minutes keys, its seats): the roll that opens one builds none."""
+        this game (its minutes keys, its seats), and the turn card's rows: the roll that
+        opens one builds none."""
         if self.session is None:
             return
+        self.card.warm()
         self.placement().prepare(self.state)
         self.power().prepare(self.state)
 
