@@ -186,7 +186,8 @@ def test_rolls_make_no_widget_through_dialogs_and_to_the_end_of_a_lost_and_a_won
         launch: Any, created: list[Any], no_hang: None) -> None:
     ui = launch(seed=20)
     new_game(ui, minutes=55)
-    ui.wait(1.0)  # the end screen and the roll's dialogs are built meanwhile
+    # the end screen, the roll's dialogs and the card's rows are built meanwhile
+    ui.wait_until(lambda: ui.app.root.get_screen("evil_play").warmed, timeout=30)
     end_screen = ui.app.root.built("evil_end")
     assert end_screen is not None
     created.clear()
@@ -230,7 +231,7 @@ def test_rolls_make_no_widget_through_dialogs_and_to_the_end_of_a_lost_and_a_won
     ui.app.new_seed = lambda: 20
     ui.tap("end.home")
     new_game(ui, minutes=55)
-    ui.wait(1.0)
+    ui.wait_until(lambda: ui.app.root.get_screen("evil_play").warmed, timeout=30)
     created.clear()
     for rolls in range(1, 60):
         table.roll()
@@ -256,7 +257,7 @@ def test_a_dialog_opened_again_binds_its_centring_once(launch: Any) -> None:
     again would run it once more per opening."""
     ui = launch(seed=20)
     new_game(ui, minutes=55)
-    ui.wait(1.0)
+    ui.wait_until(lambda: ui.app.root.get_screen("evil_play").warmed, timeout=30)
     screen = ui.app.root.get_screen("evil_play")
     dialog = screen.placement()
     counts = []

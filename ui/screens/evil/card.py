@@ -145,10 +145,12 @@ class TurnCard(BoxLayout):
         self._rebuild_soon = Clock.create_trigger(lambda _dt: self._rebuild(), -1)
         self.bind(size=self._rebuild_soon)
 
-    def warm(self) -> None:
-        """Build the rest of the pool (a game opened a moment ago; nobody waits)."""
-        while len(self.pool) < POOL:
+    def warm(self, rows: int) -> bool:
+        """Build up to `rows` more rows of the pool (while the table plays); True while
+        the pool is not full."""
+        for _ in range(min(rows, POOL - len(self.pool))):
             self.pool.append(CardRow())
+        return len(self.pool) < POOL
 
     @staticmethod
     def _chip_layout(chip: Label, *_: Any) -> None:

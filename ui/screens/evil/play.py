@@ -6,6 +6,7 @@ says what the board must look like while the dialog asks its question."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -54,7 +55,7 @@ class EvilPlayScreen(PlayScreen):
         self._old_order_note = False
         self._animation: Any = None
         self._prompt_event: Any = None
-        # the dialogs a roll opens, built once (`warm_dialogs`) and re-told at each opening
+        # the dialogs a roll opens, built once (`warm_steps`) and re-told at each opening
         self._placement: Any = None
         self._power: Any = None
 
@@ -209,15 +210,18 @@ class EvilPlayScreen(PlayScreen):
             dialogs().placement_dialog(state, state.empty_colours[0],
                                        on_later=self.snooze_placement)
 
-    def warm_dialogs(self) -> None:
-        """The power and placement dialogs, built while the table plays and sized for
-        this game (its minutes keys, its seats), and the turn card's rows: the roll that
-        opens one builds none."""
-        if self.session is None:
-            return
-        self.card.warm()
+    def warm_steps(self) -> Iterator[None]:
+        """Then the turn card's rows and the power and placement dialogs, sized for this
+        game (its minutes keys, its seats): the roll that opens one builds nothing."""
+        yield from super().warm_steps()
+        more = True
+        while more:
+            more = self.card.warm(rows=4)
+            yield
         self.placement().prepare(self.state)
+        yield
         self.power().prepare(self.state)
+        yield
 
     def placement(self) -> Any:
         if self._placement is None:
