@@ -32,9 +32,9 @@ ICON_DP = 40
 #: when the card cannot fit at the smallest type, lines go in this order (higher first)
 DROP_FIRST = {"turn": 4, "power": 3, "place": 3, "recovered": 2, "lost": 2, "board": 0}
 PHASE_KEYS = ("evil.ui.phase1", "evil.ui.phase2", "evil.ui.phase3")
-#: rows built with the card: more than a roll can say (its die, a loss per treasure, the
-#: waiting black die, a placement per treasure, the clock, the power spaces and the
-#: choice, the next turn); a longer card (many corrections after a roll) adds rows once
+#: the pool's rows (`TurnCard.warm`): more than a roll can say (its die, a loss per
+#: treasure, the waiting black die, a placement per treasure, the clock, the power space
+#: and the choice, the next turn); a longer card (many corrections) adds rows once
 POOL = 16
 
 
