@@ -75,14 +75,19 @@ def settled(state: Any) -> bool:
     return not state.pending_powers and not state.empty_colours and state.outcome is None
 
 
-def make_journal(path: Path, actions: int, seed: int = 2024) -> tuple[int, Counter[str]]:
+def make_journal(path: Path, actions: int, seed: int = 2024, rules_version: int | None = None
+                 ) -> tuple[int, Counter[str]]:
     """A journal file holding one unfinished game of about `actions` entries. Returns the
-    game id and the mix of entries."""
+    game id and the mix of entries. `rules_version`: set in the setup as the setup screen
+    does today (None: none, a game from before rules versions, played in the old order)."""
     journal = Journal(path)
     # written once for the benchmarks: no need to wait for the disk after each action
     journal.read("PRAGMA synchronous=OFF")
+    setup = evil_setup(seed)
+    if rules_version is not None:
+        setup["rules_version"] = rules_version
     try:
-        session = Session.start(RULES, journal, evil_setup(seed))
+        session = Session.start(RULES, journal, setup)
         return session.game_id, play(session, actions)
     finally:
         journal.close()

@@ -69,6 +69,14 @@ def markdown(results: dict[str, Any]) -> str:
                               "(ours) against a game of 12 actions (in the bare column)",
                               s["start_s"]["ours_long"],
                               s["start_s"]["ours"], _ms, 1.3))
+        cpu = s.get("start_cpu_s")
+        if cpu and "bare_same" in cpu:
+            lines.append(_row("… CPU time to the first frame (the process, all threads), "
+                              "against bare Kivy with our window settings",
+                              cpu["ours"], cpu["bare_same"], _ms, None))
+            if "ours_long" in cpu:
+                lines.append(_row("… CPU time, the long game against 12 actions",
+                                  cpu["ours_long"], cpu["ours"], _ms, None))
         lines.append(_row("resident memory (VmRSS) after start", s["rss_mib"]["ours"],
                           s["rss_mib"]["bare"], lambda v: f"{v:.1f} MiB", 1.3))
         if "bare_same" in s["rss_mib"]:

@@ -4,7 +4,9 @@ Each repetition starts one fresh process of each app, interleaved (ours, bare, o
 bare, ...) so both share whatever else the machine is doing. Per process:
 
 - cold start: from just before the process is spawned to the end of the first buffer
-  swap (CLOCK_MONOTONIC on both sides), both apps from byte-code as installed;
+  swap (CLOCK_MONOTONIC on both sides), both apps from byte-code as installed; and the
+  process's CPU time (all threads) at that swap, which waiting for a busy core does not
+  inflate;
 - memory: VmRSS once the first frame is drawn and the app has settled for 1 s;
 - idle CPU (the first `idle_reps` repetitions): utime + stime of the process, all
   threads, over `idle_seconds` with nothing touched, read from /proc/<pid>/stat. Ours
@@ -27,6 +29,7 @@ from typing import Any
 from bench.apps import cpu_seconds
 from bench.games import make_journal
 from bench.stats import ratio, summary
+from companion.games.evil.rules import RULES_VERSION
 
 #: ours; ours resuming a game of 50 000 actions; bare Kivy as it comes (the reference);
 #: bare Kivy with our window settings (no multisampling), to show like for like what our
@@ -42,11 +45,21 @@ class Runner:
         self.workdir = workdir
         self.count = 0
         self.template = workdir / "template" / "journal.sqlite3"
-        make_journal(self.template, JOURNAL_ACTIONS)
+        # games set up as the app sets them up today (a game from before rules versions
+        # would open with a one-time note about its roll order, a dialog on the first frame)
+        make_journal(self.template, JOURNAL_ACTIONS, rules_version=RULES_VERSION)
         self.long_template = workdir / "template-long" / "journal.sqlite3"
-        make_journal(self.long_template, long_actions)
+        make_journal(self.long_template, long_actions, rules_version=RULES_VERSION)
         self.config = workdir / "config.yaml"
         self.config.write_text("language: en\n", encoding="utf-8")
+        # the data folder as the app's last start left it (after a power cut): the
+        # journal, and what that start parsed of the config (config-parsed.json)
+        from ui.main import load_config, parsed_copies
+
+        for template in (self.template, self.long_template):
+            copies = parsed_copies(str(template.parent))
+            load_config(self.config, str(template.parent), copies)
+            copies.save()
         self.env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"),
                         KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1", GPIOZERO_PIN_FACTORY="mock")
 
@@ -58,7 +71,7 @@ class Runner:
         cmd = [sys.executable, "-m", "bench.start_child", app, str(out)]
         if app in ("ours", "ours_long"):
             template = self.template if app == "ours" else self.long_template
-            shutil.copy(template, run / "journal.sqlite3")
+            shutil.copytree(template.parent, run, dirs_exist_ok=True)
             cmd += ["--data-dir", str(run), "--config", str(self.config)]
         with (run / "log.txt").open("wb") as log:
             t0 = time.monotonic()
@@ -68,6 +81,7 @@ class Runner:
                 settled = _wait_for(out, "settled", child)
                 result: dict[str, Any] = {
                     "start_s": first["t"] - t0,
+                    "start_cpu_s": first["cpu"],
                     "rss_mib": settled["rss_kib"] / 1024,
                 }
                 if idle_seconds > 0:
@@ -123,7 +137,7 @@ def measure(workdir: Path, reps: int = 5, idle_seconds: float = 30.0,
     result: dict[str, Any] = {"reps": reps, "idle_seconds": idle_seconds,
                               "long_actions": long_actions,
                               "idle_reps": min(idle_reps, reps), "runs": runs}
-    for key in ("start_s", "rss_mib", "idle_cpu_s", "idle_frames"):
+    for key in ("start_s", "start_cpu_s", "rss_mib", "idle_cpu_s", "idle_frames"):
         series = {app: [r[key] for r in runs[app] if key in r] for app in APPS}
         if all(series[app] for app in ("ours", "bare", "bare_same")):
             ours, bare, same = (summary(series[app]) for app in ("ours", "bare", "bare_same"))

@@ -12,25 +12,28 @@ depth, aliases: see `read_yaml`), so a hostile file is refused, never a hang or 
 from __future__ import annotations
 
 import copy
+import json
 import math
 import os
+import zlib
 from collections.abc import Callable, Mapping
+from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
-
-import yaml
+from typing import TYPE_CHECKING, Any
 
 from companion.messages import Message, msg
+
+if TYPE_CHECKING:
+    import yaml
 
 CONFIG_DIR = Path(__file__).resolve().parents[1] / "config"
 APP_DIR = "table-companion"
 USER_FILE = "config.yaml"
 SETTINGS_FILE = "settings.yaml"  # what the settings screen saves (the app's own file)
+PARSED_FILE = "config-parsed.json"  # what the last start parsed (`ParsedCopies`)
 
 Path_ = tuple[str, ...]
-# libyaml's parser where PyYAML has it (same nodes and line marks, much faster)
-YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 Validator = Callable[[Mapping[str, Any]], list[tuple[str, Message]]]
 _VALIDATORS: dict[str, Validator] = {}
 
@@ -97,14 +100,26 @@ def _refuse(file: str, line: int | None, path: Path_, message: Message) -> Confi
     return ConfigError([Problem(file, line, ".".join(path), message)])
 
 
+def _yaml_loader() -> Any:
+    """libyaml's parser where PyYAML has it (same nodes and line marks, much faster).
+    PyYAML is imported only when a file is parsed (see `ParsedCopies`)."""
+    import yaml
+
+    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
 class _Reader:
     def __init__(self, file: str) -> None:
+        import yaml
+
         self.file = file
         self.lines: dict[Path_, int] = {}
         self.nodes = 0
         self._constructor = yaml.SafeLoader("")
 
     def node_to_data(self, node: yaml.Node, path: Path_) -> Any:
+        import yaml
+
         line = node.start_mark.line + 1
         self.lines[path] = line
         self.nodes += 1
@@ -161,10 +176,12 @@ def _read_bounded(path: Path) -> str:
 def _scan(text: str, file: str, prefix: Path_) -> None:
     """Walk the parser's events (no tree is built) and refuse what is out of bounds,
     with the line and the key where it is written."""
+    import yaml
+
     frames: list[list[Any]] = []  # per open collection: [is_mapping, expects_key, key/index]
     anchors: list[str | None] = []  # of the open collections: an alias to one is recursive
     aliases = 0
-    for event in yaml.parse(text, Loader=YAML_LOADER):
+    for event in yaml.parse(text, Loader=_yaml_loader()):
         if not isinstance(event, yaml.NodeEvent):
             if isinstance(event, yaml.CollectionEndEvent):
                 frames.pop()
@@ -206,17 +223,31 @@ def _scan(text: str, file: str, prefix: Path_) -> None:
             anchors.append(event.anchor)
 
 
-def read_yaml(path: Path, prefix: Path_ = (), *, scan: bool = True
-              ) -> tuple[Any, dict[Path_, int]]:
+def read_yaml(path: Path, prefix: Path_ = (), *, scan: bool = True,
+              copies: ParsedCopies | None = None) -> tuple[Any, dict[Path_, int]]:
     """The data of a YAML file and the line of each key; ConfigError otherwise.
     `scan=False` skips the walk over the events, for the shipped defaults only (the
-    tests check them; a start reads six of them)."""
-    file = str(path)
+    tests check them; a start reads six of them). `copies`: what earlier starts parsed,
+    taken when the file's text is the same."""
     text = _read_bounded(path)
+    if copies is not None:
+        found = copies.get(text, prefix, scan)
+        if found is not None:
+            return found
+    data, lines = _parse(text, str(path), prefix, scan)
+    if copies is not None:
+        copies.put(text, prefix, scan, data, lines)
+    return data, lines
+
+
+def _parse(text: str, file: str, prefix: Path_, scan: bool
+           ) -> tuple[Any, dict[Path_, int]]:
+    import yaml
+
     try:
         if scan:
             _scan(text, file, prefix)
-        node = yaml.compose(text, Loader=YAML_LOADER)
+        node = yaml.compose(text, Loader=_yaml_loader())
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = mark.line + 1 if mark else None
@@ -240,11 +271,93 @@ def read_yaml(path: Path, prefix: Path_ = (), *, scan: bool = True
     return data, reader.lines
 
 
+class ParsedCopies:
+    """What earlier starts parsed, so that a start whose files have not changed imports
+    no YAML parser (PyYAML's import and parse were ~15 ms of a start here).
+
+    A JSON file (`config-parsed.json` beside the journal) keeps, per file text read
+    whole (with its prefix and whether it was scanned), what `read_yaml` returned for
+    it: the data and the line of each key. Only the exact same text gets it back, and
+    only while this module's source is the one that parsed it (the bounds and the
+    reading live here); everything after the reading (types, ranges, each section's
+    validator) runs on every start as before. A copy is kept only for a file that was
+    read without a problem and whose data JSON gives back unchanged (not a date, NaN);
+    an unreadable or foreign copies file is ignored and written again."""
+
+    MAX_BYTES = 1024 * 1024
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.stamp = _source_stamp()
+        self._old: dict[str, list[Any]] = {}
+        self._used: dict[str, list[Any]] = {}
+        self.changed = False
+        try:
+            with path.open("rb") as handle:
+                raw = handle.read(self.MAX_BYTES + 1)
+            kept = json.loads(raw) if len(raw) <= self.MAX_BYTES else None
+        except (OSError, ValueError, RecursionError):
+            kept = None
+        if isinstance(kept, dict) and kept.get("stamp") == self.stamp \
+                and isinstance(kept.get("files"), dict):
+            self._old = kept["files"]
+
+    @staticmethod
+    def _key(text: str, prefix: Path_, scan: bool) -> str:
+        return json.dumps([list(prefix), scan, text])
+
+    def get(self, text: str, prefix: Path_, scan: bool
+            ) -> tuple[Any, dict[Path_, int]] | None:
+        key = self._key(text, prefix, scan)
+        entry = self._old.get(key)
+        try:
+            data, pairs = entry  # type: ignore[misc]
+            lines = {tuple(path): int(line) for path, line in pairs}
+        except (TypeError, ValueError):
+            return None
+        self._used[key] = entry  # type: ignore[assignment]
+        return data, lines
+
+    def put(self, text: str, prefix: Path_, scan: bool, data: Any,
+            lines: dict[Path_, int]) -> None:
+        entry = [data, [[list(path), line] for path, line in lines.items()]]
+        try:
+            same = json.loads(json.dumps(entry, allow_nan=False)) == entry
+        except (TypeError, ValueError, RecursionError):
+            same = False
+        if same:
+            self._used[self._key(text, prefix, scan)] = entry
+            self.changed = True
+
+    def save(self) -> None:
+        """Keep the copies this start used, for the next (the app does it once its
+        first frame is up; a failed write only costs the next start a parse)."""
+        if not self.changed and self._used.keys() == self._old.keys():
+            return
+        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}")
+        try:
+            temporary.write_text(json.dumps({"stamp": self.stamp, "files": self._used}),
+                                 encoding="utf-8")
+            os.replace(temporary, self.path)
+        except OSError:
+            with suppress(OSError):
+                temporary.unlink()
+
+
+def _source_stamp() -> str:
+    """This module's source, as a checksum: a changed reader parses again."""
+    try:
+        return f"{zlib.crc32(Path(__file__).read_bytes()):08x}"
+    except OSError:
+        return ""
+
+
 # -- defaults -------------------------------------------------------------------------
 Where = dict[Path_, tuple[str, int]]
 
 
-def load_defaults(config_dir: Path = CONFIG_DIR) -> tuple[dict[str, Any], Where]:
+def load_defaults(config_dir: Path = CONFIG_DIR, copies: ParsedCopies | None = None
+                  ) -> tuple[dict[str, Any], Where]:
     """`app.yaml` at the top, `games/<kind>.yaml` under `games.<kind>`, `hardware.yaml`
     under `hardware`. Returns the data and where each key was set."""
     data: dict[str, Any] = {}
@@ -254,7 +367,7 @@ def load_defaults(config_dir: Path = CONFIG_DIR) -> tuple[dict[str, Any], Where]
     if (config_dir / "hardware.yaml").exists():
         parts.append((config_dir / "hardware.yaml", ("hardware",)))
     for path, prefix in parts:
-        part, lines = read_yaml(path, prefix, scan=config_dir != CONFIG_DIR)
+        part, lines = read_yaml(path, prefix, scan=config_dir != CONFIG_DIR, copies=copies)
         if not isinstance(part, dict):
             problem = Problem(str(path), 1, ".".join(prefix), msg("core.config.not_mapping"))
             raise ConfigError([problem])
@@ -396,10 +509,11 @@ Layer = tuple[str, dict[Path_, int]]  # a file and the line of each key it sets
 
 
 def read_layer(path: Path, defaults: Mapping[str, Any],
-               refused_keys: tuple[str, ...] = ()) -> tuple[dict[str, Any], Layer]:
+               refused_keys: tuple[str, ...] = (), copies: ParsedCopies | None = None
+               ) -> tuple[dict[str, Any], Layer]:
     """A user file checked against the defaults (the schema); ConfigError otherwise."""
     file = str(path)
-    data, lines = read_yaml(path)
+    data, lines = read_yaml(path, copies=copies)
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -434,9 +548,13 @@ class _TooMany(Exception):
 
 def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
          *, use_default_user_file: bool = True, check_defaults: bool = False,
-         settings_file: Path | None = None, data_dir: str | None = None) -> Config:
+         settings_file: Path | None = None, data_dir: str | None = None,
+         copies: ParsedCopies | None = None) -> Config:
     """The defaults, then the user's file, then the app's settings file, each layer
     over the one before; raises ConfigError listing every problem.
+
+    `copies`: what earlier starts parsed (`ParsedCopies`); what this one parses is
+    added to it, for its `save()`.
 
     With `use_default_user_file`, the user's file is looked for (`user_config_path`)
     and the settings file is `settings_path(...)` (when it exists). A section's
@@ -445,13 +563,13 @@ def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
     start does not import every game to check them."""
     import companion.games  # noqa: F401  (registers each game's validator)
 
-    defaults, where = load_defaults(config_dir)
+    defaults, where = load_defaults(config_dir, copies)
     if user_file is None and use_default_user_file:
         user_file = user_config_path()
     data = defaults
     layers: list[Layer] = []
     if user_file is not None:
-        user, layer = read_layer(Path(user_file), defaults)
+        user, layer = read_layer(Path(user_file), defaults, copies=copies)
         data = merge(defaults, user)
         layers.append(layer)
     settings = settings_file
@@ -459,7 +577,8 @@ def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
         settings = settings_path(data, data_dir)
     if settings is not None and (settings_file is not None or Path(settings).exists()):
         # the journal's place cannot move with a file kept in that place
-        saved, layer = read_layer(Path(settings), defaults, refused_keys=("data_dir",))
+        saved, layer = read_layer(Path(settings), defaults, refused_keys=("data_dir",),
+                                  copies=copies)
         data = merge(data, saved)
         layers.append(layer)
 

@@ -27,12 +27,13 @@ def test_the_benchmarks_run_end_to_end_and_report(tmp_path: Path) -> None:
     results = json.loads(out.read_text(encoding="utf-8"))
 
     start = results["startup"]
-    for key in ("start_s", "rss_mib", "idle_cpu_s", "idle_frames"):
+    for key in ("start_s", "start_cpu_s", "rss_mib", "idle_cpu_s", "idle_frames"):
         for app in ("ours", "bare", "bare_same"):
             assert start[key][app]["n"] == 1
     for app in ("ours", "bare", "bare_same"):
         run = start["runs"][app][0]
         assert 0 < run["start_s"] < 120 and run["rss_mib"] > 10
+        assert 0 < run["start_cpu_s"] < 120
         assert run["idle_wall_s"] >= 1 and run["idle_cpu_s"] >= 0
 
     roll = results["roll"]
@@ -67,3 +68,4 @@ def test_the_benchmarks_run_end_to_end_and_report(tmp_path: Path) -> None:
                     "## Resume of a", "finished games: the longest frame"):
         assert heading in report
     assert "cold start to first frame" in report and "| bare Kivy" in report
+    assert "CPU time to the first frame" in report

@@ -312,4 +312,4 @@ def test_a_colour_the_app_cannot_show_is_refused(tmp_path):
     problem = only(path)
     assert (problem.line, problem.key) == (3, "games.evil.colours.2")
     assert problem.message == msg("evil.config.unknown_colour", colour="yellow",
-                                  choices="red, green, blue")
+                                  choices="blue, green, red")

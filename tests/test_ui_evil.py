@@ -318,8 +318,8 @@ def test_closed_dialogs_do_not_stay_alive(launch: Any) -> None:
     new_game(ui, minutes=30)
     ui.tap("play.adjust")
     ui.tap("adjust.close")
-    # built a few seconds in anyway, once (the end screen, the dialogs of a roll)
-    ui.app.root.get_screen("evil_play")._build_end_screen()
+    # built half a second in anyway, once (the end screen, the dialogs of a roll)
+    ui.wait_until(lambda: ui.app.root.get_screen("evil_play").warmed, timeout=30)
     before = live_taps()
     for _ in range(10):
         ui.tap("play.adjust")

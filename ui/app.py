@@ -134,6 +134,8 @@ class CompanionApp(App):
 
     def _tell_journal_state(self) -> None:
         """A journal moved aside, or one that cannot be written now: said at once."""
+        if self.journal.moved_aside is None and self.journal.read_only is None:
+            return  # the usual start: no dialog module to import before the first frame
         from ui.dialogs import message
 
         if self.journal.moved_aside is not None:

@@ -95,6 +95,14 @@ class Dialog(ModalView):
             grid.add_widget(button)
         return self.add(grid)
 
+    def open(self, *args: Any, **kwargs: Any) -> None:
+        if not self._is_open:
+            # ModalView binds these at each opening and never unbinds them: a dialog
+            # opened again (a roll's) would run them once more per opening
+            self.funbind("center", self._align_center)
+            self.funbind("size", self._align_center)
+        super().open(*args, **kwargs)
+
     def confirm(self) -> None:
         if self.default is not None:
             self.default()

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 # The app's own modules are imported in main(), once the collector is paused for the
 # start (see settle_memory).
 if TYPE_CHECKING:
-    from companion.config import Config
+    from companion.config import Config, ParsedCopies
 
 
 def configure_kivy(cfg: Config | None) -> None:
@@ -66,14 +66,24 @@ def journal_path(cfg: Config, override: str | None = None) -> Path:
     return Path(folder) / "journal.sqlite3" if folder else default_path()
 
 
-def load_config(user_file: Path | None, data_dir: str | None = None) -> Config:
+def load_config(user_file: Path | None, data_dir: str | None = None,
+                copies: ParsedCopies | None = None) -> Config:
     """The config the app starts with: defaults, the user's file, the settings saved
     from the screen (beside the journal, in `data_dir`); ConfigError lists every
-    problem."""
+    problem. `copies`: what the last start parsed (see `parsed_copies`)."""
     import hardware  # noqa: F401  (registers the hardware section's checks)
     from companion import config as config_module
 
-    return config_module.load(user_file, data_dir=data_dir)
+    return config_module.load(user_file, data_dir=data_dir, copies=copies)
+
+
+def parsed_copies(data_dir: str | None = None) -> ParsedCopies:
+    """What the last start parsed of the config, kept in the data folder (the given
+    one, else the default one; a `data_dir` set in the config is not known yet):
+    the same files then need no YAML parser (`companion.config.ParsedCopies`)."""
+    from companion.config import PARSED_FILE, ParsedCopies, default_data_dir
+
+    return ParsedCopies((Path(data_dir) if data_dir else default_data_dir()) / PARSED_FILE)
 
 
 def load_hardware(cfg: Config) -> Any:
@@ -161,14 +171,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     from companion.config import ConfigError
     from companion.i18n import Translator
     from companion.journal import Journal, JournalError, start_check
+    from ui.kivy_style import all_rules, import_with_first_rules
     from ui.memory import settle_memory
     # one stream of log lines (journald on the Pi): Kivy logs through Python's logging
     # instead of adding a console handler of its own beside ours
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
+    copies = parsed_copies(args.data_dir)
     try:
-        cfg = load_config(Path(args.config) if args.config else None, args.data_dir)
+        cfg = load_config(Path(args.config) if args.config else None, args.data_dir, copies)
     except ConfigError as exc:
         from companion.config import user_config_path
         from ui.commands.checkconfig import configured_language
@@ -182,12 +194,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return show_problem(tr("core.config.refused"), lines)
 
     configure_kivy(cfg)
-    tr = Translator(cfg.get("language", "en"))
     path = journal_path(cfg, args.data_dir)
     # SQLite's quick check of the journal (tens of ms on a large one, more on a Pi)
-    # runs on a thread while the screens are imported; the journal is opened, and
-    # read, only once it is done, so a corrupt file is still moved aside before any read
+    # runs on a thread while Kivy and the screens are imported; the journal is opened,
+    # and read, only once it is done, so a corrupt file is still moved aside before any read
     precheck = start_check(path)
+    # Kivy's rules for the widgets the first screen builds; the whole set once it is up
+    import_with_first_rules()
+    tr = Translator(cfg.get("language", "en"))
     from ui.app import CompanionApp
 
     try:
@@ -203,7 +217,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return answer
 
     app = CompanionApp(cfg, journal, start_hardware=lambda: load_hardware(cfg))
-    app.after_first_frame(settle_memory)
+    # then: Kivy's other rules, what this start parsed kept for the next (not before:
+    # a data folder the app cannot use is left as it is), and memory settled
+    app.after_first_frame(lambda: (all_rules(), copies.save(), settle_memory()))
     try:
         app.run()
     finally:

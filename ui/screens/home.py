@@ -12,7 +12,6 @@ from kivy.uix.screenmanager import Screen
 
 from companion.messages import CompanionError
 from ui import theme
-from ui.dialogs import confirm_loss
 from ui.screens.night.common import scroll_list
 from ui.widgets.basics import Tap, Text, follow_height
 
@@ -113,6 +112,8 @@ class HomeScreen(Screen):
 
     def ask_abandon(self, record: Any) -> None:
         """Abandoning cannot be undone: say which game and what it loses first."""
+        from ui.dialogs import confirm_loss  # dialogs wait until one opens (the start)
+
         app = App.get_running_app()
         confirm_loss(app.tr("core.ui.abandon_title"),
                      app.tr("core.ui.abandon_loss", game=self.describe(record)),

@@ -3,7 +3,7 @@ on the first game) and the Undo, Redo and Home buttons, kept in step with the se
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from typing import Any
 
 from kivy.app import App
@@ -26,6 +26,7 @@ class PlayScreen(Screen):
         self.session: Session | None = None
         self._built = False
         self._dialogs: dict[Hashable, Any] = {}
+        self.warmed = False  # what an action opens is built (`warm_steps`)
 
     def _build(self) -> None:
         """Lay out the screen's widgets (once)."""
@@ -41,23 +42,43 @@ class PlayScreen(Screen):
             self._build()
             self._built = True
         self.session = session
+        self.warmed = False
         Clock.schedule_once(self._build_end_screen, END_SCREEN_AFTER)
 
     def _build_end_screen(self, _dt: float = 0) -> None:
-        """The end screen (and the dialogs a roll opens) are built while the table plays,
-        not by the roll that needs them."""
+        """The end screen and what an action opens are built while the table plays, not
+        by the action that needs them: one piece per frame (`warm_steps`), so that no
+        frame waits on all of them."""
         app = App.get_running_app()
         if app is None or app.root is None or app.session is not self.session:
             return
+        steps = iter(self.warm_steps())
+        session = self.session
+
+        def step(_dt: float = 0) -> None:
+            if app.session is not session or self.session is not session:
+                return  # another game opened meanwhile: it warms its own
+            try:
+                next(steps)
+            except StopIteration:
+                self.warmed = True
+                return
+            Clock.schedule_once(step)  # the next piece in the next frame
+
+        step()
+
+    def warm_steps(self) -> Iterator[None]:
+        """Build ahead, sized for the game on screen, what an action would otherwise
+        build, one piece per `next` (each is one frame's work). The end screen here; a
+        game's screen adds its dialogs."""
+        app = App.get_running_app()
         name = self.name.replace("_play", "_end")
         if app.root.has_screen(name):
-            app.root.get_screen(name)
-        if app.dialog is None and app.root.current == self.name:
-            self.warm_dialogs()
-
-    def warm_dialogs(self) -> None:
-        """Build (open and close at once, in one clock tick: nothing is drawn) the
-        dialogs `open_reused` will open after an action. None by default."""
+            end = app.root.get_screen(name)
+            yield
+            if hasattr(end, "prepare"):
+                end.prepare(self.state)
+                yield
 
     def open_reused(self, key: Hashable, build: Callable[[], Any],
                     texts: Mapping[str, str] | None = None) -> Any:

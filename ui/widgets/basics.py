@@ -48,8 +48,14 @@ def _follow(widget: Widget, attribute: str, base: float) -> None:
     if app is None or not hasattr(app, "scale"):
         setattr(widget, attribute, base)
         return
+    followers = widget.__dict__.setdefault("_scale_followers", [])
+    for follower in followers:  # following again (a reused row's new height): new base
+        if follower.attribute == attribute:
+            follower.base = base
+            follower.update(app.scale)
+            return
     follower = _ScaleFollower(widget, attribute, base)
-    widget.__dict__.setdefault("_scale_followers", []).append(follower)
+    followers.append(follower)
     _FOLLOWERS.add(follower)
     follower.update(app.scale)
 

@@ -140,51 +140,100 @@ class ScoreLine:
 
 class EndPage(BoxLayout):
     """A game's end. Tags: `end.title`, `end.text`, `end.name.<i>`, `end.score.<i>`,
-    `end.detail.<i>`, `end.story.<k>`, `end.undo`, `end.home`, `end.again`."""
+    `end.detail.<i>`, `end.story.<k>`, `end.undo`, `end.home`, `end.again`.
+
+    Built once, on the first `show` (or `build`), and re-told by every later one: the
+    action that ends a game builds no page, and its story lines come from a pool."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(orientation="vertical", padding=dp(theme.SPACE_L),
                          spacing=dp(theme.SPACE_S), **kwargs)
+        self.story_labels: list[Text] = []  # the pool; the first len(story) are shown
+        self._built = False
+
+    def build(self, story_lines: int = 0) -> None:
+        """The page's widgets, and `story_lines` story lines ahead."""
+        if not self._built:
+            self._build()
+            self._built = True
+        while len(self.story_labels) < story_lines:
+            k = len(self.story_labels)
+            # a long line (the best kill, doubled) takes the rows it needs
+            self.story_labels.append(Text("", size=theme.SIZE_BODY, tid=f"end.story.{k}",
+                                          fit=True))
+
+    def _build(self) -> None:
+        app = App.get_running_app()
+        self.title_label = Text("", size=theme.SIZE_DISPLAY, bold=True, halign="center",
+                                tid="end.title", size_hint_y=None, height=dp(68))
+        self.add_widget(self.title_label)
+        self.text_label = Text("", size=theme.SIZE_BODY, halign="center", tid="end.text",
+                               size_hint_y=None, height=dp(52))
+        self.add_widget(self.text_label)
+        body = BoxLayout(spacing=dp(theme.SPACE_XL))
+        self.left = BoxLayout(orientation="vertical", spacing=dp(theme.SPACE_XS),
+                              size_hint_x=0.58)
+        self.caption_label = Text("", size=theme.SIZE_SMALL, bold=True, color=theme.MUTED,
+                                  tid="end.caption", size_hint_y=None, height=dp(24))
+        self.left.add_widget(self.caption_label)
+        self.scores_widget: Widget | None = None
+        body.add_widget(self.left)
+        self.story_column = BoxLayout(orientation="vertical", spacing=dp(theme.SPACE_XS),
+                                      size_hint_x=0.42)
+        self.story_column.add_widget(Text(app.tr("core.ui.story"), size=theme.SIZE_SMALL,
+                                          bold=True, color=theme.MUTED, tid="end.story",
+                                          size_hint_y=None, height=dp(24)))
+        self.story_end = Widget()
+        self.story_column.add_widget(self.story_end)
+        body.add_widget(self.story_column)
+        self.add_widget(body)
+        self.bar = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)),
+                                 theme.touch(theme.ROW + 4))
+        self.undo_button = Tap(app.tr("core.ui.undo"), size=theme.SIZE_BUTTON, tid="end.undo",
+                               size_hint_x=0.7)
+        self.undo_button.bind(on_release=lambda _b: app.undo())
+        self.home_button = Tap(app.tr("core.ui.home"), size=theme.SIZE_BUTTON, tid="end.home",
+                               size_hint_x=0.7)
+        self.home_button.bind(on_release=lambda _b: app.leave_game())
+        self.again_button = Tap(app.tr("core.ui.same_players"), size=theme.SIZE_BUTTON,
+                                bold=True, tid="end.again", background=theme.SUCCESS,
+                                size_hint_x=1.6)
+        self.again_button.bind(on_release=lambda _b: self._again())
+        self._again: Callable[[], Any] = lambda: None
+        self._extra: tuple[Tap, ...] = ()
+        self.add_widget(self.bar)
 
     def show(self, title: str, title_colour: theme.Rgba, text: str,
              scores: Sequence[ScoreLine], story: Sequence[str],
              again: Callable[[], Any], extra: Sequence[Tap] = (), caption: str = "") -> None:
-        app = App.get_running_app()
-        self.clear_widgets()
-        self.add_widget(Text(title, size=theme.SIZE_DISPLAY, bold=True, halign="center",
-                             color=title_colour, tid="end.title", size_hint_y=None,
-                             height=dp(68)))
-        self.add_widget(Text(text, size=theme.SIZE_BODY, halign="center", tid="end.text",
-                             size_hint_y=None, height=dp(52)))
-        body = BoxLayout(spacing=dp(theme.SPACE_XL))
-        left = BoxLayout(orientation="vertical", spacing=dp(theme.SPACE_XS), size_hint_x=0.58)
-        left.add_widget(Text(caption, size=theme.SIZE_SMALL, bold=True, color=theme.MUTED,
-                             tid="end.caption", size_hint_y=None, height=dp(24)))
-        left.add_widget(self._scores(scores))
-        body.add_widget(left)
-        lines = BoxLayout(orientation="vertical", spacing=dp(theme.SPACE_XS), size_hint_x=0.42)
-        lines.add_widget(Text(app.tr("core.ui.story"), size=theme.SIZE_SMALL, bold=True,
-                              color=theme.MUTED, tid="end.story", size_hint_y=None,
-                              height=dp(24)))
-        for k, line in enumerate(story):
-            # a long line (the best kill, doubled) takes the rows it needs
-            lines.add_widget(Text(line, size=theme.SIZE_BODY, tid=f"end.story.{k}", fit=True))
-        lines.add_widget(Widget())
-        body.add_widget(lines)
-        self.add_widget(body)
-        bar = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(theme.ROW + 4))
-        undo = Tap(app.tr("core.ui.undo"), size=theme.SIZE_BUTTON, tid="end.undo",
-                   size_hint_x=0.7)
-        undo.bind(on_release=lambda _b: app.undo())
-        home = Tap(app.tr("core.ui.home"), size=theme.SIZE_BUTTON, tid="end.home",
-                   size_hint_x=0.7)
-        home.bind(on_release=lambda _b: app.leave_game())
-        same = Tap(app.tr("core.ui.same_players"), size=theme.SIZE_BUTTON, bold=True,
-                   tid="end.again", background=theme.SUCCESS, size_hint_x=1.6)
-        same.bind(on_release=lambda _b: again())
-        for widget in (undo, *extra, home, same):
-            bar.add_widget(widget)
-        self.add_widget(bar)
+        self.build(len(story))
+        self.title_label.text, self.title_label.color = title, title_colour
+        self.text_label.text = text
+        self.caption_label.text = caption
+        scores_widget = self._scores(scores)
+        if scores_widget is not self.scores_widget:
+            if self.scores_widget is not None:
+                self.left.remove_widget(self.scores_widget)
+            if scores_widget.parent is not None:
+                scores_widget.parent.remove_widget(scores_widget)
+            self.left.add_widget(scores_widget)
+            self.scores_widget = scores_widget
+        for label in self.story_labels:
+            if label.parent is not None:
+                self.story_column.remove_widget(label)
+        for label, line in zip(self.story_labels, story, strict=False):
+            label.text = line
+            self.story_column.add_widget(label, index=1)  # above the column's filler
+        self._again = again
+        if not self.bar.children or tuple(extra) != self._extra:
+            self._extra = tuple(extra)
+            self.bar.clear_widgets()
+            for widget in (self.undo_button, *extra, self.home_button, self.again_button):
+                self.bar.add_widget(widget)
+
+    def shown_story(self) -> list[Text]:
+        """The story lines on the page now, top to bottom."""
+        return [label for label in self.story_labels if label.parent is not None]
 
     def _scores(self, scores: Sequence[ScoreLine]) -> GridLayout:
         """Name, key figure and detail per player, best first; two columns past five

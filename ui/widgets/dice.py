@@ -50,6 +50,12 @@ class DieFace(Widget):
         self._draw_soon = Clock.create_trigger(self._draw, -1)  # once per frame at most
         self.bind(pos=self._draw_soon, size=self._draw_soon)
 
+    def cast(self, die: str, white: bool) -> None:
+        """Show another die from now on (a pooled face reused for another line)."""
+        if (die, white) != (self.die, self.white):
+            self.die, self.white = die, white
+            self._draw_soon()
+
     def show(self, face: str | None, letter: str = "") -> None:
         if (face, letter) != (self.face, self.letter):
             self.face, self.letter = face, letter

@@ -89,7 +89,8 @@ class EvilParams:
 
 
 def known_colours() -> tuple[str, ...]:
-    """The treasure colours the app has names for (in the English catalog, the fallback)."""
+    """The treasure colours the app has names for (in the English catalog, the fallback),
+    in the catalog's order (by key)."""
     from companion.i18n import load_domain
 
     prefix = "evil.colour."

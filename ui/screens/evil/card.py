@@ -32,6 +32,10 @@ ICON_DP = 40
 #: when the card cannot fit at the smallest type, lines go in this order (higher first)
 DROP_FIRST = {"turn": 4, "power": 3, "place": 3, "recovered": 2, "lost": 2, "board": 0}
 PHASE_KEYS = ("evil.ui.phase1", "evil.ui.phase2", "evil.ui.phase3")
+#: the pool's rows (`TurnCard.warm`): more than a roll can say (its die, a loss per
+#: treasure, the waiting black die, a placement per treasure, the clock, the power space
+#: and the choice, the next turn); a longer card (many corrections) adds rows once
+POOL = 16
 
 
 class Para(Label):
@@ -59,7 +63,8 @@ class Para(Label):
 
 
 class Badge(Widget):
-    """A rounded square with a short text (a colour's letter, a symbol)."""
+    """A rounded square with a short text (a colour's letter, a symbol). `paint` gives
+    it another text and fill: a pooled badge is re-told, never built again."""
 
     def __init__(self, text: str, fill: tuple[float, float, float, float], tid: str = "",
                  font_name: str = "Roboto", **kwargs: Any) -> None:
@@ -67,12 +72,18 @@ class Badge(Widget):
         self.tid = tid
         self.fill = fill
         with self.canvas.before:
-            Color(*fill)
+            self._colour = Color(*fill)
             self._rect = SmoothRoundedRectangle(radius=[dp(6)])
         self.label = Label(text=text, bold=True, color=ink_on(fill), font_name=font_name,
                            halign="center", valign="middle")
         self.add_widget(self.label)
         self.bind(pos=self._layout, size=self._layout)
+
+    def paint(self, text: str, fill: tuple[float, float, float, float]) -> None:
+        self.fill = fill
+        self._colour.rgba = fill
+        self.label.text = text
+        self.label.color = ink_on(fill)
 
     def _layout(self, *_: Any) -> None:
         self._rect.pos, self._rect.size = self.pos, self.size
@@ -119,11 +130,27 @@ class TurnCard(BoxLayout):
         self.lines_box.bind(minimum_height=self.lines_box.setter("height"))
         self.add_widget(self.lines_box)
         self.add_widget(Widget())  # the rest of the card's height, empty
+        # the lines' widgets, re-told by each card: the first card builds the rows it
+        # needs (the first frame waits for no more), `warm` the rest of the pool while
+        # the table plays, so that a roll builds none
+        self.pool: list[CardRow] = []
         self.lines: list[Para] = []
+        self._rows: list[CardRow] = []
+        self._shown: list[Line] = []
         self.card: Card | None = None
         self._colours: tuple[str, ...] = ()
+        # fitting sets the rows' and texts' heights, never the card's own size: neither
+        # trigger can set off itself, and each runs once per frame at most
         self._fit_soon = Clock.create_trigger(self._fit, -1)
-        self.bind(size=lambda *_: self._rebuild())
+        self._rebuild_soon = Clock.create_trigger(lambda _dt: self._rebuild(), -1)
+        self.bind(size=self._rebuild_soon)
+
+    def warm(self, rows: int) -> bool:
+        """Build up to `rows` more rows of the pool (while the table plays); True while
+        the pool is not full."""
+        for _ in range(min(rows, POOL - len(self.pool))):
+            self.pool.append(CardRow())
+        return len(self.pool) < POOL
 
     @staticmethod
     def _chip_layout(chip: Label, *_: Any) -> None:
@@ -159,56 +186,21 @@ class TurnCard(BoxLayout):
             chip.text = f"✓ {label}" if state == "done" else label
             chip.font_size = sp(PHASE_SP) * scale
         self.headline.text = app.say(card.headline)
-        self.lines_box.clear_widgets()
+        self.lines_box.clear_widgets()  # the pooled rows, taken out to be re-told
         self.lines = []
-        self._rows: list[Any] = []
-        self._shown: list[Line] = []
+        self._rows = []
+        self._shown = []
+        side = dp(ICON_DP) * scale
+        while len(self.pool) < len(card.lines):
+            self.pool.append(CardRow())
         for index, line in enumerate(card.lines):
-            row, text = self._line(line, index, colours)
+            row = self.pool[index]
+            row.show(line, index, colours, side)
             self.lines_box.add_widget(row)
-            self.lines.append(text)
+            self.lines.append(row.text)
             self._rows.append(row)
             self._shown.append(line)
         self._refit()
-
-    def _line(self, line: Line, index: int, colours: tuple[str, ...]) -> tuple[Any, Para]:
-        app = App.get_running_app()
-        side = dp(ICON_DP) * self._scale()
-        row = BoxLayout(spacing=dp(6), size_hint_y=None)
-        row.tid = f"play.card.line.{index}"
-        icons = BoxLayout(spacing=dp(3), size_hint=(None, None), height=side,
-                          pos_hint={"top": 1})
-        die = _die_of(line.icon, colours)
-        if die is not None:
-            face = DieFace(die, white=die != "clock", size_hint=(None, None),
-                           size=(side, side))
-            face.tid = f"play.card.icon.{index}"
-            face.show(line.icon)
-            icons.add_widget(face)
-        elif line.icon in SYMBOLS:
-            symbol, fill = SYMBOLS[line.icon]
-            icons.add_widget(Badge(symbol, fill, tid=f"play.card.icon.{index}",
-                                   font_name="DejaVuSans", size=(side, side)))
-        if line.colour is not None:
-            icons.add_widget(Badge(app.tr(f"evil.letter.{line.colour}"),
-                                   theme.colour(line.colour), tid=f"play.card.chip.{index}",
-                                   size=(side * 0.8, side)))
-        icons.width = sum(w.width for w in icons.children) + dp(3) * max(0, len(
-            icons.children) - 1)
-        row.add_widget(icons)
-        said = app.say(line.text)
-        if line.parts:
-            said = f"{said} {' · '.join(app.say(part) for part in line.parts)}"
-        text = Para(said, size=LINE_SP[0], tid=f"play.card.text.{index}",
-                    pos_hint={"center_y": 0.5})
-        row.add_widget(text)
-
-        def height(*_: Any) -> None:
-            row.height = max(icons.height, text.height)
-
-        text.bind(height=height)
-        height()
-        return row, text
 
     # -- fitting ------------------------------------------------------------------------
     def _refit(self) -> None:
@@ -234,7 +226,7 @@ class TurnCard(BoxLayout):
         self.headline.texture_update()
         self.headline.height = self.headline.texture_size[1]
         for row, text in zip(self._rows, self.lines, strict=True):
-            icons = row.children[-1]  # the first child added: the icons
+            icons = row.icons
             text.text_size = (max(1.0, self.width - icons.width - row.spacing), None)
             text.texture_update()
             text.height = text.texture_size[1]
@@ -280,6 +272,58 @@ class TurnCard(BoxLayout):
     def texts(self) -> list[str]:
         """What the card says, top to bottom (tests read it)."""
         return [self.headline.text, *(text.text for text in self.lines)]
+
+
+class CardRow(BoxLayout):
+    """One line of the card: its die face or symbol, its colour chip, its text. The
+    card keeps a pool of them and `show` re-tells one for another line."""
+
+    def __init__(self) -> None:
+        super().__init__(spacing=dp(6), size_hint_y=None)
+        self.icons = BoxLayout(spacing=dp(3), size_hint=(None, None), pos_hint={"top": 1})
+        self.face = DieFace("professor", size_hint=(None, None))
+        # DejaVu Sans has every symbol
+        self.symbol = Badge("", theme.BUTTON, font_name="DejaVuSans")
+        self.chip = Badge("", theme.BUTTON)
+        self.text = Para(size=LINE_SP[0], pos_hint={"center_y": 0.5})
+        self.add_widget(self.icons)
+        self.add_widget(self.text)
+        self.text.bind(height=self._height)
+
+    def _height(self, *_: Any) -> None:
+        self.height = max(self.icons.height, self.text.height)
+
+    def show(self, line: Line, index: int, colours: tuple[str, ...], side: float) -> None:
+        app = App.get_running_app()
+        self.tid = f"play.card.line.{index}"
+        self.icons.clear_widgets()
+        self.icons.height = side
+        die = _die_of(line.icon, colours)
+        if die is not None:
+            self.face.cast(die, white=die != "clock")
+            self.face.size = (side, side)
+            self.face.tid = f"play.card.icon.{index}"
+            self.face.show(line.icon)
+            self.icons.add_widget(self.face)
+        elif line.icon in SYMBOLS:
+            symbol, fill = SYMBOLS[line.icon]
+            self.symbol.paint(symbol, fill)
+            self.symbol.size = (side, side)
+            self.symbol.tid = f"play.card.icon.{index}"
+            self.icons.add_widget(self.symbol)
+        if line.colour is not None:
+            self.chip.paint(app.tr(f"evil.letter.{line.colour}"), theme.colour(line.colour))
+            self.chip.size = (side * 0.8, side)
+            self.chip.tid = f"play.card.chip.{index}"
+            self.icons.add_widget(self.chip)
+        shown = self.icons.children
+        self.icons.width = sum(w.width for w in shown) + dp(3) * max(0, len(shown) - 1)
+        said = app.say(line.text)
+        if line.parts:
+            said = f"{said} {' · '.join(app.say(part) for part in line.parts)}"
+        self.text.text = said
+        self.text.tid = f"play.card.text.{index}"
+        self._height()
 
 
 def _die_of(icon: str, colours: tuple[str, ...]) -> str | None:

@@ -9,6 +9,7 @@ from typing import Any
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
 
 from companion.games.evil import commands as c
 from companion.games.evil.dice import DICE
@@ -66,92 +67,194 @@ class SideDialog(Dialog):
             self.center_y = window.height / 2
 
 
+class PlacementDialog(SideDialog):
+    """The minutes keypad for a new treasure, built once per play screen and re-told at
+    each opening (`show`): a roll that asks for a treasure builds no widget. It keeps a
+    key per minutes value the game's parameters allow (`prepare`, when a game opens)
+    and shows those in play, each with where it lands from the time marker now."""
+
+    def __init__(self) -> None:
+        super().__init__("", "place", "")
+        app = App.get_running_app()
+        self.heading = find(self, "place.title")
+        self.state: EvilState | None = None
+        self.colour = ""
+        self.on_later: Callable[[], None] | None = None
+        self.keys = self.add(GridLayout(cols=4, spacing=dp(8), size_hint_y=None))
+        self.minute_keys: dict[int, Tap] = {}
+        self.add(BoxLayout())
+        self.bottom = self.add(GridLayout(cols=1, spacing=dp(8), size_hint_y=None))
+        follow_height(self.bottom, theme.touch(56))
+        self.undo_key = _key("", "place.undo", self._undo)
+        self.dice_key = _key(app.tr("evil.ui.fix_dice"), "place.dice", self._fix_dice)
+        self.later_key = _key(app.tr("core.ui.close"), "place.later", self._later)
+
+    def prepare(self, state: EvilState) -> None:
+        """A key for every minutes value of this game (built when the game opens)."""
+        p = state.params
+        for m in range(p.min_minutes, p.max_minutes + 1, p.step_minutes):
+            if m not in self.minute_keys:
+                self.minute_keys[m] = _key("", f"place.{m}",
+                                           lambda m=m: self._place(m))
+
+    def show(self, state: EvilState, colour: str,
+             on_later: Callable[[], None] | None) -> Dialog:
+        app = App.get_running_app()
+        p = state.params
+        self.prepare(state)
+        self.state, self.colour, self.on_later = state, colour, on_later
+        name = app.tr(f"evil.colour_upper.{colour}")
+        here = roman(state.time, p.dial_steps)
+        if state.waiting_for_replacement:
+            title = app.tr("evil.ui.place_title_waiting", colour=name)
+            why = app.tr("evil.ui.place_why_waiting", position=here,
+                         clock=app.tr(f"evil.face.{state.pending_clock}"))
+        else:
+            title = app.tr("evil.ui.place_title", colour=name)
+            why = app.tr("evil.ui.place_why", position=here)
+        left_out = [m for m in state.left_out if p.minutes_ok(m)]
+        if left_out:  # a tile not in play at this difficulty: say so rather than hide it
+            why += "\n" + app.tr("evil.ui.left_out_note",
+                                  minutes=", ".join(map(str, left_out)))
+        if self.heading is not None:
+            self.heading.text = title
+        self.why.text = why
+        minutes = [m for m in range(p.min_minutes, p.max_minutes + 1, p.step_minutes)
+                   if m not in state.left_out]
+        keys = []
+        for m in minutes:
+            lands = roman(state.time + m // p.step_minutes, p.dial_steps)
+            key = self.minute_keys[m]
+            key.text = f"{m}\n{app.tr('evil.ui.place_to', position=lands)}"
+            keys.append(key)
+        _fill(self.keys, keys, cols=4, height=56)
+        if state.waiting_for_replacement:
+            # a power or card may re-roll a die of this roll, or the table corrects one:
+            # the roll is resolved again from before it (and waits again if it still
+            # loses one)
+            self.undo_key.text = app.tr("evil.ui.undo_roll")
+            bottom = [self.undo_key, self.dice_key]
+        else:
+            self.undo_key.text = app.tr("evil.ui.undo_last")
+            bottom = [self.undo_key] if on_later is None else [self.undo_key, self.later_key]
+        _fill(self.bottom, bottom, cols=len(bottom), height=56)
+        return open_dialog(self)
+
+    def _place(self, minutes: int) -> None:
+        _act(self, c.PlaceTreasure(self.colour, minutes))
+
+    def _undo(self) -> None:
+        _undo(self)
+
+    def _fix_dice(self) -> None:
+        assert self.state is not None
+        adjust_dialog(self.state)
+
+    def _later(self) -> None:
+        self.dismiss()
+        if self.on_later is not None:
+            self.on_later()
+
+
 def placement_dialog(state: EvilState, colour: str,
                      on_later: Callable[[], None] | None = None) -> Dialog:
     """The minutes keypad for a new treasure. While a roll waits for it, the keypad is the
     only way on and undoing the roll the only way back: nothing closes it into a state
     where the table could roll."""
-    app = App.get_running_app()
-    p = state.params
-    name = app.tr(f"evil.colour_upper.{colour}")
-    here = roman(state.time, p.dial_steps)
-    if state.waiting_for_replacement:
-        title = app.tr("evil.ui.place_title_waiting", colour=name)
-        why = app.tr("evil.ui.place_why_waiting", position=here,
-                     clock=app.tr(f"evil.face.{state.pending_clock}"))
-    else:
-        title = app.tr("evil.ui.place_title", colour=name)
-        why = app.tr("evil.ui.place_why", position=here)
-    left_out = [m for m in state.left_out if p.minutes_ok(m)]
-    if left_out:  # a tile not in play at this difficulty: say so rather than hide it
-        why += "\n" + app.tr("evil.ui.left_out_note", minutes=", ".join(map(str, left_out)))
-    dialog = SideDialog(title, "place", why)
-    minutes = [m for m in range(p.min_minutes, p.max_minutes + 1, p.step_minutes)
-               if m not in state.left_out]
-    keys = []
-    for m in minutes:
-        lands = roman(state.time + m // p.step_minutes, p.dial_steps)
-        label = f"{m}\n{app.tr('evil.ui.place_to', position=lands)}"
-        keys.append((label, f"place.{m}", lambda m=m: _act(dialog, c.PlaceTreasure(colour, m))))
-    dialog.buttons(keys, cols=4, height=56)
-    dialog.add(BoxLayout())
-    if state.waiting_for_replacement:
-        # a power or card may re-roll a die of this roll, or the table corrects one: the
-        # roll is resolved again from before it (and waits again if it still loses one)
-        dialog.buttons([(app.tr("evil.ui.undo_roll"), "place.undo", lambda: _undo(dialog)),
-                        (app.tr("evil.ui.fix_dice"), "place.dice",
-                         lambda: adjust_dialog(state))])
-    elif on_later is None:
-        dialog.buttons([(app.tr("evil.ui.undo_last"), "place.undo", lambda: _undo(dialog))])
-    else:
-        def later() -> None:
-            dialog.dismiss()
-            on_later()
+    return _play_screen().placement().show(state, colour, on_later)
 
-        dialog.buttons([(app.tr("evil.ui.undo_last"), "place.undo", lambda: _undo(dialog)),
-                        (app.tr("core.ui.close"), "place.later", later)])
-    return open_dialog(dialog)
+
+class PowerDialog(SideDialog):
+    """Who turns their power tile face up, built once per play screen and re-told at
+    each opening: a button per seat whose tile is still down (a pool as large as the
+    game's most players), the one to turn up first selected."""
+
+    def __init__(self) -> None:
+        app = App.get_running_app()
+        super().__init__(app.tr("evil.ui.power_title"), "power", app.tr("evil.ui.power_why"))
+        self.characters = GridLayout(cols=1, spacing=dp(8), size_hint_y=None)
+        self.toggles: list[Tap] = []
+        self.filler = self.add(BoxLayout())
+        row = self.add(GridLayout(cols=2, spacing=dp(8), size_hint_y=None))
+        follow_height(row, theme.touch(72))
+        self.choose = _key("", "power.choose", self._confirm, height=72)
+        self.skip = _key(app.tr("evil.ui.skip"), "power.skip",
+                         lambda: _act(self, c.SkipPower()), height=72)
+        row.add_widget(self.choose)
+        row.add_widget(self.skip)
+        self.chosen: str | None = None
+        self.default = self._confirm
+
+    def prepare(self, state: EvilState) -> None:
+        """A button per seat the game can have (built when the game opens)."""
+        while len(self.toggles) < max(state.params.players_max, len(state.players)):
+            toggle = Tap("", size_hint_y=None, height=theme.touch(70))
+            toggle.character = ""
+            toggle.bind(on_release=lambda b: self._select(b.character))
+            self.toggles.append(toggle)
+
+    def show(self, state: EvilState) -> Dialog:
+        app = App.get_running_app()
+        self.prepare(state)
+        seats = len(state.players)
+        free = [state.players[(state.active + i) % seats] for i in range(seats)]
+        free = [pl for pl in free if pl.character not in state.powers_up]
+        toggles = self.toggles[:len(free)]
+        for toggle, pl in zip(toggles, free, strict=True):
+            toggle.text = f"{pl.name}\n{pl.character}"
+            toggle.tid = f"power.{pl.character}"
+            toggle.character = pl.character
+        _fill(self.characters, toggles, cols=min(2, len(free)) or 1, height=70)
+        if free and self.characters.parent is None:  # above the filler
+            self.box.add_widget(self.characters, index=self.box.children.index(self.filler) + 1)
+        elif not free and self.characters.parent is not None:
+            self.box.remove_widget(self.characters)
+        self.chosen = None
+        self.choose.text = app.tr("evil.ui.choose", character="")
+        self.choose.disabled = not free  # every tile is up already: skipping is all there is
+        if free:
+            self._select(free[0].character)
+        return open_dialog(self)
+
+    def _select(self, character: str) -> None:
+        self.chosen = character
+        for toggle in self.characters.children:
+            toggle.set_background(theme.ACCENT if toggle.character == character
+                                  else theme.BUTTON)
+        self.choose.text = App.get_running_app().tr("evil.ui.choose", character=character)
+
+    def _confirm(self) -> None:
+        if self.chosen is not None:
+            _act(self, c.ActivatePower(self.chosen))
 
 
 def power_dialog(state: EvilState) -> Dialog:
     """Who turns their power tile face up. A character is selected from the start, so the
     OK button (and Enter) chooses; letting the activation go is its own button."""
-    app = App.get_running_app()
-    dialog = SideDialog(app.tr("evil.ui.power_title"), "power", app.tr("evil.ui.power_why"))
-    seats = len(state.players)
-    free = [state.players[(state.active + i) % seats] for i in range(seats)]
-    free = [pl for pl in free if pl.character not in state.powers_up]
-    chosen: dict[str, str] = {}
-    toggles: dict[str, Tap] = {}
-    choose: list[Tap] = []
+    return _play_screen().power().show(state)
 
-    def select(character: str) -> None:
-        chosen["character"] = character
-        for ch, toggle in toggles.items():
-            toggle.set_background(theme.ACCENT if ch == character else theme.BUTTON)
-        if choose:
-            choose[0].text = app.tr("evil.ui.choose", character=character)
 
-    def confirm() -> None:
-        if "character" in chosen:
-            _act(dialog, c.ActivatePower(chosen["character"]))
+def _play_screen() -> Any:
+    return App.get_running_app().root.get_screen("evil_play")
 
-    if free:
-        grid = dialog.buttons([(f"{pl.name}\n{pl.character}", f"power.{pl.character}",
-                                lambda ch=pl.character: select(ch)) for pl in free],
-                              cols=min(2, len(free)), height=70)
-        toggles.update({pl.character: find(grid, f"power.{pl.character}") for pl in free})
-    dialog.add(BoxLayout())
-    row = dialog.buttons([(app.tr("evil.ui.choose", character=""), "power.choose", confirm),
-                          (app.tr("evil.ui.skip"), "power.skip",
-                           lambda: _act(dialog, c.SkipPower()))], height=72)
-    choose.append(find(row, "power.choose"))
-    if free:
-        select(free[0].character)
-    else:
-        choose[0].disabled = True  # every tile is up already: skipping is all there is
-    dialog.default = confirm
-    return open_dialog(dialog)
+
+def _key(text: str, tid: str, action: Callable[[], Any], height: float = 56) -> Tap:
+    """A button of a reused dialog (as `Dialog.buttons` makes them), its action bound once."""
+    tap = Tap(text, tid=tid, size_hint_y=None, height=theme.touch(height))
+    tap.bind(on_release=lambda _b: action())
+    return tap
+
+
+def _fill(grid: GridLayout, keys: list[Tap], cols: int, height: float) -> None:
+    """Put these (pooled) buttons in the grid, which takes their rows' height."""
+    if list(reversed(grid.children)) != keys:
+        grid.clear_widgets()
+        for key in keys:
+            grid.add_widget(key)
+    grid.cols = max(1, cols)
+    rows = -(-len(keys) // grid.cols)
+    # the buttons grow with the window (follow_height): so does their grid
+    follow_height(grid, rows * theme.touch(height) + max(0, rows - 1) * dp(8))
 
 
 def treasure_dialog(state: EvilState, colour: str) -> Dialog:

@@ -19,11 +19,12 @@ from companion.games.evil.state import EvilState
 from companion.games.evil.story import story
 from ui import theme
 from ui.screens.evil.card import Badge
-from ui.widgets.basics import Text, find, follow_height, follow_width
+from ui.widgets.basics import Text, follow_height, follow_width
 from ui.widgets.components import EndPage, ScoreLine, same_players
 from ui.widgets.dice import DieFace
 
 CHIP = 40  # px at 800x480: a treasure's colour chip
+STORY_LINES = 5  # the most a story tells: turns, recovered, lost, powers, difficulty
 DIE = 60  # px at 800x480: the last roll's dice (their faces' text a key figure)
 
 
@@ -38,12 +39,31 @@ class EvilEndPage(EndPage):
 
 
 class EvilEndScreen(Screen):
+    """Built while the table plays (`prepare`, half a second into a game), so that the
+    roll that ends the game only re-tells it."""
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.page = EvilEndPage()
         self.add_widget(self.page)
         self.dice: dict[str, DieFace] = {}
         self.story: list[Any] = []
+        self.summary: Summary | None = None
+        self._fit_soon = Clock.create_trigger(self._fit_story)
+
+    def prepare(self, state: EvilState) -> None:
+        """The page, its summary and its story lines, for a game like this one."""
+        if self.summary is None:
+            self.summary = Summary()
+        self.summary.prepare(state)
+        self.page.summary = self.summary
+        self.page.build(STORY_LINES)
+        for label in self.page.story_labels:
+            if not getattr(label, "fits_story", False):
+                # a story line takes the lines it needs, no more
+                label.fits_story = True
+                label.size_hint_y = None
+                label.bind(width=self._fit_story)
 
     def show(self, state: EvilState) -> None:
         app = App.get_running_app()
@@ -51,19 +71,18 @@ class EvilEndScreen(Screen):
         won = state.outcome == "won"
         treasures = state.recovered if won else state.lost
         text = app.tr("evil.ui.won_text" if won else "evil.ui.lost_text", n=len(treasures))
-        self.page.summary = self._summary(state)
         lines = story(state, session.steps if session is not None else (),
                       lambda name: app.tr(f"evil.colour.{name}"))
+        self.page.build(len(lines))
+        self.prepare(state)
+        assert self.summary is not None
+        self.dice = self.summary.show(state)
         self.page.show(app.tr("evil.ui.won_title" if won else "evil.ui.lost_title"),
                        theme.SUCCESS_TEXT if won else theme.DANGER_TEXT, text, [],
                        [app.say(line) for line in lines], self.again,
                        caption=app.tr("evil.ui.final_board"))
-        self.story = [label for k in range(len(lines))
-                      if (label := find(self.page, f"end.story.{k}")) is not None]
-        for label in self.story:  # a story line takes the lines it needs, no more
-            label.size_hint_y = None
-            label.bind(width=self._fit_story)
-        Clock.schedule_once(self._fit_story)
+        self.story = self.page.shown_story()
+        self._fit_soon()
 
     def _fit_story(self, *_: Any) -> None:
         """The story fits its column: its lines at the body size, else at the smallest
@@ -85,52 +104,6 @@ class EvilEndScreen(Screen):
                 return
             label.opacity, label.height = 0, 0
 
-    def _summary(self, state: EvilState) -> BoxLayout:
-        """Recovered and lost as key figures with a chip per treasure; after a defeat,
-        the dice of the roll that decided it."""
-        app = App.get_running_app()
-        p = state.params
-        box = BoxLayout(orientation="vertical", spacing=dp(theme.SPACE_S))
-        for kind, treasures, total, ink in (
-                ("recovered", state.recovered, p.recovered_to_win, theme.SUCCESS_TEXT),
-                ("lost", state.lost, p.lost_to_lose, theme.DANGER_TEXT)):
-            row = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), dp(52))
-            row.add_widget(follow_width(
-                Text(app.tr(f"evil.ui.{kind}_caption"), size=theme.SIZE_BODY, bold=True,
-                     color=ink, tid=f"end.{kind}.caption"), 118))
-            row.add_widget(follow_width(
-                Text(app.tr("evil.ui.count", n=len(treasures), total=total),
-                     size=theme.SIZE_FIGURE, bold=True, color=ink, tid=f"end.{kind}"), 76))
-            chips = BoxLayout(spacing=dp(theme.SPACE_XS))
-            scale = float(getattr(app, "scale", 1.0))
-            for i, treasure in enumerate(treasures):
-                chips.add_widget(Badge(app.tr(f"evil.letter.{treasure.colour}"),
-                                       theme.colour(treasure.colour),
-                                       tid=f"end.{kind}.chip.{i}",
-                                       size=(dp(CHIP) * scale, dp(CHIP) * scale),
-                                       pos_hint={"center_y": 0.5}))
-            chips.add_widget(Widget())
-            row.add_widget(chips)
-            box.add_widget(row)
-        self.dice = {}
-        roll = state.last_roll
-        if state.outcome == "lost" and roll is not None:
-            box.add_widget(Text(app.tr("evil.ui.final_roll"), size=theme.SIZE_SMALL, bold=True,
-                                color=theme.MUTED, tid="end.roll.caption", size_hint_y=None,
-                                height=dp(24)))
-            row = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), dp(DIE))
-            for die in DICE:
-                face = getattr(roll, die)
-                widget = follow_width(DieFace(die, white=die != "clock"), DIE)
-                widget.tid = f"end.die.{die}"
-                widget.show(face, app.tr(f"evil.letter.{face}") if die == "colour" else "")
-                self.dice[die] = widget
-                row.add_widget(widget)
-            row.add_widget(Widget())
-            box.add_widget(row)
-        box.add_widget(Widget())
-        return box
-
     def again(self) -> None:
         """The same seats in the same order, each with their character, and the same
         difficulty, on a new game's setup."""
@@ -140,6 +113,89 @@ class EvilEndScreen(Screen):
         setup = app.root.get_screen("evil_setup")
         setup.next_difficulty_after = session.state.difficulty or None
         same_players("evil", session.setup["players"])
+
+
+class Summary(BoxLayout):
+    """Recovered and lost as key figures with a chip per treasure; after a defeat, the
+    dice of the roll that decided it. Built once (chips for the most treasures a game
+    can count), re-told by `show`."""
+
+    def __init__(self) -> None:
+        super().__init__(orientation="vertical", spacing=dp(theme.SPACE_S))
+        app = App.get_running_app()
+        self.chips: dict[str, BoxLayout] = {}
+        self.chip_pool: dict[str, list[Badge]] = {}
+        self.counts: dict[str, Text] = {}
+        for kind, ink in (("recovered", theme.SUCCESS_TEXT), ("lost", theme.DANGER_TEXT)):
+            row = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), dp(52))
+            row.add_widget(follow_width(
+                Text(app.tr(f"evil.ui.{kind}_caption"), size=theme.SIZE_BODY, bold=True,
+                     color=ink, tid=f"end.{kind}.caption"), 118))
+            self.counts[kind] = follow_width(
+                Text("", size=theme.SIZE_FIGURE, bold=True, color=ink, tid=f"end.{kind}"), 76)
+            row.add_widget(self.counts[kind])
+            self.chips[kind] = BoxLayout(spacing=dp(theme.SPACE_XS))
+            self.chip_pool[kind] = []
+            row.add_widget(self.chips[kind])
+            self.add_widget(row)
+        self.chips_end = {kind: Widget() for kind in self.chips}
+        self.roll_caption = Text(app.tr("evil.ui.final_roll"), size=theme.SIZE_SMALL,
+                                 bold=True, color=theme.MUTED, tid="end.roll.caption",
+                                 size_hint_y=None, height=dp(24))
+        self.roll_row = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), dp(DIE))
+        self.dice: dict[str, DieFace] = {}
+        for die in DICE:
+            widget = follow_width(DieFace(die, white=die != "clock"), DIE)
+            widget.tid = f"end.die.{die}"
+            self.dice[die] = widget
+            self.roll_row.add_widget(widget)
+        self.roll_row.add_widget(Widget())
+        self.add_widget(Widget())
+
+    def prepare(self, state: EvilState) -> None:
+        """Chips for every treasure this game can count: the deciding roll may take
+        every treasure in play past the losing count."""
+        p = state.params
+        most = {"recovered": p.recovered_to_win + len(p.colours),
+                "lost": p.lost_to_lose + len(p.colours)}
+        for kind, pool in self.chip_pool.items():
+            while len(pool) < max(most[kind], len(state.recovered if kind == "recovered"
+                                                     else state.lost)):
+                pool.append(Badge("", theme.BUTTON, tid=f"end.{kind}.chip.{len(pool)}",
+                                  pos_hint={"center_y": 0.5}))
+
+    def show(self, state: EvilState) -> dict[str, DieFace]:
+        """Tell this game's end; the dice shown (after a defeat), by die."""
+        app = App.get_running_app()
+        p = state.params
+        self.prepare(state)
+        scale = float(getattr(app, "scale", 1.0))
+        for kind, treasures, total in (("recovered", state.recovered, p.recovered_to_win),
+                                       ("lost", state.lost, p.lost_to_lose)):
+            self.counts[kind].text = app.tr("evil.ui.count", n=len(treasures), total=total)
+            chips = self.chips[kind]
+            chips.clear_widgets()
+            for badge, treasure in zip(self.chip_pool[kind], treasures, strict=False):
+                badge.paint(app.tr(f"evil.letter.{treasure.colour}"),
+                            theme.colour(treasure.colour))
+                badge.size = (dp(CHIP) * scale, dp(CHIP) * scale)
+                chips.add_widget(badge)
+            chips.add_widget(self.chips_end[kind])
+        roll = state.last_roll
+        lost = state.outcome == "lost" and roll is not None
+        if lost and self.roll_row.parent is None:
+            self.add_widget(self.roll_caption, index=1)  # above the filler
+            self.add_widget(self.roll_row, index=1)
+        elif not lost and self.roll_row.parent is not None:
+            self.remove_widget(self.roll_caption)
+            self.remove_widget(self.roll_row)
+        if not lost:
+            return {}
+        assert roll is not None
+        for die, widget in self.dice.items():
+            face = getattr(roll, die)
+            widget.show(face, app.tr(f"evil.letter.{face}") if die == "colour" else "")
+        return dict(self.dice)
 
 
 def _content(column: Any) -> float:

@@ -6,6 +6,7 @@ says what the board must look like while the dialog asks its question."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
@@ -54,6 +55,9 @@ class EvilPlayScreen(PlayScreen):
         self._old_order_note = False
         self._animation: Any = None
         self._prompt_event: Any = None
+        # the dialogs a roll opens, built once (`warm_steps`) and re-told at each opening
+        self._placement: Any = None
+        self._power: Any = None
 
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
@@ -205,6 +209,29 @@ class EvilPlayScreen(PlayScreen):
         elif state.empty_colours and not self.placement_snoozed:
             dialogs().placement_dialog(state, state.empty_colours[0],
                                        on_later=self.snooze_placement)
+
+    def warm_steps(self) -> Iterator[None]:
+        """Then the turn card's rows and the power and placement dialogs, sized for this
+        game (its minutes keys, its seats): the roll that opens one builds nothing."""
+        yield from super().warm_steps()
+        more = True
+        while more:
+            more = self.card.warm(rows=4)
+            yield
+        self.placement().prepare(self.state)
+        yield
+        self.power().prepare(self.state)
+        yield
+
+    def placement(self) -> Any:
+        if self._placement is None:
+            self._placement = dialogs().PlacementDialog()
+        return self._placement
+
+    def power(self) -> Any:
+        if self._power is None:
+            self._power = dialogs().PowerDialog()
+        return self._power
 
     def snooze_placement(self) -> None:
         self.placement_snoozed = True
