@@ -22,6 +22,7 @@ from companion.games.evil.card import Card, Line
 from companion.games.evil.dice import DICE, parse_face
 from ui import theme
 from ui.widgets.dice import DieFace, ink_on
+from ui.widgets.text_height import text_height
 
 #: the instruction is a key figure (26 px cap height: 37 px of Roboto at the least)
 HEADLINE_SP = (theme.SIZE_FIGURE, 37)
@@ -221,15 +222,15 @@ class TurnCard(BoxLayout):
         return self.needed_height() <= self.height + 1
 
     def _measure(self) -> None:
-        """Each text's height at the card's width (rows not laid out yet included)."""
+        """Each text's height at the card's width (rows not laid out yet included), from
+        Kivy's layout alone: the textures are drawn once, at the size the fit settles on."""
         self.headline.text_size = (self.width, None)
-        self.headline.texture_update()
-        self.headline.height = self.headline.texture_size[1]
+        self.headline.height = text_height(self.headline, self.width)
         for row, text in zip(self._rows, self.lines, strict=True):
             icons = row.icons
-            text.text_size = (max(1.0, self.width - icons.width - row.spacing), None)
-            text.texture_update()
-            text.height = text.texture_size[1]
+            width = max(1.0, self.width - icons.width - row.spacing)
+            text.text_size = (width, None)
+            text.height = text_height(text, width)
             row.height = max(icons.height, text.height)
 
     def _fit(self, *_: Any) -> None:
