@@ -37,6 +37,22 @@ def ink_on(rgba: tuple[float, float, float, float]) -> tuple[float, float, float
         (1.0, 1.0, 1.0, 1.0)
 
 
+#: a face's text drawn once per text and size (white: the canvas Color tints it); a
+#: die is redrawn at every roll and a text is a few minutes or a letter
+_TEXTS: dict[tuple[str, float], Any] = {}
+
+
+def face_text(text: str, size: float) -> Any:
+    """The texture of a face's text, drawn the first time it is asked for."""
+    key = (text, round(size, 2))
+    texture = _TEXTS.get(key)
+    if texture is None:
+        label = CoreLabel(text=text, font_size=size, bold=True)
+        label.refresh()
+        texture = _TEXTS[key] = label.texture
+    return texture
+
+
 class DieFace(Widget):
     """One die. `face` is the face name from config; `letter` labels a colour face."""
 
@@ -129,9 +145,7 @@ class DieFace(Widget):
         if not text:
             return
         self.figure_font = size
-        label = CoreLabel(text=text, font_size=size, bold=True)
-        label.refresh()
-        texture = label.texture
+        texture = face_text(text, size)
         Color(*rgba)
         Rectangle(texture=texture, size=texture.size,
                   pos=(x - texture.width / 2, y - texture.height / 2))
