@@ -69,3 +69,16 @@ def test_exports_are_stable_and_translated(played: Journal, tmp_path: Path) -> N
     target = tmp_path / "out.csv"
     export.write(target, "a,b\n")
     assert target.read_text() == "a,b\n" and not target.with_name("out.csv.tmp").exists()
+
+
+def test_a_file_written_in_pieces_is_the_whole_text(played: Journal, tmp_path: Path) -> None:
+    # the BG Stats file is encoded and written a batch at a time, never joined whole
+    data = export.bgstats(played, tz=UTC)
+    pieces = list(export.json_chunks(data))
+    assert len(pieces) > 10 and max(map(len, pieces)) < 1000
+    assert "".join(pieces) == json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    target = tmp_path / "plays.json"
+    long = ["é" * 40_000, "x", "ü" * 30_000, *pieces]  # batches cross WRITE_BATCH
+    export.write(target, iter(long))
+    assert target.read_text(encoding="utf-8") == "".join(long)
+    assert not target.with_name("plays.json.tmp").exists()

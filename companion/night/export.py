@@ -33,6 +33,7 @@ import io
 import json
 import os
 import uuid
+from collections.abc import Iterable, Iterator
 from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
@@ -195,16 +196,39 @@ def _play(line: GameLine, game_ref: int, scores: list[dict[str, Any]],
     }
 
 
+def json_chunks(data: Any) -> Iterator[str]:
+    """A JSON file (BG Stats') as small pieces of text: a club's file is megabytes, and
+    joining or encoding it in one call would hold Python's lock (and so the screen,
+    while this runs beside it) for tens of milliseconds."""
+    yield from json.JSONEncoder(ensure_ascii=False, indent=2).iterencode(data)
+    yield "\n"
+
+
 def bgstats_text(journal: Journal, **kwargs: Any) -> str:
-    return json.dumps(bgstats(journal, **kwargs), ensure_ascii=False, indent=2) + "\n"
+    return "".join(json_chunks(bgstats(journal, **kwargs)))
 
 
-def write(path: Path | str, text: str) -> None:
-    """Write atomically: a half-written export never replaces a good one."""
+WRITE_BATCH = 1 << 16  # characters joined and written at a time
+
+
+def write(path: Path | str, text: str | Iterable[str]) -> None:
+    """Write atomically: a half-written export never replaces a good one. `text` may
+    come in pieces; they are written a batch at a time."""
     target = Path(path)
     tmp = target.with_name(target.name + ".tmp")
     with tmp.open("w", encoding="utf-8", newline="") as handle:
-        handle.write(text)
+        if isinstance(text, str):
+            handle.write(text)
+        else:
+            batch: list[str] = []
+            size = 0
+            for piece in text:
+                batch.append(piece)
+                size += len(piece)
+                if size >= WRITE_BATCH:
+                    handle.write("".join(batch))
+                    batch, size = [], 0
+            handle.write("".join(batch))
         handle.flush()
         os.fsync(handle.fileno())
     os.replace(tmp, target)

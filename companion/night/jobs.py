@@ -10,7 +10,7 @@ computed 500 games at a time first, which is where the time goes on a large hist
 
 from __future__ import annotations
 
-from collections.abc import Generator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
 from pathlib import Path
@@ -116,9 +116,9 @@ def export_file(journal: Journal, what: str, path: Path, translator: Translator,
     total = yield from _prepare(journal, 3)
     yield Progress(msg(f"night.progress.{what}"), total - 2, total)
     if what == "csv":
-        text = export.csv_text(journal, translator=translator, tz=tz)
-    else:
-        text = export.bgstats_text(journal, translator=translator, tz=tz)
+        text: str | Iterator[str] = export.csv_text(journal, translator=translator, tz=tz)
+    else:  # in pieces, encoded while written
+        text = export.json_chunks(export.bgstats(journal, translator=translator, tz=tz))
     yield Progress(msg("night.progress.writing", path=str(path)), total - 1, total)
     export.write(path, text)
     return path
