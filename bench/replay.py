@@ -71,10 +71,13 @@ def main() -> None:
             timings.append(time.perf_counter() - start)
             cpu.append(time.process_time() - start_cpu)
             entries = len(journal.entries(game_id))
+            # the steps before the snapshot are read from the journal when asked for:
+            # counted while it is open
+            kinds: dict[str, int] = {}
+            for step in session.steps:
+                name = type(step.command).__name__
+                kinds[name] = kinds.get(name, 0) + 1
             journal.close()
-        kinds = {}
-        for step in session.steps:
-            kinds[type(step.command).__name__] = kinds.get(type(step.command).__name__, 0) + 1
         print(f"journal: {entries} actions ({len(session.steps)} commands done after undo/redo), "
               f"turn {session.state.turn}; done: {dict(sorted(kinds.items()))}")
         print(f"resume (open + read + replay), {args.runs} runs: "
