@@ -179,10 +179,13 @@ class EvilPlayScreen(PlayScreen):
         self.refresh(state, update)
         if self.show_end_or_stay(state.outcome is not None):
             return
-        # the new state is on screen now; the question it raises opens on the next frame
         if self._prompt_event is not None:
             self._prompt_event.cancel()
-        self._prompt_event = Clock.schedule_once(self._prompt)
+            self._prompt_event = None
+        if update is not None and App.get_running_app().root.current == self.name:
+            self._prompt()  # the question comes in the same frame as the state raising it
+        else:  # opening or coming back to the screen: once it is shown
+            self._prompt_event = Clock.schedule_once(self._prompt)
 
     def _prompt(self, _dt: float = 0) -> None:
         """Open what the rules ask for: a replacement the roll waits for, the power
