@@ -8,24 +8,18 @@ from typing import Any
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.screenmanager import Screen
 
 from companion.messages import CompanionError
 from ui import theme
 from ui.screens.night.common import scroll_list
+from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
 GAMES = ("evil", "castor", "bond")
 
 
-class HomeScreen(Screen):
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self.box = BoxLayout(orientation="vertical", padding=dp(16), spacing=dp(10))
-        self.add_widget(self.box)
-
-    def on_pre_enter(self, *_: Any) -> None:
-        self.refresh()
+class HomeScreen(PageScreen):
+    PADDING, SPACING = 16, 10  # dp: the first screen, with room around its choices
 
     def refresh(self) -> None:
         app = App.get_running_app()

@@ -12,9 +12,12 @@ from kivy.uix.screenmanager import Screen
 class PageScreen(Screen):
     """Its content goes in `self.box`; `refresh` (re)builds it before the screen shows."""
 
+    PADDING, SPACING = 8, 6  # dp
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
+        self.box = BoxLayout(orientation="vertical", padding=dp(self.PADDING),
+                             spacing=dp(self.SPACING))
         self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:
