@@ -14,7 +14,8 @@ from kivy.uix.screenmanager import Screen
 
 from ui import theme
 from ui.widgets.basics import Tap, Text
-from ui.widgets.components import setup_page
+from ui.widgets.components import option_button, setup_page
+from ui.widgets.roster_picker import pick_players
 
 
 class SetupScreen(Screen):
@@ -63,6 +64,22 @@ class SetupScreen(Screen):
         """Clear the page and lay out the shared setup page (header with Back, seats,
         options, Start); returns the seats' and the options' columns."""
         return setup_page(self.root_box, title, self.start, note=note)
+
+    def seat_options(self, options: BoxLayout, add_text: str, seated: int) -> None:
+        """Add a player (while a seat is free) and pick players from the roster: the
+        first options of a game whose subclass has `add_player` and `picked`."""
+        p = self.params
+        options.add_widget(option_button(add_text, "setup.add", self.add_player,
+                                         disabled=seated >= p.players_max))
+        options.add_widget(option_button(
+            App.get_running_app().tr("night.ui.from_roster"), "setup.roster",
+            lambda: pick_players(self.picked, p.players_min, p.players_max)))
+
+    def add_player(self) -> None:
+        raise NotImplementedError
+
+    def picked(self, players: list[dict[str, Any]]) -> None:
+        raise NotImplementedError
 
     def start(self) -> None:
         raise NotImplementedError

@@ -13,8 +13,7 @@ from ui import theme
 from ui.dialogs import NameKeyboard, open_dialog
 from ui.screens.game_parts import SetupScreen
 from ui.widgets.basics import Text
-from ui.widgets.components import fill_seats, option_button, seat_row
-from ui.widgets.roster_picker import pick_players
+from ui.widgets.components import fill_seats, seat_row
 
 
 class BondSetupScreen(SetupScreen):
@@ -47,12 +46,7 @@ class BondSetupScreen(SetupScreen):
                          len(self.names) > p.players_min)
                 for i, name in enumerate(self.names)]
         fill_seats(seats, rows, p.players_max)
-        options.add_widget(option_button(app.tr("bond.ui.add_player"), "setup.add",
-                                         self.add_player,
-                                         disabled=len(self.names) >= p.players_max))
-        options.add_widget(option_button(
-            app.tr("night.ui.from_roster"), "setup.roster",
-            lambda: pick_players(self.picked, p.players_min, p.players_max)))
+        self.seat_options(options, app.tr("bond.ui.add_player"), len(self.names))
         options.add_widget(Text(app.tr("bond.deal", cards=deal_size(p, len(self.names))),
                                 size=theme.SIZE_BUTTON, bold=True, color=theme.ACCENT,
                                 tid="setup.deal", valign="top"))

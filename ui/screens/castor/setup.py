@@ -12,8 +12,7 @@ from ui import theme
 from ui.dialogs import NameKeyboard, open_dialog
 from ui.screens.game_parts import SetupScreen
 from ui.widgets.basics import Tap, Text
-from ui.widgets.components import fill_seats, option_button, seat_row
-from ui.widgets.roster_picker import pick_players
+from ui.widgets.components import fill_seats, seat_row
 
 
 class CastorSetupScreen(SetupScreen):
@@ -49,12 +48,7 @@ class CastorSetupScreen(SetupScreen):
             rows.append(seat_row(i, player["name"], self.edit_name, self.remove_player,
                                  len(self.players) > p.players_min, middle=[agent]))
         fill_seats(seats, rows, p.players_max)
-        options.add_widget(option_button(app.tr("castor.ui.add_player"), "setup.add",
-                                         self.add_player,
-                                         disabled=len(self.players) >= p.players_max))
-        options.add_widget(option_button(
-            app.tr("night.ui.from_roster"), "setup.roster",
-            lambda: pick_players(self.picked, p.players_min, p.players_max)))
+        self.seat_options(options, app.tr("castor.ui.add_player"), len(self.players))
         options.add_widget(Text(app.tr("castor.ui.setup_hint"), size=theme.SIZE_SMALL,
                                 color=theme.MUTED, tid="setup.hint", valign="top"))
 

@@ -11,6 +11,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.scrollview import ScrollView
 
+from ui import theme
 from ui.widgets.basics import Tap
 from ui.widgets.charts import PALETTE, hex_rgba, player_rgba  # noqa: F401 (for the screens)
 from ui.widgets.components import header
@@ -25,6 +26,16 @@ def top_bar(title: str, tid: str, back: Callable[[], Any] | None = None,
             extra: Sequence[Tap] = ()) -> BoxLayout:
     """The shared header: Back, the title, then the screen's own buttons on the right."""
     return header(title, tid, back=back, extra=extra)
+
+
+def kind_filter(kind: str | None, tid: str, cycle: Callable[[], None]) -> Tap:
+    """The button that shows which kind of game a page lists and goes to the next one."""
+    app = App.get_running_app()
+    label = app.tr("night.ui.all_games") if kind is None else short_game_name(kind)
+    button = Tap(app.tr("night.ui.filter", what=label), tid=tid, size=theme.SIZE_SMALL,
+                 size_hint_x=None, width=dp(260))
+    button.bind(on_release=lambda _b: cycle())
+    return button
 
 
 def go(screen: str) -> None:

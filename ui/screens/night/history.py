@@ -19,7 +19,16 @@ from companion.night.history import GameLine, LogLine, Seat
 from ui import theme
 from ui.background import Running, in_steps, run_in
 from ui.dialogs import Dialog, open_dialog
-from ui.screens.night.common import KINDS, go, minutes, scroll_list, short_game_name, top_bar, when
+from ui.screens.night.common import (
+    KINDS,
+    go,
+    kind_filter,
+    minutes,
+    scroll_list,
+    short_game_name,
+    top_bar,
+    when,
+)
 from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
@@ -104,11 +113,7 @@ class NightHistoryScreen(PageScreen):
     def refresh(self) -> None:
         app = App.get_running_app()
         self.box.clear_widgets()
-        label = app.tr("night.ui.all_games") if self.kind is None else short_game_name(self.kind)
-        kind = Tap(app.tr("night.ui.filter", what=label), tid="history.filter",
-                   size=theme.SIZE_SMALL,
-                   size_hint_x=None, width=dp(260))
-        kind.bind(on_release=lambda _b: self.cycle_kind())
+        kind = kind_filter(self.kind, "history.filter", self.cycle_kind)
         self.box.add_widget(top_bar(app.tr("night.ui.history_title"), "history", extra=[kind]))
         # one more than the page tells whether a "more" button is needed; read on a
         # worker thread: years of games take longer than a frame

@@ -21,6 +21,7 @@ from ui import theme
 from ui.background import Running, in_steps, run_in
 from ui.screens.night.common import (
     KINDS,
+    kind_filter,
     minutes,
     number,
     percent,
@@ -79,11 +80,7 @@ class NightStatsScreen(PageScreen):
     def refresh(self) -> None:
         app = App.get_running_app()
         self.box.clear_widgets()
-        label = app.tr("night.ui.all_games") if self.kind is None else short_game_name(self.kind)
-        kind = Tap(app.tr("night.ui.filter", what=label), tid="stats.filter",
-                   size=theme.SIZE_SMALL,
-                   size_hint_x=None, width=dp(260))
-        kind.bind(on_release=lambda _b: self.cycle_kind())
+        kind = kind_filter(self.kind, "stats.filter", self.cycle_kind)
         self.box.add_widget(top_bar(app.tr("night.ui.stats_title"), "stats", extra=[kind]))
         tabs = follow_height(BoxLayout(spacing=dp(6)), theme.touch())
         for tab in TABS:
