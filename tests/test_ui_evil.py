@@ -227,6 +227,43 @@ def test_the_screens_speak_french(launch: Any) -> None:
     assert "passez les dés à votre gauche" in ui.text("play.say")
 
 
+def test_the_dial_face_is_drawn_once_and_shown_as_one_picture(launch: Any) -> None:
+    """What moves (the hand, the markers, the time-left arcs) is drawn at each roll; the
+    face (disc, numerals, gold power spaces) is drawn again only for a new size."""
+
+    ui = launch()
+    new_game(ui, minutes=30)
+    screen = ui.app.root.get_screen("evil_play")
+    dial = screen.dial
+    views, draws, faces = {dial.view}, dial.redraws, dial.face_draws
+    for _ in range(4):
+        ui.tap("play.roll")
+        answer_dialogs(ui, 30)
+        views.add(dial.view)
+    assert len(views) > 1 and dial.redraws > draws  # the rolls moved the dial
+    assert dial.face_draws == faces
+    # the face is on screen: a gold power space, above its numeral
+    from kivy.core.image import Image as CoreImage
+
+    from ui import theme
+
+    r = min(dial.width, dial.height) / 2 * 0.96
+    x, y = dial.to_window(*dial._point(dial.view.power_spaces[0], r * 0.78))
+    y += dial.numeral_font * 1.45 * 0.42
+    image = CoreImage(str(ui.screenshot("dial_face")), keep_data=True)
+    pixel = image.read_pixel(int(x), image.height - 1 - int(y))[:3]
+    assert all(abs(a - b) < 0.02 for a, b in zip(pixel, theme.ACCENT[:3], strict=True)), pixel
+    ui.resize(1280, 800)  # a new size: the face is drawn again, at that size
+    assert dial.face_draws > faces
+    assert tuple(dial._face.size) == (round(dial.right) - round(dial.x),
+                                      round(dial.top) - round(dial.y))
+    faces = dial.face_draws
+    ui.tap("play.roll")
+    answer_dialogs(ui, 30)
+    assert dial.face_draws == faces
+    ui.resize(800, 480)
+
+
 def test_idle_screen_redraws_nothing_and_targets_are_large(launch: Any) -> None:
     from kivy.metrics import dp
     from kivy.uix.behaviors import ButtonBehavior

@@ -9,10 +9,10 @@ from kivy.app import App
 from kivy.graphics import Color, Rectangle, SmoothRoundedRectangle
 from kivy.metrics import sp
 from kivy.uix.behaviors import ButtonBehavior
-from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from ui import theme
+from ui.widgets.kept_texture import KeptLabel
 
 
 class _ScaleFollower:
@@ -86,7 +86,7 @@ def _fixed_height(widget: Widget, kwargs: dict[str, Any]) -> None:
         follow_width(widget, kwargs["width"])
 
 
-class Text(Label):
+class Text(KeptLabel):
     """A label that wraps inside its width; with `fit`, as tall as its wrapped text (a
     line that may take one row or three, in a column of such lines)."""
 
@@ -107,7 +107,7 @@ class Text(Label):
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width, self.height)))
 
 
-class Tap(ButtonBehavior, Label):
+class Tap(ButtonBehavior, KeptLabel):
     """A touch button: at least 48 dp high, flat opaque colour, large text. A label that
     takes touches rather than Kivy's Button: no theme images, one quad less to draw each.
 

@@ -2,8 +2,13 @@
 
 Drawn with canvas instructions only when the state or the size changes: nothing is
 redrawn while nothing changes. Round shapes use Kivy's antialiased instructions, so
-the window needs no multisampling. Each treasure marker carries a letter as well as its
-colour, and a coloured arc shows the time left before the time marker reaches it.
+the window needs no multisampling. The face (disc, numerals, gold power spaces) changes
+only with the size or the game's settings: it is drawn once into a framebuffer and
+every frame after draws it as one picture, under what moves (the time-left arcs, the
+hand, the markers). Kivy redraws the whole window for any change, and under a software
+renderer the face's shapes were most of the dial's cost in every frame. Each treasure
+marker carries a letter as well as its colour, and a coloured arc shows the time left
+before the time marker reaches it.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import Color, Rectangle, SmoothEllipse, SmoothLine
+from kivy.graphics import ClearBuffers, ClearColor, Color, Fbo, Rectangle, SmoothEllipse, SmoothLine
 from kivy.metrics import sp
 from kivy.uix.widget import Widget
 
@@ -42,6 +47,10 @@ class Dial(Widget):
         self.numeral_font = 0.0
         self.marker_font = 0.0
         self._textures: dict[tuple[str, int], Any] = {}
+        #: the face's framebuffer and what it was drawn for (size, settings, type size)
+        self._face: Fbo | None = None
+        self._face_key: tuple[Any, ...] | None = None
+        self.face_draws = 0
         # one drawing per frame however many size, position and state changes came
         # (a layout pass moves the dial several times before the first frame)
         self._draw_soon = Clock.create_trigger(self._draw, -1)
@@ -74,6 +83,47 @@ class Dial(Widget):
         Rectangle(texture=texture, size=texture.size,
                   pos=(x - texture.width / 2, y - texture.height / 2))
 
+    def _face_picture(self, r: float, numeral_size: float) -> tuple[Fbo, tuple[int, int]]:
+        """The face in its framebuffer, drawn again only when what it shows changed;
+        and where its lower-left corner goes (whole pixels: the picture stays sharp)."""
+        assert self.view is not None
+        origin = (round(self.x), round(self.y))
+        size = (max(1, round(self.right) - origin[0]), max(1, round(self.top) - origin[1]))
+        key = (size, self.center_x - origin[0], self.center_y - origin[1], r, numeral_size,
+               self.view.steps, self.view.power_spaces)
+        if self._face is not None and key == self._face_key:
+            return self._face, origin
+        self._face_key = key
+        self.face_draws += 1
+        if self._face is None or tuple(self._face.size) != size:
+            self._face = Fbo(size=size)
+        fbo = self._face
+        fbo.clear()
+        cx, cy = self.center_x - origin[0], self.center_y - origin[1]
+        view = self.view
+        with fbo:
+            # the window's own background around the disc: the picture is opaque, so
+            # its antialiased edges blend once, on the background, as drawn directly
+            ClearColor(*theme.BACKGROUND)
+            ClearBuffers()
+            Color(*theme.PANEL)
+            SmoothEllipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+            Color(0.45, 0.47, 0.52, 1)
+            SmoothLine(circle=(cx, cy, r), width=2)
+            # numerals, power spaces highlighted in gold
+            for p in range(view.steps):
+                x, y = self._point(p, r * 0.78)
+                x, y = x - origin[0], y - origin[1]
+                if p in view.power_spaces:
+                    Color(*theme.ACCENT)
+                    d = numeral_size * 1.45
+                    SmoothEllipse(pos=(x - d / 2, y - d / 2), size=(d, d))
+                    Color(*theme.text_on(theme.ACCENT))
+                else:
+                    Color(*theme.TEXT)
+                self._blit(roman(p, view.steps), numeral_size, x, y)
+        return fbo, origin
+
     def _draw(self, *_: Any) -> None:
         self.canvas.clear()
         view = self.view
@@ -87,12 +137,13 @@ class Dial(Widget):
         scale = float(getattr(App.get_running_app(), "scale", 1.0))
         numeral_size = min(sp(theme.SIZE_FIGURE) * scale, r * 0.25)
         self.numeral_font = self.marker_font = numeral_size
+        face, origin = self._face_picture(r, numeral_size)
+        self.canvas.add(face)  # drawn into only when flagged: a new size or new settings
         with self.canvas:
-            Color(*theme.PANEL)
-            SmoothEllipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
-            Color(0.45, 0.47, 0.52, 1)
-            SmoothLine(circle=(cx, cy, r), width=2)
+            Color(1, 1, 1, 1)
+            Rectangle(texture=face.texture, pos=origin, size=face.size)
             # time-left arcs, one ring per treasure, from the time marker to its marker
+            # (outside the numerals, at the rim: over the face and its gold spaces)
             for i, (colour, _, position, _) in enumerate(view.markers):
                 ring = r * (0.97 - 0.045 * i)
                 start = 360 * view.time / view.steps
@@ -100,17 +151,6 @@ class Dial(Widget):
                     / view.steps
                 Color(*theme.colour(colour))
                 SmoothLine(circle=(cx, cy, ring, start, end), width=max(1.5, r * 0.018))
-            # numerals, power spaces highlighted in gold
-            for p in range(view.steps):
-                x, y = self._point(p, r * 0.78)
-                if p in view.power_spaces:
-                    Color(*theme.ACCENT)
-                    d = numeral_size * 1.45
-                    SmoothEllipse(pos=(x - d / 2, y - d / 2), size=(d, d))
-                    Color(*theme.text_on(theme.ACCENT))
-                else:
-                    Color(*theme.TEXT)
-                self._blit(roman(p, view.steps), numeral_size, x, y)
             # the time marker: a hand from the centre
             tx, ty = self._point(view.time, r * 0.62)
             Color(*theme.TEXT)

@@ -15,13 +15,13 @@ from kivy.clock import Clock
 from kivy.graphics import Color, SmoothRoundedRectangle
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.games.evil.card import Card, Line
 from companion.games.evil.dice import DICE, parse_face
 from ui import theme
 from ui.widgets.dice import DieFace, ink_on
+from ui.widgets.kept_texture import KeptLabel
 from ui.widgets.text_height import text_height
 
 #: the instruction is a key figure (26 px cap height: 37 px of Roboto at the least)
@@ -39,7 +39,7 @@ PHASE_KEYS = ("evil.ui.phase1", "evil.ui.phase2", "evil.ui.phase3")
 POOL = 16
 
 
-class Para(Label):
+class Para(KeptLabel):
     """A paragraph: wraps in its width and is exactly as tall as its text."""
 
     def __init__(self, text: str = "", size: float = 18, tid: str = "", **kwargs: Any) -> None:
@@ -75,7 +75,7 @@ class Badge(Widget):
         with self.canvas.before:
             self._colour = Color(*fill)
             self._rect = SmoothRoundedRectangle(radius=[dp(6)])
-        self.label = Label(text=text, bold=True, color=ink_on(fill), font_name=font_name,
+        self.label = KeptLabel(text=text, bold=True, color=ink_on(fill), font_name=font_name,
                            halign="center", valign="middle")
         self.add_widget(self.label)
         self.bind(pos=self._layout, size=self._layout)
@@ -111,10 +111,10 @@ class TurnCard(BoxLayout):
         self.tid = "play.card"
         app = App.get_running_app()
         self.phase_row = BoxLayout(spacing=dp(4), size_hint_y=None, height=dp(PHASE_DP))
-        self.phase_chips: list[Label] = []
+        self.phase_chips: list[KeptLabel] = []
         for n, key in enumerate(PHASE_KEYS, 1):
             # DejaVu Sans: the done phases' check mark
-            chip = Label(text=app.tr(key), color=theme.TEXT, bold=True, halign="center",
+            chip = KeptLabel(text=app.tr(key), color=theme.TEXT, bold=True, halign="center",
                          valign="middle", font_name="DejaVuSans")
             chip.tid = f"play.card.phase{n}"
             chip.phase_state = "next"
@@ -154,7 +154,7 @@ class TurnCard(BoxLayout):
         return len(self.pool) < POOL
 
     @staticmethod
-    def _chip_layout(chip: Label, *_: Any) -> None:
+    def _chip_layout(chip: KeptLabel, *_: Any) -> None:
         chip._rect.pos, chip._rect.size = chip.pos, chip.size
         chip.text_size = chip.size
 

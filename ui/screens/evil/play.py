@@ -16,7 +16,6 @@ from kivy.graphics import Color, SmoothRoundedRectangle
 from kivy.metrics import dp
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.label import Label
 from kivy.uix.widget import Widget
 
 from companion.games.evil import commands as c
@@ -31,6 +30,7 @@ from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, _follow_scale, follow_height, follow_width
 from ui.widgets.dial import Dial, DialView
 from ui.widgets.dice import DieFace
+from ui.widgets.kept_texture import KeptLabel
 
 if TYPE_CHECKING:
     from ui.widgets.pin_panel import PinPanel
@@ -318,10 +318,10 @@ class EvilPlayScreen(PlayScreen):
         return self._animation is not None
 
 
-def fit_text(text: str, size: float, ink: theme.Rgba, tid: str, bold: bool = True) -> Label:
+def fit_text(text: str, size: float, ink: theme.Rgba, tid: str, bold: bool = True) -> KeptLabel:
     """A one-line label as wide as its text (a `Text` wraps in a width it is given):
     its font follows the app's scale, its width its texture."""
-    label = Label(text=text, bold=bold, color=ink, size_hint_x=None, halign="center",
+    label = KeptLabel(text=text, bold=bold, color=ink, size_hint_x=None, halign="center",
                   valign="middle")
     label.tid = tid
     _follow_scale(label, size)

@@ -1,0 +1,98 @@
+"""Kept text textures: a text shown again in the same style draws the texture rendered
+the first time, and no later text ever draws over a kept one."""
+
+from __future__ import annotations
+
+import pytest
+
+from ui.widgets import kept_texture as kept
+
+pytestmark = pytest.mark.ui
+
+
+@pytest.fixture
+def fresh() -> None:
+    kept.forget_all()
+
+
+def _renders(label: object, calls: list[str]) -> None:
+    core = label._label  # type: ignore[attr-defined]
+    refresh = core.refresh
+
+    def counted() -> None:
+        calls.append(core.text)
+        refresh()
+
+    core.refresh = counted
+
+
+def test_a_text_shown_again_is_not_rendered_again(window: None, fresh: None) -> None:
+    label = kept.KeptLabel(text="3 · Roll", font_size=18, bold=True)
+    calls: list[str] = []
+    _renders(label, calls)
+    label.texture_update()
+    first = label.texture
+    label.text = "✓ 3 · Roll"
+    label.texture_update()
+    label.text = "3 · Roll"
+    label.texture_update()
+    assert calls == ["3 · Roll", "✓ 3 · Roll"]  # the third showing rendered nothing
+    assert label.texture is first and label.texture_size == list(first.size)
+
+
+def test_labels_of_one_text_and_style_share_a_texture(window: None, fresh: None) -> None:
+    a = kept.KeptLabel(text="Anne: pass the dice to your left.", font_size=21)
+    b = kept.KeptLabel(text="Anne: pass the dice to your left.", font_size=21)
+    c = kept.KeptLabel(text="Anne: pass the dice to your left.", font_size=21, bold=True)
+    d = kept.KeptLabel(text="Anne: pass the dice to your left.", font_size=21)
+    d.text_size = (120, None)  # wrapped: another picture
+    for label in (a, b, c, d):
+        label.texture_update()
+    assert a.texture is b.texture
+    assert c.texture is not a.texture and c.texture.width > a.texture.width
+    assert d.texture is not a.texture and d.texture.height > a.texture.height
+
+
+def test_a_kept_texture_keeps_its_pixels(window: None, fresh: None) -> None:
+    """Kivy's text provider draws its next text into its texture when the size is the
+    same: a kept texture must be out of its reach, and filled at once."""
+    label = kept.KeptLabel(text="55", font_size=38, bold=True)
+    label.texture_update()
+    texture = label.texture
+    pixels = texture.pixels
+    assert any(pixels[i + 3] for i in range(0, len(pixels), 4))  # glyphs, not blank
+    label.text = "88"  # the same width and height in this font
+    label.texture_update()
+    assert label.texture is not texture and label.texture.size == texture.size
+    _ = label.texture.pixels  # drawn
+    assert texture.pixels == pixels
+    assert label.texture.pixels != pixels
+
+
+def test_the_kept_textures_stay_within_their_budget(window: None, fresh: None,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    label = kept.KeptLabel(text="0", font_size=30)
+    label.texture_update()
+    one = label.texture.width * label.texture.height
+    monkeypatch.setattr(kept, "BUDGET_PIXELS", one * 3)
+    for n in range(1, 10):
+        label.text = str(n)
+        label.texture_update()
+    assert 1 <= kept.kept_count() <= 4
+    label.text = "9"  # the newest is kept
+    calls: list[str] = []
+    _renders(label, calls)
+    label.texture_update()
+    assert calls == []
+    label.text = "0"  # the oldest is gone: rendered again
+    label.texture_update()
+    assert calls == ["0"]
+
+
+def test_markup_and_empty_texts_are_left_to_kivy(window: None, fresh: None) -> None:
+    marked = kept.KeptLabel(text="[b]5[/b]", markup=True)
+    marked.texture_update()
+    empty = kept.KeptLabel(text="")
+    empty.texture_update()
+    assert kept.kept_count() == 0
+    assert marked.texture is not None and empty.texture_size == [0, 0]
