@@ -229,8 +229,12 @@ def test_rolls_make_no_widget_through_dialogs_and_to_the_end_of_a_lost_and_a_won
 
     # a won game, in the same app: treasures recovered every third roll
     ui.app.new_seed = lambda: 20
+    buttons = dict(table.screen.treasure_buttons)
     ui.tap("end.home")
     new_game(ui, minutes=55)
+    # the treasure buttons are the last game's, told this game's minutes
+    assert all(table.screen.treasure_buttons[c] is b for c, b in buttons.items())
+    assert ui.text("play.treasure.red") == ui.app.tr("evil.letter.red") + " 55 min"
     ui.wait_until(lambda: ui.app.root.get_screen("evil_play").warmed, timeout=30)
     created.clear()
     for rolls in range(1, 60):

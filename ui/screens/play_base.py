@@ -62,6 +62,9 @@ class PlayScreen(Screen):
                 next(steps)
             except StopIteration:
                 self.warmed = True
+                collector = getattr(app, "collector", None)
+                if collector is not None:
+                    collector.keep()  # what was built lives as long as the screen
                 return
             Clock.schedule_once(step)  # the next piece in the next frame
 

@@ -58,6 +58,7 @@ class EvilPlayScreen(PlayScreen):
         # the dialogs a roll opens, built once (`warm_steps`) and re-told at each opening
         self._placement: Any = None
         self._power: Any = None
+        self._treasure_pool: dict[str, TreasureButton] = {}  # by colour, across games
 
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
@@ -158,10 +159,15 @@ class EvilPlayScreen(PlayScreen):
         self.treasure_row.clear_widgets()
         self.treasure_buttons = {}
         for colour in colours:
-            button = TreasureButton(colour, app.tr(f"evil.letter.{colour}"),
-                                    tid=f"play.treasure.{colour}")
-            button.bind(on_release=lambda _b, col=colour:
-                        dialogs().treasure_dialog(self.state, col))
+            # a colour's button is built once and kept for the next games: a game is
+            # short work for the table, and a widget dropped is a web of cycles
+            button = self._treasure_pool.get(colour)
+            if button is None:
+                button = TreasureButton(colour, tid=f"play.treasure.{colour}")
+                button.bind(on_release=lambda _b, col=colour:
+                            dialogs().treasure_dialog(self.state, col))
+                self._treasure_pool[colour] = button
+            button.letter.text = app.tr(f"evil.letter.{colour}")
             self.treasure_buttons[colour] = button
             self.treasure_row.add_widget(button)
         # a game started before the rulebook's roll order keeps the order it was played
@@ -359,7 +365,7 @@ class TreasureButton(ButtonBehavior, BoxLayout):
     the unit as secondary text ("R 30 min"); "R empty" when the slot waits for a tile.
     Opens its dialog."""
 
-    def __init__(self, colour: str, letter: str, tid: str) -> None:
+    def __init__(self, colour: str, tid: str) -> None:
         super().__init__(padding=(dp(2), 0), spacing=dp(3))
         self.tid = tid
         self.fill = theme.colour(colour)
@@ -368,7 +374,7 @@ class TreasureButton(ButtonBehavior, BoxLayout):
             self._paint = Color(*self.fill)
             self._rect = SmoothRoundedRectangle(radius=[dp(theme.RADIUS)])
         self.bind(pos=self._redraw, size=self._redraw, state=self._redraw)
-        self.letter = fit_text(letter, theme.SIZE_FIGURE, ink, f"{tid}.letter")
+        self.letter = fit_text("", theme.SIZE_FIGURE, ink, f"{tid}.letter")
         self.minutes = fit_text("", theme.SIZE_FIGURE, ink, f"{tid}.minutes")
         self.unit = fit_text("", theme.SIZE_SMALL, ink, f"{tid}.unit", bold=False)
         self.add_widget(Widget())
