@@ -113,7 +113,8 @@ class Entry:
 @dataclass(frozen=True)
 class Snapshot:
     """A game's state after its first `seq` actions, when `done` commands were on the
-    undo stack and none to redo; `version` says how `state` (JSON) was encoded."""
+    undo stack (at least one: a snapshot follows a "do") and none to redo; `version` says
+    how `state` (JSON) was encoded."""
 
     seq: int
     done: int
@@ -411,21 +412,23 @@ class Journal:
         """The game's newest readable snapshot of this `version` with `seq < before`,
         if any. A damaged snapshot row (wrong types, text that is not UTF-8) is passed
         over: the resume falls back on an older one or on the whole journal."""
+        sql = ("SELECT seq, done, version, state FROM snapshots WHERE game_id = ?"
+               " AND version = ? AND seq < ? ORDER BY seq DESC")
+        params = (game_id, version, (1 << 62) if before is None else before)
         try:
-            rows = self._fetch(
-                "SELECT seq, done, version, state FROM snapshots WHERE game_id = ?"
-                " AND version = ? AND seq < ? ORDER BY seq DESC",
-                (game_id, version, (1 << 62) if before is None else before),
-            )
+            # the newest alone: a long game has hundreds of snapshots, and reading them
+            # all made the resume grow with the game
+            rows = self._fetch(sql + " LIMIT 1", params)
+            if rows and _readable_snapshot(*rows[0]) is None:
+                rows = self._fetch(sql, params)  # a damaged one: look further back
         except sqlite3.OperationalError as exc:
             if "no such table" not in str(exc):
                 raise
             return None  # a version 2 journal opened read-only: never migrated
-        for seq, done, stored, state in rows:
-            if (isinstance(seq, int) and isinstance(done, int) and 0 <= done <= seq
-                    and isinstance(state, str) and not isinstance(state, Undecodable)
-                    and not isinstance(stored, Undecodable)):
-                return Snapshot(seq, done, stored, state)
+        for row in rows:
+            snapshot = _readable_snapshot(*row)
+            if snapshot is not None:
+                return snapshot
         return None
 
     def game(self, game_id: int) -> GameRecord:
@@ -561,6 +564,15 @@ def game_record(gid: int, kind: Any, setup: Any, started: Any, updated: Any, fin
             bool(finished) if isinstance(finished, int) else False,
             bool(abandoned) if isinstance(abandoned, int) else False, {},
             damaged=str(damage))
+
+
+def _readable_snapshot(seq: Any, done: Any, version: Any, state: Any) -> Snapshot | None:
+    """One `snapshots` row, or None if it is damaged (wrong types, not UTF-8)."""
+    if (isinstance(seq, int) and isinstance(done, int) and 0 < done <= seq
+            and isinstance(state, str) and not isinstance(state, Undecodable)
+            and not isinstance(version, Undecodable)):
+        return Snapshot(seq, done, version, state)
+    return None
 
 
 def _time_or_zero(value: Any) -> float:
