@@ -148,6 +148,10 @@ def _dumps(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
 
 
+#: a `games` row as `game_record` reads it
+_GAME_COLUMNS = "id, kind, setup, started, updated, finished, abandoned, summary"
+
+
 class Journal:
     """One SQLite file holding every game. Not thread-safe: use it from one thread."""
 
@@ -431,6 +435,32 @@ class Journal:
                 return snapshot
         return None
 
+    def resume_point(self, game_id: int, version: str) -> tuple[GameRecord, Snapshot | None]:
+        """The game's row and its newest readable snapshot of this `version` (as
+        `game` and `latest_snapshot` give them), read together: what a resume reads
+        first, in one query instead of two."""
+        try:
+            rows = self._fetch(
+                f"SELECT {_GAME_COLUMNS}, s.seq, s.done, s.version, s.state FROM games"
+                " LEFT JOIN snapshots AS s ON s.game_id = games.id AND s.version = ?"
+                " AND s.seq < ? WHERE games.id = ? ORDER BY s.seq DESC LIMIT 1",
+                (version, 1 << 62, game_id),
+            )
+        except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
+                raise
+            return self.game(game_id), None  # a version 2 journal opened read-only
+        if not rows:
+            raise JournalError("core.error.no_such_game", game=game_id)
+        row = rows[0]
+        record = game_record(*row[:8])
+        if row[8] is None:  # no snapshot of this version
+            return record, None
+        snapshot = _readable_snapshot(*row[8:])
+        if snapshot is None:  # a damaged one: look further back
+            snapshot = self.latest_snapshot(game_id, version)
+        return record, snapshot
+
     def game(self, game_id: int) -> GameRecord:
         rows = self._games("WHERE id = ?", (game_id,))
         if not rows:
@@ -464,11 +494,7 @@ class Journal:
             copy.close()
 
     def _games(self, where: str, params: tuple[Any, ...]) -> list[GameRecord]:
-        rows = self._fetch(
-            "SELECT id, kind, setup, started, updated, finished, abandoned, summary"
-            f" FROM games {where}",
-            params,
-        )
+        rows = self._fetch(f"SELECT {_GAME_COLUMNS} FROM games {where}", params)
         return [game_record(*row) for row in rows]
 
     def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:

@@ -209,19 +209,26 @@ def rebuild(rules: Rules, journal: Journal, game_id: int, setup: Mapping[str, An
     and where the snapshot used was taken (0: none, the initial state).
     A snapshot of another version, or one that does not decode, is passed over; the
     initial state is built only when no snapshot is used."""
-    root = rules.state_type
-    version = snapshot_version(root)
+    version = snapshot_version(rules.state_type)
     limit = below
     if end is not None:
         limit = end + 1 if limit is None else min(limit, end + 1)
     snap = journal.latest_snapshot(game_id, version, limit)
+    return _rebuild_from(rules, journal, game_id, setup, snap, end)
+
+
+def _rebuild_from(rules: Rules, journal: Journal, game_id: int, setup: Mapping[str, Any],
+                  snap: Snapshot | None, end: int | None) -> tuple[History, int, int]:
+    """`rebuild` from `snap`, the newest snapshot it may use (or an older one if that
+    one does not decode)."""
+    root = rules.state_type
     while snap is not None:
         try:
             state = snapshot_decode(root, snap.state)
             break
         except SnapshotError as exc:
             log.warning("game %s: snapshot at %s ignored: %s", game_id, snap.seq, exc)
-            snap = journal.latest_snapshot(game_id, version, snap.seq)
+            snap = journal.latest_snapshot(game_id, snap.version, snap.seq)
     if snap is None:
         history, start = History(rules.initial_state(setup)), 0
     else:
@@ -267,12 +274,13 @@ class Session:
         A damaged game row, or a damaged action among those replayed, refuses the game
         (`DamagedRow`); a damaged action older than the snapshot is met only if the
         table undoes that far (the undo is then refused with that message)."""
-        record = journal.game(game_id)
+        record, snap = journal.resume_point(game_id, snapshot_version(rules.state_type))
         if record.damaged is not None:  # listed in the history, never replayed
             raise DamagedRow("core.error.damaged_game", game=game_id, reason=record.damaged)
         try:
             rules.check_resumable(record.setup)  # a snapshot spares the initial state
-            history, seq, snapshot_seq = rebuild(rules, journal, game_id, record.setup)
+            history, seq, snapshot_seq = _rebuild_from(rules, journal, game_id,
+                                                       record.setup, snap, None)
         except RuleError as exc:
             # a journal these rules cannot replay (written by another version, edited):
             # say which game and why, rather than a rule error that makes no sense here
