@@ -59,8 +59,8 @@ class History:
     A resumed game starts from a snapshot: it knows the state after its first `base`
     steps but not those steps. They are rebuilt only if the table undoes that far
     (`older` replays the journal up to the snapshot, from the snapshot before it), one
-    stretch of the journal at a time. Its initial state too: a resume from a snapshot
-    never builds it (`initial` is None then)."""
+    stretch of the journal at a time. So is its initial state: a resume from a snapshot
+    does not build it (`History(None, base=...)`); `initial` rebuilds it if asked."""
 
     def __init__(self, initial: Any, *, base: int = 0, base_state: Any = None,
                  older: Callable[[], History] | None = None) -> None:
