@@ -2,11 +2,13 @@
 
 The parent writes one unfinished Pr. Evil game of about 5 000 (and 50 000) journal
 entries (rolls, power choices, placements, manual adjustments, undos: see bench.games)
-to a file, with the snapshots the session writes every 200 actions; a fresh child
+to a file, with the snapshots the session writes every 100 actions; a fresh child
 process then opens the journal and times `Session.resume` (the newest snapshot, then
 the actions after it), the first time cold and then repeated, beside reading that
-snapshot and those actions alone (the floor a resume cannot go under) and beside a
-full replay of every entry (what a resume cost before snapshots).
+snapshot and those actions alone (the floor a resume cannot go under), beside the
+game's row alone (which a resume reads too) and beside a full replay of every entry
+(what a resume cost before snapshots). Each round times them in turn, in the opposite
+order the next round.
 
     python -m bench.replay_ui JOURNAL GAME_ID OUT.json --repeats N
 """
@@ -30,7 +32,7 @@ def child_main(argv: list[str] | None = None) -> int:
     parser.add_argument("journal", type=Path)
     parser.add_argument("game", type=int)
     parser.add_argument("out", type=Path)
-    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--repeats", type=int, default=15)
     args = parser.parse_args(argv)
 
     from companion.games.evil import RULES
@@ -45,21 +47,31 @@ def child_main(argv: list[str] | None = None) -> int:
     resume_cpu: list[float] = []  # the machine is shared: CPU time shows the work alone
     read: list[float] = []
     floor: list[float] = []  # the snapshot read and decoded, the tail read and applied
+    row: list[float] = []  # the game's row alone (a resume reads it with the snapshot)
     full: list[float] = []
-    entries = tail = 0
     record = journal.game(args.game)
     root = type(RULES.initial_state(record.setup))
-    for k in range(args.repeats):
+    session: Session | None = None
+    tail = 0
+
+    def time_resume() -> None:
+        nonlocal session
         cpu, t = time.process_time(), time.perf_counter()
-        session = Session.resume(RULES, journal, args.game)
+        resumed = Session.resume(RULES, journal, args.game)
         resume.append(time.perf_counter() - t)
         resume_cpu.append(time.process_time() - cpu)
-        t = time.perf_counter()  # the floor: the snapshot and the tail read and decoded
+        session = resumed  # the one before is freed here, untimed, as the floor's history
+
+    def time_read() -> None:  # the snapshot and the tail read and decoded
+        nonlocal tail
+        t = time.perf_counter()
         snap = journal.latest_snapshot(args.game, version(root))
         if snap is not None:
             decode(root, snap.state)
         tail = len(journal.entries_between(args.game, snap.seq if snap else 0))
         read.append(time.perf_counter() - t)
+
+    def time_floor() -> None:
         t = time.perf_counter()
         snap = journal.latest_snapshot(args.game, version(root))
         if snap is None:  # a game shorter than the snapshot interval
@@ -68,14 +80,28 @@ def child_main(argv: list[str] | None = None) -> int:
             history = History(None, base=snap.done, base_state=decode(root, snap.state))
         replay_onto(history, RULES, journal.entries_between(args.game, snap.seq if snap else 0))
         floor.append(time.perf_counter() - t)
-        if k < 3:  # before snapshots: every entry read and applied again
-            t = time.perf_counter()
-            entries = len(replay(RULES, record.setup,
-                                 journal.entries(args.game, with_events=False)).steps)
-            full.append(time.perf_counter() - t)
+
+    def time_row() -> None:
+        t = time.perf_counter()
+        journal.game(args.game)
+        row.append(time.perf_counter() - t)
+
+    for k in range(args.repeats):
+        # the first resume is cold, as at start; then whichever runs first in a round
+        # pays for what the round before left (caches, freed memory): each in turn
+        order = (time_resume, time_read, time_floor, time_row)
+        for timed in order if k % 2 == 0 else order[::-1]:
+            timed()
+    for _ in range(min(3, args.repeats)):  # before snapshots: every entry read and applied
+        # again; after the rounds above, so that no resume follows the freeing of its
+        # tens of thousands of records
+        t = time.perf_counter()
+        replay(RULES, record.setup, journal.entries(args.game, with_events=False))
+        full.append(time.perf_counter() - t)
+    assert session is not None
     entries = len(journal.entries(args.game, with_events=False))
     result = {"open_s": open_s, "resume_s": resume, "resume_cpu_s": resume_cpu, "read_s": read,
-              "floor_s": floor, "full_s": full, "tail": tail, "entries": entries,
+              "floor_s": floor, "row_s": row, "full_s": full, "tail": tail, "entries": entries,
               "steps": len(session.steps),
               "turn": session.state.turn}
     journal.close()
@@ -83,7 +109,7 @@ def child_main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def measure(workdir: Path, actions: int = 5000, repeats: int = 7) -> dict[str, Any]:
+def measure(workdir: Path, actions: int = 5000, repeats: int = 15) -> dict[str, Any]:
     path = workdir / f"replay-{actions}" / "journal.sqlite3"
     game, mix = make_journal(path, actions)
     out = path.parent / "result.json"
@@ -98,7 +124,11 @@ def measure(workdir: Path, actions: int = 5000, repeats: int = 7) -> dict[str, A
             "full_s": summary(raw["full_s"]), "tail": raw["tail"],
             "ratio": ratio(summary(raw["resume_s"])["median"], summary(raw["floor_s"])["median"]),
             "ratio_read": ratio(summary(raw["resume_s"])["median"],
-                                summary(raw["read_s"])["median"])}
+                                summary(raw["read_s"])["median"]),
+            "row_s": summary(raw["row_s"]),
+            "ratio_row": ratio(summary(raw["resume_s"])["median"],
+                               summary(raw["floor_s"])["median"]
+                               + summary(raw["row_s"])["median"])}
 
 
 if __name__ == "__main__":

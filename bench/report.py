@@ -169,6 +169,9 @@ def markdown(results: dict[str, Any]) -> str:
                   f"| the snapshot read and decoded, the tail read and applied | "
                   f"{_ms(p['floor_s']['median'])} | | resume ≤ 1.2x: {p['ratio']:.2f}x "
                   f"({_verdict(p['ratio'] or 0, 1.2)}) |",
+                  *([f"| the game's row alone (a resume reads it too) | "
+                     f"{_ms(p['row_s']['median'])} | | resume against the two: "
+                     f"{p['ratio_row']:.2f}x |"] if "row_s" in p else []),
                   f"| the snapshot and the tail read and decoded only | "
                   f"{_ms(p['read_s']['median'])} | | {p['ratio_read']:.2f}x |",
                   f"| a full replay of every entry (before snapshots) | "

@@ -15,9 +15,18 @@ class Rules(Protocol):
     kind: str
     #: command classes by name, for decoding the journal
     commands: Mapping[str, type]
+    #: the class of every state (the snapshots' version is read from it): a resume from
+    #: a snapshot never builds the initial state
+    state_type: type
 
     def initial_state(self, setup: Mapping[str, Any]) -> Any:
         """The state at the start of a game; raises RuleError for a bad setup."""
+
+    def check_resumable(self, setup: Mapping[str, Any]) -> None:
+        """Raises RuleError if this code cannot play on a stored game of this setup (one
+        written by a newer version of the rules); the rest of the setup was checked when
+        the game started. What a resume from a snapshot checks instead of building the
+        initial state."""
 
     def apply(self, state: Any, command: Any) -> tuple[Any, Sequence[Any]]:
         """The new state and the events; raises RuleError and changes nothing on bad input."""

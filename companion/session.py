@@ -59,11 +59,11 @@ class History:
     A resumed game starts from a snapshot: it knows the state after its first `base`
     steps but not those steps. They are rebuilt only if the table undoes that far
     (`older` replays the journal up to the snapshot, from the snapshot before it), one
-    stretch of the journal at a time."""
+    stretch of the journal at a time. So is its initial state: a resume from a snapshot
+    does not build it (`History(None, base=...)`); `initial` rebuilds it if asked."""
 
     def __init__(self, initial: Any, *, base: int = 0, base_state: Any = None,
                  older: Callable[[], History] | None = None) -> None:
-        self.initial = initial
         self._base = base  # steps[:base] are not loaded (yet)
         self._base_state = base_state if base else initial
         self._older = older
@@ -72,6 +72,13 @@ class History:
 
     def __len__(self) -> int:
         return self._base + len(self._steps)
+
+    @property
+    def initial(self) -> Any:
+        """The state before the first step (a resumed game rebuilds the older steps)."""
+        while self._base:
+            self._load_older()
+        return self._base_state
 
     def step(self, index: int) -> Step:
         """Step `index` (0 the first), rebuilding older stretches if need be."""
@@ -200,29 +207,37 @@ def rebuild(rules: Rules, journal: Journal, game_id: int, setup: Mapping[str, An
     """The stacks after the game's first `end` actions (all if None), from the newest
     snapshot before `below` that this code can read; the number of actions they cover,
     and where the snapshot used was taken (0: none, the initial state).
-    A snapshot of another version, or one that does not decode, is passed over."""
-    initial = rules.initial_state(setup)
-    version = snapshot_version(type(initial))
+    A snapshot of another version, or one that does not decode, is passed over; the
+    initial state is built only when no snapshot is used."""
+    version = snapshot_version(rules.state_type)
     limit = below
     if end is not None:
         limit = end + 1 if limit is None else min(limit, end + 1)
     snap = journal.latest_snapshot(game_id, version, limit)
+    return _rebuild_from(rules, journal, game_id, setup, snap, end)
+
+
+def _rebuild_from(rules: Rules, journal: Journal, game_id: int, setup: Mapping[str, Any],
+                  snap: Snapshot | None, end: int | None) -> tuple[History, int, int]:
+    """`rebuild` from `snap`, the newest snapshot it may use (or an older one if that
+    one does not decode)."""
+    root = rules.state_type
     while snap is not None:
         try:
-            state = snapshot_decode(type(initial), snap.state)
+            state = snapshot_decode(root, snap.state)
             break
         except SnapshotError as exc:
             log.warning("game %s: snapshot at %s ignored: %s", game_id, snap.seq, exc)
-            snap = journal.latest_snapshot(game_id, version, snap.seq)
+            snap = journal.latest_snapshot(game_id, snap.version, snap.seq)
     if snap is None:
-        history, start = History(initial), 0
+        history, start = History(rules.initial_state(setup)), 0
     else:
         seq = snap.seq
 
         def older() -> History:
             return rebuild(rules, journal, game_id, setup, end=seq, below=seq)[0]
 
-        history = History(initial, base=snap.done, base_state=state, older=older)
+        history = History(None, base=snap.done, base_state=state, older=older)
         start = seq
     entries = journal.entries_between(game_id, start, end)
     replay_onto(history, rules, entries)
@@ -259,11 +274,13 @@ class Session:
         A damaged game row, or a damaged action among those replayed, refuses the game
         (`DamagedRow`); a damaged action older than the snapshot is met only if the
         table undoes that far (the undo is then refused with that message)."""
-        record = journal.game(game_id)
+        record, snap = journal.resume_point(game_id, snapshot_version(rules.state_type))
         if record.damaged is not None:  # listed in the history, never replayed
             raise DamagedRow("core.error.damaged_game", game=game_id, reason=record.damaged)
         try:
-            history, seq, snapshot_seq = rebuild(rules, journal, game_id, record.setup)
+            rules.check_resumable(record.setup)  # a snapshot spares the initial state
+            history, seq, snapshot_seq = _rebuild_from(rules, journal, game_id,
+                                                       record.setup, snap, None)
         except RuleError as exc:
             # a journal these rules cannot replay (written by another version, edited):
             # say which game and why, rather than a rule error that makes no sense here

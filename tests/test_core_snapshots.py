@@ -3,6 +3,7 @@ a full replay of its journal gives, for every game, and undo reaches back past t
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 
 from companion.games import rules_for
 from companion.games.tray import commands as tc
-from companion.journal import FILE_NAME, SCHEMA_VERSION, DamagedRow, Journal
+from companion.journal import FILE_NAME, SCHEMA_VERSION, DamagedRow, Journal, JournalError
 from companion.messages import RuleError
 from companion.session import History, Session, replay
 from companion.snapshot import SnapshotError, decode, encode, version
@@ -87,6 +88,21 @@ def _play(data: st.DataObject, kind: str, journal: Journal, every: int) -> Sessi
     return session
 
 
+class _Counting:
+    """A game's rules that count the initial states they build."""
+
+    def __init__(self, rules: Any) -> None:
+        self._rules = rules
+        self.built = 0
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._rules, name)
+
+    def initial_state(self, setup: Any) -> Any:
+        self.built += 1
+        return self._rules.initial_state(setup)
+
+
 def _full_replay(session: Session) -> History:
     journal = session.journal
     return replay(session.rules, session.setup, journal.entries(session.game_id))
@@ -115,15 +131,50 @@ def test_snapshot_and_tail_is_the_full_replay(kind: str, data: st.DataObject, ev
     # the stacks below the snapshot, rebuilt on demand, are the full replay's
     assert tuple(resumed._history.steps) == tuple(full.steps)
 
-    # and undoing all the way back from a fresh resume walks the same states
-    again = Session.resume(played.rules, journal, played.game_id)
+    # and undoing all the way back from a fresh resume walks the same states; one from
+    # a snapshot builds the initial state only if it goes back that far (its tail can
+    # undo past the snapshot; the table's undo can)
+    counting = _Counting(played.rules)
+    again = Session.resume(counting, journal, played.game_id)
+    assert counting.built == (0 if again._history._base else 1)
     while again.can_undo():
         again.undo()
         assert again.state == full.step(again._history.cursor).before
-    assert again.state == full.initial
+    assert again.state == full.initial == again._history.initial
+    assert counting.built == 1
     while again.can_redo():
         again.redo()
     assert again.state == (full.step(len(full) - 1).after if len(full) else full.initial)
+
+
+@SETTINGS
+@pytest.mark.parametrize("kind", sorted(GAMES))
+@given(data=st.data())
+def test_each_game_names_the_type_of_its_state(kind: str, data: st.DataObject) -> None:
+    """A resume from a snapshot reads the snapshot's version from `state_type` instead
+    of building the initial state: it must be the type the rules build."""
+    rules = rules_for(kind)
+    setup = GAMES[kind][0](data)
+    assert rules.state_type is type(rules.initial_state(setup))
+    rules.check_resumable(setup)  # a setup the game started with can be played on
+
+
+def test_a_game_of_a_newer_rulebook_order_is_refused_though_it_has_a_snapshot(
+        tmp_path: Path) -> None:
+    """The initial state is not built when a snapshot is used: the rules still say
+    whether they can play on the game, as building it would have (same message)."""
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    played = _evil_game(journal)
+    journal.close()
+    setup = {**played.setup, "rules_version": 99}
+    _tamper(path, f"UPDATE games SET setup = '{json.dumps(setup)}'")
+    journal = Journal(path)
+    with pytest.raises(JournalError) as caught:
+        Session.resume(played.rules, journal, played.game_id)
+    assert caught.value.message.key == "core.error.replay"
+    assert caught.value.message.params["reason"].key == "evil.error.rules_version"
+    journal.close()
 
 
 def _evil_game(journal: Journal, rolls: int = 30, every: int = 10) -> Session:
@@ -215,6 +266,23 @@ def test_undo_across_a_snapshot_then_play_on(tmp_path: Path) -> None:
     after = Session.resume(played.rules, journal, played.game_id)
     assert after.state == resumed.state == _full_replay(resumed).state
     assert len(after.steps) == 1
+    journal.close()
+
+
+def test_a_game_resumed_from_a_snapshot_builds_its_initial_state_only_to_undo_that_far(
+        tmp_path: Path) -> None:
+    journal = Journal(tmp_path / FILE_NAME)
+    played = _evil_game(journal, rolls=25, every=7)
+    full = _full_replay(played)
+    counting = _Counting(played.rules)
+    resumed = Session.resume(counting, journal, played.game_id)
+    assert resumed._history._base > 0 and counting.built == 0
+    while resumed.can_undo():
+        assert counting.built == 0 or resumed._history._base == 0
+        resumed.undo()
+        assert resumed.state == full.step(resumed._history.cursor).before
+    assert resumed.state == full.initial == resumed._history.initial
+    assert counting.built == 1
     journal.close()
 
 
@@ -314,6 +382,47 @@ def test_only_the_newest_bad_snapshot_is_passed_over(tmp_path: Path) -> None:
     resumed = Session.resume(played.rules, journal, played.game_id)
     assert resumed.state == played.state
     assert resumed._history._base == older[1]
+    journal.close()
+
+
+def test_a_damaged_older_snapshot_is_never_read(tmp_path: Path) -> None:
+    """Only the newest snapshot is read (a long game has hundreds): damage in an older
+    one changes nothing."""
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    played = _evil_game(journal, rolls=30, every=5)
+    journal.close()
+    _tamper(path, "UPDATE snapshots SET state = CAST(X'7B80FF' AS TEXT)"
+                  " WHERE seq = (SELECT MIN(seq) FROM snapshots)")
+    journal = Journal(path)
+    newest = journal.read("SELECT seq, done FROM snapshots ORDER BY seq DESC LIMIT 1")[0]
+    snap = journal.latest_snapshot(played.game_id, version(type(played.state)))
+    assert snap is not None and (snap.seq, snap.done) == newest
+    resumed = Session.resume(played.rules, journal, played.game_id)
+    assert resumed.state == played.state
+    assert resumed._history._base == newest[1]
+    journal.close()
+
+
+def test_resuming_a_game_that_is_not_in_the_journal_says_so() -> None:
+    journal = Journal(":memory:")
+    with pytest.raises(JournalError) as caught:
+        Session.resume(rules_for("evil"), journal, 42)
+    assert caught.value.message.key == "core.error.no_such_game"
+    journal.close()
+
+
+def test_a_schema_2_journal_opened_read_only_resumes_without_snapshots(
+        tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    played = _evil_game(journal, every=10_000)
+    journal.close()
+    _tamper(path, "DROP TABLE snapshots")
+    _tamper(path, "PRAGMA user_version = 2")
+    journal = Journal(path, read_only=True)
+    resumed = Session.resume(played.rules, journal, played.game_id)
+    assert resumed.state == played.state and resumed._history._base == 0
     journal.close()
 
 

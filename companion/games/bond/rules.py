@@ -24,11 +24,15 @@ _CAPTURE_COMMANDS = (c.Kill, c.Ridicule, c.Answered, c.NotAnswered)
 class BondRules:
     kind = "bond"
     commands = c.COMMANDS
+    state_type = BondState
 
     # -- setup -------------------------------------------------------------------
     def initial_state(self, setup: Mapping[str, Any]) -> BondState:
         params = _params(setup.get("params"))
         return BondState(params=params, players=_players(params, setup.get("players")))
+
+    def check_resumable(self, setup: Mapping[str, Any]) -> None:
+        pass  # one version of these rules so far
 
     def summary(self, state: BondState) -> dict[str, Any]:
         outcome = state.outcome

@@ -39,6 +39,7 @@ Events = list[Any]
 class CastorRules:
     kind = "castor"
     commands = c.COMMANDS
+    state_type = CastorState
 
     # -- setup -------------------------------------------------------------------
     def initial_state(self, setup: Mapping[str, Any]) -> CastorState:
@@ -48,6 +49,9 @@ class CastorRules:
         if not _is_int(first) or not 0 <= first < len(players):
             raise RuleError("castor.error.first_leader", n=len(players))
         return CastorState(params=params, players=players, first_leader=first)
+
+    def check_resumable(self, setup: Mapping[str, Any]) -> None:
+        pass  # one version of these rules so far
 
     def summary(self, state: CastorState) -> dict[str, Any]:
         st = game_standings(state)

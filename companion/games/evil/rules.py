@@ -31,6 +31,7 @@ _CHANGE_ROLL_COMMANDS = (c.Reroll, c.SetDie)
 class EvilRules:
     kind = "evil"
     commands = c.COMMANDS
+    state_type = EvilState
 
     # -- setup -------------------------------------------------------------------
     def initial_state(self, setup: Mapping[str, Any]) -> EvilState:
@@ -40,10 +41,7 @@ class EvilRules:
         difficulty = str(setup.get("difficulty") or "")
         if difficulty and difficulty not in dict(params.difficulties):
             raise RuleError("evil.error.unknown_difficulty", difficulty=difficulty)
-        version = setup.get("rules_version", 1)
-        if isinstance(version, bool) or version not in range(1, RULES_VERSION + 1):
-            raise RuleError("evil.error.rules_version", version=str(version),
-                            newest=RULES_VERSION)
+        version = _rules_version(setup)
         state = EvilState(
             params=params,
             seed=int(setup["seed"]),
@@ -57,11 +55,14 @@ class EvilRules:
             turn=1,
             difficulty=difficulty,
             left_out=params.left_out(difficulty),
-            rules_version=int(version),
+            rules_version=version,
         )
         for colour, minutes in (setup.get("treasures") or {}).items():
             state, _ = _place(state, colour, minutes)
         return state
+
+    def check_resumable(self, setup: Mapping[str, Any]) -> None:
+        _rules_version(setup)  # a game of a newer rulebook order is never played on
 
     def summary(self, state: EvilState) -> dict[str, Any]:
         return {
@@ -96,6 +97,15 @@ RULES = EvilRules()
 
 
 # -- helpers ---------------------------------------------------------------------------
+def _rules_version(setup: Mapping[str, Any]) -> int:
+    """The setup's rules version (1: none given, an older game); RuleError if unknown."""
+    version = setup.get("rules_version", 1)
+    if isinstance(version, bool) or version not in range(1, RULES_VERSION + 1):
+        raise RuleError("evil.error.rules_version", version=str(version),
+                        newest=RULES_VERSION)
+    return int(version)
+
+
 def _players(params: EvilParams, raw: Any) -> tuple[Player, ...]:
     if not isinstance(raw, (list, tuple)):
         raise RuleError("evil.error.players_count", low=params.players_min, high=params.players_max)

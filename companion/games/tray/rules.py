@@ -25,6 +25,7 @@ Events = list[Any]
 class TrayRules:
     kind = "tray"
     commands = c.COMMANDS
+    state_type = TrayState
 
     def initial_state(self, setup: Mapping[str, Any]) -> TrayState:
         section = setup.get("params")
@@ -45,6 +46,9 @@ class TrayRules:
         for kind in setup.get("dice") or []:
             state, _ = _add(state, c.AddDie(kind))
         return state
+
+    def check_resumable(self, setup: Mapping[str, Any]) -> None:
+        pass  # one version of these rules so far
 
     def summary(self, state: TrayState) -> dict[str, Any]:
         return {
