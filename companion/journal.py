@@ -24,7 +24,7 @@ import json
 import os
 import sqlite3
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
@@ -411,6 +411,18 @@ class Journal:
                                  reason=str(damage)) from damage
         return out
 
+    def has_snapshot(self, game_id: int, before: int | None = None) -> bool:
+        """Whether the game has any snapshot row with `seq < before`, of any version."""
+        try:
+            rows = self._db.execute(
+                "SELECT 1 FROM snapshots WHERE game_id = ? AND seq < ? LIMIT 1",
+                (game_id, (1 << 62) if before is None else before)).fetchall()
+        except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
+                raise
+            return False  # a version 2 journal opened read-only: never migrated
+        return bool(rows)
+
     def latest_snapshot(self, game_id: int, version: str, before: int | None = None
                         ) -> Snapshot | None:
         """The game's newest readable snapshot of this `version` with `seq < before`,
@@ -435,16 +447,18 @@ class Journal:
                 return snapshot
         return None
 
-    def resume_point(self, game_id: int, version: str) -> tuple[GameRecord, Snapshot | None]:
-        """The game's row and its newest readable snapshot of this `version` (as
-        `game` and `latest_snapshot` give them), read together: what a resume reads
-        first, in one query instead of two."""
+    def resume_point(self, game_id: int, version: Callable[[], str]
+                     ) -> tuple[GameRecord, Snapshot | None]:
+        """The game's row and its newest readable snapshot of the `version()` this code
+        writes (as `game` and `latest_snapshot` give them), read together: what a resume
+        reads first, in one query instead of two. The version is asked for only when
+        the game has a snapshot (a short game has none: its start computes no version)."""
         try:
             rows = self._fetch(
                 f"SELECT {_GAME_COLUMNS}, s.seq, s.done, s.version, s.state FROM games"
-                " LEFT JOIN snapshots AS s ON s.game_id = games.id AND s.version = ?"
-                " AND s.seq < ? WHERE games.id = ? ORDER BY s.seq DESC LIMIT 1",
-                (version, 1 << 62, game_id),
+                " LEFT JOIN snapshots AS s ON s.game_id = games.id"
+                " WHERE games.id = ? ORDER BY s.seq DESC LIMIT 1",
+                (game_id,),
             )
         except sqlite3.OperationalError as exc:
             if "no such table" not in str(exc):
@@ -454,11 +468,13 @@ class Journal:
             raise JournalError("core.error.no_such_game", game=game_id)
         row = rows[0]
         record = game_record(*row[:8])
-        if row[8] is None:  # no snapshot of this version
+        if row[8] is None:  # no snapshot at all
             return record, None
+        wanted = version()
         snapshot = _readable_snapshot(*row[8:])
-        if snapshot is None:  # a damaged one: look further back
-            snapshot = self.latest_snapshot(game_id, version)
+        if snapshot is None or snapshot.version != wanted:
+            # damaged, or written by another version of the state: look further back
+            snapshot = self.latest_snapshot(game_id, wanted)
         return record, snapshot
 
     def game(self, game_id: int) -> GameRecord:

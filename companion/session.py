@@ -274,7 +274,8 @@ class Session:
         A damaged game row, or a damaged action among those replayed, refuses the game
         (`DamagedRow`); a damaged action older than the snapshot is met only if the
         table undoes that far (the undo is then refused with that message)."""
-        record, snap = journal.resume_point(game_id, snapshot_version(rules.state_type))
+        record, snap = journal.resume_point(game_id,
+                                            lambda: snapshot_version(rules.state_type))
         if record.damaged is not None:  # listed in the history, never replayed
             raise DamagedRow("core.error.damaged_game", game=game_id, reason=record.damaged)
         try:

@@ -14,7 +14,6 @@ from the state's own type: a snapshot read from a restored backup builds nothing
 from __future__ import annotations
 
 import dataclasses
-import hashlib
 import json
 import typing
 from collections.abc import Mapping
@@ -56,6 +55,8 @@ def _records(root: type) -> dict[str, type]:
 @cache
 def version(root: type) -> str:
     """The codec's format and the shape of every record the state can hold."""
+    import hashlib  # here: a start that finds no snapshot loads no OpenSSL for it
+
     shape = []
     for name, cls in sorted(_records(root).items()):
         hints = typing.get_type_hints(cls)

@@ -248,6 +248,29 @@ def test_resume_reads_only_the_actions_after_the_newest_snapshot(tmp_path: Path,
     journal.close()
 
 
+def test_a_game_without_snapshots_resumes_without_fingerprinting_its_state(
+        tmp_path: Path, monkeypatch) -> None:
+    """A short game (fewer actions than the stride) has no snapshot: its resume is the
+    full replay, and computes no version (the start of such a game waits for none)."""
+    import companion.session as session_module
+
+    journal = Journal(tmp_path / FILE_NAME)
+    played = _evil_game(journal, rolls=5, every=100)
+    assert not journal.has_snapshot(played.game_id)
+    asked: list[type] = []
+    monkeypatch.setattr(session_module, "snapshot_version", lambda root: asked.append(root))
+    resumed = Session.resume(played.rules, journal, played.game_id)
+    assert asked == []
+    assert resumed.state == played.state
+    assert resumed.steps == played.steps
+    monkeypatch.undo()
+    # once it has one, the version picks it, as before
+    longer = _evil_game(journal, rolls=12, every=10)
+    assert journal.has_snapshot(longer.game_id) and not journal.has_snapshot(longer.game_id, 1)
+    assert Session.resume(longer.rules, journal, longer.game_id)._snapshot_seq > 0
+    journal.close()
+
+
 def test_undo_across_a_snapshot_then_play_on(tmp_path: Path) -> None:
     journal = Journal(tmp_path / FILE_NAME)
     played = _evil_game(journal, rolls=25, every=7)

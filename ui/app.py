@@ -161,6 +161,12 @@ class CompanionApp(App):
         if self.hardware is None and self.start_hardware is not None:
             self.hardware = self.start_hardware()
             self._wire_hardware()
+        if self.session is not None:
+            # the snapshots' version, which a resume without snapshots did not need:
+            # computed now rather than in the touch that writes the game's first one
+            from companion.snapshot import version as snapshot_version
+
+            snapshot_version(type(self.session.state))
 
     def _start_dimmer(self) -> None:
         """Lower the backlight after a while without a touch, where there is one."""
