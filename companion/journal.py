@@ -696,14 +696,51 @@ class Precheck:
         return version
 
 
-def start_check(path: Path | str, timeout: float = 2.0) -> Precheck | None:
+#: a journal (with its WAL) smaller than this is checked in the open itself: the start
+#: measured 5-7 ms slower with the check on a thread started before the window (any
+#: thread did it, even an empty one) than with the check in the open, which takes ~1 ms
+#: a MiB; its pages are asked of the disk beforehand instead (a cold boot's reads)
+CHECK_ON_THREAD_FROM = 4 << 20
+
+
+def start_check(path: Path | str, timeout: float = 2.0,
+                thread_from: int = CHECK_ON_THREAD_FROM) -> Precheck | None:
     """Start checking the journal at `path` on a thread (None: nothing to check there
-    beforehand; `Journal` then decides as usual)."""
+    beforehand, or too little to be worth a thread; `Journal` then decides as usual)."""
     path = Path(path)
     if (str(path) == ":memory:" or not _looks_like_sqlite(path) or not _has_content(path)
             or _header_version(path) > SCHEMA_VERSION):
         return None
+    files = (path, path.with_name(path.name + "-wal"))
+    if sum(_size(f) for f in files) < thread_from:
+        for file in files:
+            _read_ahead(file)
+        return None
     return Precheck(path, timeout)
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _read_ahead(path: Path) -> None:
+    """Ask the kernel to read the file into its cache meanwhile (no thread of ours)."""
+    advise = getattr(os, "posix_fadvise", None)
+    if advise is None:
+        return
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        advise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _header_version(path: Path) -> int:

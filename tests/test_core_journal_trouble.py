@@ -355,7 +355,8 @@ def test_a_journal_one_version_newer_is_left_byte_for_byte(tmp_path):
 def test_a_check_started_beforehand_decides_as_the_open_does(tmp_path):
     """The app's start runs SQLite's quick check on a thread while it imports its
     screens (`start_check`); the journal opened with it moves a corrupt file aside,
-    opens a sound one, and a newer one is not even looked at beforehand."""
+    opens a sound one, and a newer one is not even looked at beforehand. A small one
+    is checked in the open itself (no thread: it would cost more than the check)."""
     import sqlite3
 
     from companion.journal import SCHEMA_VERSION, start_check
@@ -363,7 +364,11 @@ def test_a_check_started_beforehand_decides_as_the_open_does(tmp_path):
     sound = tmp_path / "sound" / FILE_NAME
     sound.parent.mkdir()
     ids = _journal_with_games(sound, games=1)
-    precheck = start_check(sound)
+    assert start_check(sound) is None  # small: checked in the open, as below
+    journal = Journal(sound, precheck=None)
+    assert journal.moved_aside is None and [g.id for g in journal.games()] == ids
+    journal.close()
+    precheck = start_check(sound, thread_from=0)  # as a large journal's is
     assert precheck is not None
     journal = Journal(sound, precheck=precheck)
     assert journal.moved_aside is None and [g.id for g in journal.games()] == ids
@@ -376,7 +381,7 @@ def test_a_check_started_beforehand_decides_as_the_open_does(tmp_path):
     for page in range(1, len(data) // 4096):
         data[4096 * page] = 0x77  # no such b-tree page type: every table damaged
     corrupt.write_bytes(bytes(data))
-    journal = Journal(corrupt, precheck=start_check(corrupt))
+    journal = Journal(corrupt, precheck=start_check(corrupt, thread_from=0))
     assert journal.moved_aside is not None
     assert journal.moved_aside.read_bytes() == bytes(data)
     assert journal.games() == []
@@ -390,8 +395,8 @@ def test_a_check_started_beforehand_decides_as_the_open_does(tmp_path):
     db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
     db.close()
     before = _sha(newer)
-    assert start_check(newer) is None
-    assert start_check(tmp_path / "none" / FILE_NAME) is None  # a first start
+    assert start_check(newer, thread_from=0) is None
+    assert start_check(tmp_path / "none" / FILE_NAME, thread_from=0) is None  # a first start
     with pytest.raises(JournalError):
         Journal(newer, precheck=None)
     assert _sha(newer) == before and sorted(p.name for p in newer.parent.iterdir()) == [

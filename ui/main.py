@@ -195,9 +195,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     configure_kivy(cfg)
     path = journal_path(cfg, args.data_dir)
-    # SQLite's quick check of the journal (tens of ms on a large one, more on a Pi)
-    # runs on a thread while Kivy and the screens are imported; the journal is opened,
-    # and read, only once it is done, so a corrupt file is still moved aside before any read
+    # SQLite's quick check of a large journal (tens of ms, more on a Pi) runs on a
+    # thread while Kivy and the screens are imported (a small one's, in the open); the
+    # journal is opened, and read, only once it is done, so a corrupt file is still
+    # moved aside before any read
     precheck = start_check(path)
     # Kivy's rules for the widgets the first screen builds; the whole set once it is up
     import_with_first_rules()
