@@ -147,6 +147,12 @@ class Translator:
         return f"{format_date(moment, 'medium', locale=locale)} " \
                f"{format_time(moment, 'short', locale=locale)}"
 
+    def prepare_dates(self) -> None:
+        """Load Babel and the language's date formats now (tens of ms the first time):
+        a worker thread calls this, so that the first date a screen shows costs a frame
+        nothing."""
+        self.when(0)
+
     def __call__(self, key: str, /, **params: Any) -> str:
         template = self._text(key, _count(params.get("n")))
         if template is None:

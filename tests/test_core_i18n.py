@@ -349,3 +349,19 @@ def test_dates_are_written_the_way_each_language_writes_them():
     moment = clock.mktime((2026, 11, 26, 20, 5, 0, 0, 0, -1))
     assert Translator("en").when(moment).replace("\u202f", " ") == "Nov 26, 2026 8:05 PM"
     assert Translator("fr").when(moment) == "26 nov. 2026 20:05"
+
+
+def test_dates_prepared_on_a_worker_load_nothing_when_a_screen_shows_them(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """History and the log call `prepare_dates` on their worker thread: Babel's locale
+    data (tens of ms the first time) is then never read in a frame."""
+    import babel.localedata
+
+    translator = Translator("fr")
+    translator.prepare_dates()
+
+    def refused(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("locale data read after prepare_dates")
+
+    monkeypatch.setattr(babel.localedata, "load", refused)
+    assert "2026" in translator.when(1_795_000_000)
