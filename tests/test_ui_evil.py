@@ -228,8 +228,9 @@ def test_the_screens_speak_french(launch: Any) -> None:
 
 
 def test_the_dial_face_is_drawn_once_and_shown_as_one_picture(launch: Any) -> None:
-    """What moves (the hand, the markers, the time-left arcs) is drawn at each roll; the
-    face (disc, numerals, gold power spaces) is drawn again only for a new size."""
+    """What moves (the hand, the markers, the time-left arcs, the gold power spaces over
+    them) is drawn at each roll; the face (disc, rim, numerals) is drawn again only for
+    a new size."""
 
     ui = launch()
     new_game(ui, minutes=30)
@@ -242,17 +243,25 @@ def test_the_dial_face_is_drawn_once_and_shown_as_one_picture(launch: Any) -> No
         views.add(dial.view)
     assert len(views) > 1 and dial.redraws > draws  # the rolls moved the dial
     assert dial.face_draws == faces
-    # the face is on screen: a gold power space, above its numeral
+    # on screen: the face's disc between two numerals (the picture), and a gold power
+    # space above its numeral (drawn over the arcs)
     from kivy.core.image import Image as CoreImage
 
     from ui import theme
 
-    r = min(dial.width, dial.height) / 2 * 0.96
-    x, y = dial.to_window(*dial._point(dial.view.power_spaces[0], r * 0.78))
-    y += dial.numeral_font * 1.45 * 0.42
     image = CoreImage(str(ui.screenshot("dial_face")), keep_data=True)
-    pixel = image.read_pixel(int(x), image.height - 1 - int(y))[:3]
-    assert all(abs(a - b) < 0.02 for a, b in zip(pixel, theme.ACCENT[:3], strict=True)), pixel
+
+    def colour_at(position: float, radius: float, up: float = 0) -> tuple[float, ...]:
+        x, y = dial.to_window(*dial._point(position, radius))
+        return tuple(image.read_pixel(int(x), image.height - 1 - int(y + up))[:3])
+
+    def near(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+        return all(abs(p - q) < 0.02 for p, q in zip(a, b, strict=True))
+
+    r = min(dial.width, dial.height) / 2 * 0.96
+    assert near(colour_at(0.5, r * 0.7), theme.PANEL[:3])  # between XII and I
+    space = dial.view.power_spaces[0]
+    assert near(colour_at(space, r * 0.78, dial.numeral_font * 1.45 * 0.42), theme.ACCENT[:3])
     ui.resize(1280, 800)  # a new size: the face is drawn again, at that size
     assert dial.face_draws > faces
     assert tuple(dial._face.size) == (round(dial.right) - round(dial.x),

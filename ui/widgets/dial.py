@@ -2,13 +2,13 @@
 
 Drawn with canvas instructions only when the state or the size changes: nothing is
 redrawn while nothing changes. Round shapes use Kivy's antialiased instructions, so
-the window needs no multisampling. The face (disc, numerals, gold power spaces) changes
-only with the size or the game's settings: it is drawn once into a framebuffer and
-every frame after draws it as one picture, under what moves (the time-left arcs, the
-hand, the markers). Kivy redraws the whole window for any change, and under a software
-renderer the face's shapes were most of the dial's cost in every frame. Each treasure
-marker carries a letter as well as its colour, and a coloured arc shows the time left
-before the time marker reaches it.
+the window needs no multisampling. The face (disc, rim, numerals) changes only with the
+size or the game's settings: it is drawn once into a framebuffer and every frame after
+draws it as one picture, under what moves (the time-left arcs, then the gold power
+spaces over them, the hand, the markers). Kivy redraws the whole window for any
+change, and under a software renderer the face's shapes were most of the dial's cost in
+every frame. Each treasure marker carries a letter as well as its colour, and a
+coloured arc shows the time left before the time marker reaches it.
 """
 
 from __future__ import annotations
@@ -110,19 +110,25 @@ class Dial(Widget):
             SmoothEllipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
             Color(0.45, 0.47, 0.52, 1)
             SmoothLine(circle=(cx, cy, r), width=2)
-            # numerals, power spaces highlighted in gold
+            # the numerals; the power spaces' gold discs are drawn over the arcs
+            Color(*theme.TEXT)
             for p in range(view.steps):
-                x, y = self._point(p, r * 0.78)
-                x, y = x - origin[0], y - origin[1]
-                if p in view.power_spaces:
-                    Color(*theme.ACCENT)
-                    d = numeral_size * 1.45
-                    SmoothEllipse(pos=(x - d / 2, y - d / 2), size=(d, d))
-                    Color(*theme.text_on(theme.ACCENT))
-                else:
-                    Color(*theme.TEXT)
-                self._blit(roman(p, view.steps), numeral_size, x, y)
+                if p not in view.power_spaces:
+                    x, y = self._point(p, r * 0.78)
+                    self._blit(roman(p, view.steps), numeral_size, x - origin[0],
+                               y - origin[1])
         return fbo, origin
+
+    def _power_spaces(self, r: float, numeral_size: float) -> None:
+        """The power spaces highlighted in gold, over the time-left arcs they may touch."""
+        assert self.view is not None
+        d = numeral_size * 1.45
+        for p in self.view.power_spaces:
+            x, y = self._point(p, r * 0.78)
+            Color(*theme.ACCENT)
+            SmoothEllipse(pos=(x - d / 2, y - d / 2), size=(d, d))
+            Color(*theme.text_on(theme.ACCENT))
+            self._blit(roman(p, self.view.steps), numeral_size, x, y)
 
     def _draw(self, *_: Any) -> None:
         self.canvas.clear()
@@ -143,7 +149,6 @@ class Dial(Widget):
             Color(1, 1, 1, 1)
             Rectangle(texture=face.texture, pos=origin, size=face.size)
             # time-left arcs, one ring per treasure, from the time marker to its marker
-            # (outside the numerals, at the rim: over the face and its gold spaces)
             for i, (colour, _, position, _) in enumerate(view.markers):
                 ring = r * (0.97 - 0.045 * i)
                 start = 360 * view.time / view.steps
@@ -151,6 +156,7 @@ class Dial(Widget):
                     / view.steps
                 Color(*theme.colour(colour))
                 SmoothLine(circle=(cx, cy, ring, start, end), width=max(1.5, r * 0.018))
+            self._power_spaces(r, numeral_size)
             # the time marker: a hand from the centre
             tx, ty = self._point(view.time, r * 0.62)
             Color(*theme.TEXT)
