@@ -92,10 +92,11 @@ def test_what_a_screen_builds_to_keep_is_frozen_at_once_and_walked_when_quiet() 
     table = Table()
     collector = table.collector()
     table.now += THOROUGH_IDLE
-    collector.tick()  # start-up's frozen objects walked once
-    table.calls.clear()
+    collector.tick()  # an app left idle after start walks nothing
+    assert table.calls == []
     collector.keep()  # a play screen's pools, built half a second into a game
     assert table.calls == ["freeze"]
     table.now += THOROUGH_IDLE
     collector.tick()
     assert table.calls == ["freeze", "unfreeze", "collect", "freeze"]
+    assert collector.thorough == 1

@@ -67,8 +67,9 @@ class IdleCollector:
         self.last_activity = clock()
         self.collections = 0
         self.thorough = 0
-        # start-up froze what it built (`settle_memory`): some of it may die later
-        self._frozen_since_thorough = True
+        # what start-up froze (`settle_memory`) lives as long as the app: an idle app
+        # walks it only once something else has been frozen since
+        self._frozen_since_thorough = False
 
     def activity(self, *_: Any) -> bool:
         self.last_activity = self.clock()
