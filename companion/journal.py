@@ -411,18 +411,6 @@ class Journal:
                                  reason=str(damage)) from damage
         return out
 
-    def has_snapshot(self, game_id: int, before: int | None = None) -> bool:
-        """Whether the game has any snapshot row with `seq < before`, of any version."""
-        try:
-            rows = self._db.execute(
-                "SELECT 1 FROM snapshots WHERE game_id = ? AND seq < ? LIMIT 1",
-                (game_id, (1 << 62) if before is None else before)).fetchall()
-        except sqlite3.OperationalError as exc:
-            if "no such table" not in str(exc):
-                raise
-            return False  # a version 2 journal opened read-only: never migrated
-        return bool(rows)
-
     def latest_snapshot(self, game_id: int, version: str, before: int | None = None
                         ) -> Snapshot | None:
         """The game's newest readable snapshot of this `version` with `seq < before`,

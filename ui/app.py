@@ -166,7 +166,7 @@ class CompanionApp(App):
             # computed now rather than in the touch that writes the game's first one
             from companion.snapshot import version as snapshot_version
 
-            snapshot_version(type(self.session.state))
+            snapshot_version(self.session.rules.state_type)
 
     def _start_dimmer(self) -> None:
         """Lower the backlight after a while without a touch, where there is one."""

@@ -76,7 +76,7 @@ class Badge(Widget):
             self._colour = Color(*fill)
             self._rect = SmoothRoundedRectangle(radius=[dp(6)])
         self.label = KeptLabel(text=text, bold=True, color=ink_on(fill), font_name=font_name,
-                           halign="center", valign="middle")
+                               halign="center", valign="middle")
         self.add_widget(self.label)
         self.bind(pos=self._layout, size=self._layout)
 
@@ -115,7 +115,7 @@ class TurnCard(BoxLayout):
         for n, key in enumerate(PHASE_KEYS, 1):
             # DejaVu Sans: the done phases' check mark
             chip = KeptLabel(text=app.tr(key), color=theme.TEXT, bold=True, halign="center",
-                         valign="middle", font_name="DejaVuSans")
+                             valign="middle", font_name="DejaVuSans")
             chip.tid = f"play.card.phase{n}"
             chip.phase_state = "next"
             with chip.canvas.before:

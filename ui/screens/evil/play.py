@@ -328,7 +328,7 @@ def fit_text(text: str, size: float, ink: theme.Rgba, tid: str, bold: bool = Tru
     """A one-line label as wide as its text (a `Text` wraps in a width it is given):
     its font follows the app's scale, its width its texture."""
     label = KeptLabel(text=text, bold=bold, color=ink, size_hint_x=None, halign="center",
-                  valign="middle")
+                      valign="middle")
     label.tid = tid
     _follow_scale(label, size)
     return label
