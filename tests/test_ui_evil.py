@@ -517,3 +517,39 @@ def test_a_long_story_fits_its_column(launch: Any) -> None:
     assert _content(column) <= column.height + 1
     assert [label.opacity for label in end.story][:2] == [1, 1]  # turns, recovered kept
     assert problems(ui.app.root, ui.app.scale) == []
+
+
+def test_the_card_renders_each_text_once_at_the_size_it_shows(
+        launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The card fits its type before its texts are drawn: a roll renders each line at
+    the size the table sees, never first at the largest size (twice the work)."""
+    from kivy.metrics import sp
+
+    from ui.screens.evil.card import LINE_SP, Para
+
+    rendered: list[tuple[Any, float]] = []
+    update = Para.texture_update
+
+    def texture_update(self: Para, *args: Any) -> None:  # Kivy calls it by this name
+        if self.text:
+            rendered.append((self, self.font_size))
+        update(self, *args)
+
+    monkeypatch.setattr(Para, "texture_update", texture_update)
+    ui = launch(seed=3)
+    new_game(ui, minutes=30)
+    card = ui.app.root.get_screen("evil_play").card
+    largest = sp(LINE_SP[0]) * ui.app.scale
+    shrunk = 0
+    for _ in range(12):
+        answer_dialogs(ui, 30)
+        if ui.screen != "evil_play":
+            break
+        rendered.clear()
+        ui.tap("play.roll")
+        ui.pump(2)
+        assert rendered, "a roll re-tells the card"
+        assert [(label.text, size) for label, size in rendered
+                if size != label.font_size] == []
+        shrunk += any(text.font_size < largest for text in card.lines)
+    assert shrunk, "no card had to shrink: the test would prove nothing"

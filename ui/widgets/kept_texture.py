@@ -18,26 +18,21 @@ from typing import Any
 
 from kivy.uix.label import Label
 
-#: total texture pixels kept (4 bytes each): the card's sentences, the chips, the dice
-BUDGET_PIXELS = 2_000_000
+#: total texture pixels kept (4 bytes each: 24 MB): the card's sentences of a few games
+#: (a game of 200 rolls met ~450 texts, 4.9 M pixels; 2 M evicted a text a roll), the
+#: chips, the dice
+BUDGET_PIXELS = 6_000_000
 _KEPT: OrderedDict[tuple[Any, ...], tuple[Any, bool]] = OrderedDict()
 _kept_pixels = 0
 
 
-def _frozen(value: Any) -> Any:
-    if isinstance(value, list | tuple):
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
-    return value
-
-
 def _key(core: Any) -> tuple[Any, ...]:
-    # the options dict keeps Kivy's order of its keys; the font's name, boldness and
-    # slant are there, and the file they resolve to (font_name_r) follows from them
-    options = tuple((k, _frozen(v) if isinstance(v, list | tuple | dict) else v)
-                    for k, v in core.options.items() if k != "font_name_r")
-    return (type(core), core.text, _frozen(core.text_size), options)
+    # the options dict holds the text's every style, in Kivy's fixed order of its keys:
+    # its repr is the cheapest exact key (values are strings, numbers and their lists).
+    # The font's file (font_name_r) follows from its name and is filled in at render.
+    options = dict(core.options)
+    options.pop("font_name_r", None)
+    return (type(core), core.text, repr(core.text_size), repr(options))
 
 
 def _keep(key: tuple[Any, ...], texture: Any, shortened: bool) -> None:

@@ -140,9 +140,8 @@ class TurnCard(BoxLayout):
         self._shown: list[Line] = []
         self.card: Card | None = None
         self._colours: tuple[str, ...] = ()
-        # fitting sets the rows' and texts' heights, never the card's own size: neither
-        # trigger can set off itself, and each runs once per frame at most
-        self._fit_soon = Clock.create_trigger(self._fit, -1)
+        # a new size re-tells the card before the frame; fitting sets the rows' and
+        # texts' heights, never the card's own size, so it cannot set itself off
         self._rebuild_soon = Clock.create_trigger(lambda _dt: self._rebuild(), -1)
         self.bind(size=self._rebuild_soon)
 
@@ -210,7 +209,9 @@ class TurnCard(BoxLayout):
         self.headline.set_size(HEADLINE_SP[0], scale)
         for text in self.lines:
             text.set_size(LINE_SP[0], scale)
-        self._fit_soon()
+        # at once, before the texts' own updates run in this frame: they are then
+        # rendered once, at the size the fit settles on, not first at the largest
+        self._fit()
 
     def needed_height(self) -> float:
         """The height the card's content takes now."""
