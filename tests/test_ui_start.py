@@ -279,3 +279,27 @@ def test_a_resumed_game_s_first_frame_waits_for_nothing_it_does_not_show(
             assert not any(m == absent or m.startswith(absent + ".") for m in modules), absent
         assert not any(m.startswith("ui.screens.night") for m in modules)
     assert "yaml" in set(first["modules"]) and "yaml" not in set(again["modules"])
+
+
+def test_babel_s_dates_load_on_a_thread_after_the_first_frame_and_at_a_new_language(
+        launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first screen that shows a date (the backups to restore are listed in a
+    frame) finds Babel's formats loaded, by a thread, not by that frame."""
+    import threading
+
+    from companion.i18n import Translator
+
+    calls: list[tuple[str, bool]] = []
+    prepare = Translator.prepare_dates
+
+    def spied(self: Translator) -> None:
+        calls.append((self.language, threading.current_thread() is threading.main_thread()))
+        prepare(self)
+
+    monkeypatch.setattr(Translator, "prepare_dates", spied)
+    ui = launch(language="fr")
+    ui.wait_until(lambda: bool(calls))
+    assert calls == [("fr", False)]
+    ui.app.set_language("en")
+    ui.wait_until(lambda: len(calls) == 2)
+    assert calls[1] == ("en", False)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import random
 import sys
+import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -93,6 +94,7 @@ class CompanionApp(App):
         if language == self.translator.language:
             return
         self.translator = Translator(language)
+        self._prepare_dates()
         shown = self.root.current
         session = self.session
         self.close_dialog()
@@ -158,6 +160,7 @@ class CompanionApp(App):
         Window.bind(on_touch_down=self.collector.activity)
         Clock.schedule_interval(self.collector.tick, 1.0)
         self._start_dimmer()
+        self._prepare_dates()
         if self.hardware is None and self.start_hardware is not None:
             self.hardware = self.start_hardware()
             self._wire_hardware()
@@ -167,6 +170,13 @@ class CompanionApp(App):
             from companion.snapshot import version as snapshot_version
 
             snapshot_version(self.session.rules.state_type)
+
+    def _prepare_dates(self) -> None:
+        """Load Babel's date formats for the language on a thread of their own: the
+        first screen that shows a date (History, the game log, the backups to restore)
+        then formats it in its frame without the tens of ms that loading takes."""
+        threading.Thread(target=self.translator.prepare_dates, name="companion-dates",
+                         daemon=True).start()
 
     def _start_dimmer(self) -> None:
         """Lower the backlight after a while without a touch, where there is one."""

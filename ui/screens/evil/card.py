@@ -107,6 +107,9 @@ class TurnCard(BoxLayout):
     """The card. `show(card)` replaces its content; it then fits itself to its height."""
 
     def __init__(self, **kwargs: Any) -> None:
+        # no width until its screen lays it out (not Kivy's default 100 px): the card is
+        # fitted once it has its own
+        kwargs.setdefault("size", (0, 0))
         super().__init__(orientation="vertical", spacing=dp(4), **kwargs)
         self.tid = "play.card"
         app = App.get_running_app()
@@ -140,8 +143,9 @@ class TurnCard(BoxLayout):
         self._shown: list[Line] = []
         self.card: Card | None = None
         self._colours: tuple[str, ...] = ()
-        # a new size re-tells the card before the frame; fitting sets the rows' and
-        # texts' heights, never the card's own size, so it cannot set itself off
+        # fitting sets the rows' and texts' heights, never the card's own size: neither
+        # trigger can set off itself, and each runs once per frame at most
+        self._fit_soon = Clock.create_trigger(self._fit, -1)
         self._rebuild_soon = Clock.create_trigger(lambda _dt: self._rebuild(), -1)
         self.bind(size=self._rebuild_soon)
 
@@ -171,6 +175,10 @@ class TurnCard(BoxLayout):
         card, colours = self.card, self._colours
         if card is None:
             return
+        # the fit is asked for before any text changes: it runs before the texts' own
+        # updates in this frame, which then render each text once, at the size it
+        # settles on (not first at the largest)
+        self._fit_soon()
         app = App.get_running_app()
         scale = self._scale()
         for n, chip in enumerate(self.phase_chips, 1):
@@ -209,9 +217,6 @@ class TurnCard(BoxLayout):
         self.headline.set_size(HEADLINE_SP[0], scale)
         for text in self.lines:
             text.set_size(LINE_SP[0], scale)
-        # at once, before the texts' own updates run in this frame: they are then
-        # rendered once, at the size the fit settles on, not first at the largest
-        self._fit()
 
     def needed_height(self) -> float:
         """The height the card's content takes now."""
