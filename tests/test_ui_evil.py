@@ -553,3 +553,22 @@ def test_the_card_renders_each_text_once_at_the_size_it_shows(
                 if size != label.font_size] == []
         shrunk += any(text.font_size < largest for text in card.lines)
     assert shrunk, "no card had to shrink: the test would prove nothing"
+
+
+def test_the_play_screen_draws_no_stencil(launch: Any) -> None:
+    """Screens are shown one at a time over the whole window: nothing clips them, so no
+    frame pays for a stencil (Kivy's ScreenManager draws one for its slides)."""
+    from kivy.core.window import Window
+    from kivy.graphics import StencilPush
+
+    def stencils(instruction: Any) -> int:
+        children = getattr(instruction, "children", None)
+        if children is None:
+            return int(isinstance(instruction, StencilPush))
+        return sum(stencils(child) for child in children)
+
+    ui = launch(seed=3)
+    new_game(ui)
+    ui.tap("play.roll")
+    assert ui.screen == "evil_play"
+    assert stencils(Window.canvas) == 0
