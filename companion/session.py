@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
-from companion.journal import DamagedRow, Entry, Journal, JournalError, Snapshot
+from companion.journal import Entry, Journal, JournalError, Snapshot
 from companion.messages import RuleError
 from companion.names import check_setup_names
 from companion.records import decode, encode
@@ -274,19 +274,18 @@ class Session:
         A damaged game row, or a damaged action among those replayed, refuses the game
         (`DamagedRow`); a damaged action older than the snapshot is met only if the
         table undoes that far (the undo is then refused with that message)."""
-        record, snap = journal.resume_point(game_id,
-                                            lambda: snapshot_version(rules.state_type))
-        if record.damaged is not None:  # listed in the history, never replayed
-            raise DamagedRow("core.error.damaged_game", game=game_id, reason=record.damaged)
+        # a damaged game row raises DamagedRow: listed in the history, never replayed
+        setup, snap = journal.resume_point(game_id,
+                                           lambda: snapshot_version(rules.state_type))
         try:
-            rules.check_resumable(record.setup)  # a snapshot spares the initial state
-            history, seq, snapshot_seq = _rebuild_from(rules, journal, game_id,
-                                                       record.setup, snap, None)
+            rules.check_resumable(setup)  # a snapshot spares the initial state
+            history, seq, snapshot_seq = _rebuild_from(rules, journal, game_id, setup,
+                                                       snap, None)
         except RuleError as exc:
             # a journal these rules cannot replay (written by another version, edited):
             # say which game and why, rather than a rule error that makes no sense here
             raise JournalError("core.error.replay", game=game_id, reason=exc.message) from exc
-        return cls(rules, journal, game_id, record.setup, history, seq, snapshot_seq)
+        return cls(rules, journal, game_id, setup, history, seq, snapshot_seq)
 
     # -- reading -----------------------------------------------------------------
     @property

@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.games.evil import RULES
 from companion.games.evil import commands as c
-from companion.journal import FILE_NAME, Journal, JournalError, default_path
+from companion.journal import FILE_NAME, Journal, JournalError, RowDamage, default_path, load_column
 from companion.session import Session
 from tests.helpers.evil import history_of, start
 
@@ -299,3 +302,36 @@ def test_entries_without_events_for_replay(tmp_path):
     assert [(e.seq, e.verb, e.command) for e in bare] == [(e.seq, e.verb, e.command)
                                                           for e in full]
     assert all(e.events == [] for e in bare) and any(e.events for e in full)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
+                                                                 max_size=3),
+    max_leaves=8)
+#: what may be found around or instead of a column's JSON: whitespace, a BOM, the end of
+#: another value, a write cut short
+_AROUND = st.sampled_from(["", "", " ", "\n\t", "\r\n ", "\ufeff", "x", ",1", "}", "]", "\""])
+
+
+def _as_json_loads_reads_it(text: str) -> tuple[str, str]:
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError) as exc:
+        return "damaged", f"c: not JSON ({str(exc)[:60]})"
+    return "read", json.dumps(value)
+
+
+@given(value=_JSON, before=_AROUND, after=_AROUND, cut=st.integers(0, 2),
+       compact=st.booleans(), other=st.text(max_size=12))
+def test_a_column_reads_as_json_loads_reads_it(value, before, after, cut, compact, other):
+    """Columns as the journal writes them are decoded without json.loads' own checks
+    (quicker: a resume reads two of them); anything else is read, or refused with the
+    reason, exactly as json.loads reads it."""
+    dumped = json.dumps(value, separators=(",", ":") if compact else None)
+    for text in (before + dumped[:len(dumped) - cut] + after, other):
+        try:
+            got = "read", json.dumps(load_column("c", text, object))
+        except RowDamage as damage:
+            got = "damaged", str(damage)
+        assert got == _as_json_loads_reads_it(text)

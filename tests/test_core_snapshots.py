@@ -372,6 +372,69 @@ def test_a_damaged_action_after_the_snapshot_refuses_the_game(tmp_path: Path) ->
     journal.close()
 
 
+#: a game row's columns as a flipped bit or a bad write leaves them (issue 14, cases 2-3)
+ROW_DAMAGES = [
+    ("kind", "CAST(X'65FF' AS TEXT)"),  # not UTF-8
+    ("setup", """'{"players": [{"name": "Ann"'"""),  # a write cut short
+    ("setup", "'[1, 2, 3]'"),  # JSON, not an object
+    ("setup", "CAST(X'7B22FF223A317D' AS TEXT)"),  # not UTF-8
+    ("setup", "'[' || setup || ']'"),  # not an object, around a whole setup
+    ("setup", "setup || ' x'"),  # something after the setup
+    ("setup", "'[' || setup"),  # a whole setup, cut short around it
+    ("setup", "replace(hex(zeroblob(50000)), '00', '[')"  # nested too deep to read
+              " || replace(hex(zeroblob(50000)), '00', ']')"),
+    ("summary", """'{"finished": fals'"""),
+    ("summary", """'"finished"'"""),
+    ("summary", "CAST(X'7BFF7D' AS TEXT)"),
+    ("started", "'yesterday'"),
+    ("updated", "1e300"),  # no date is that far
+]
+
+
+@pytest.mark.parametrize(("column", "value"), ROW_DAMAGES)
+def test_a_damaged_game_row_refuses_the_resume_as_the_history_lists_it(
+        tmp_path: Path, column: str, value: str) -> None:
+    """A resume reads every column of the game's row that can be damaged, though it
+    needs only the setup, as `Journal.game` reads them: the game the history lists as
+    damaged is refused, with the same reason, snapshot or not."""
+    from companion.night import history
+
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    played = _evil_game(journal)
+    assert journal.latest_snapshot(played.game_id, version(type(played.state))) is not None
+    journal.close()
+    _tamper(path, f"UPDATE games SET {column} = {value}")
+    journal = Journal(path)
+    reason = journal.game(played.game_id).damaged
+    assert reason is not None and reason.startswith(f"{column}: ")
+    with pytest.raises(DamagedRow) as caught:
+        Session.resume(played.rules, journal, played.game_id)
+    assert caught.value.message.key == "core.error.damaged_game"
+    assert caught.value.message.params == {"game": played.game_id, "reason": reason}
+    [line] = history.games(journal)
+    assert (line.status, line.damage) == ("damaged", reason)
+    journal.close()
+
+
+@pytest.mark.parametrize("around", ["' ' || {c} || char(10)", "char(9) || {c}", "{c} || '  '"])
+def test_whitespace_around_a_game_row_column_is_no_damage(tmp_path: Path, around: str) -> None:
+    """JSON may have whitespace around it (an edited row): as `Journal.game` reads it,
+    so does a resume, which then plays on as before."""
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    played = _evil_game(journal)
+    journal.close()
+    _tamper(path, "UPDATE games SET setup = {}, summary = {}".format(
+        around.format(c="setup"), around.format(c="summary")))
+    journal = Journal(path)
+    assert journal.game(played.game_id).damaged is None
+    resumed = Session.resume(played.rules, journal, played.game_id)
+    assert resumed.state == played.state and resumed.setup == played.setup
+    assert resumed._history._base > 0
+    journal.close()
+
+
 def test_a_damaged_action_before_the_snapshot_is_met_only_by_undoing_that_far(
         tmp_path: Path) -> None:
     """The snapshot holds the state after the damaged action: the game resumes from it;
