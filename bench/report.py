@@ -152,6 +152,11 @@ def markdown(results: dict[str, Any]) -> str:
                   f"{r['dialogs']}; rolls whose turn label was wrong: {r['labels_wrong']}; "
                   f"actions observed {r['updates']}, journaled {r['journaled']}; hardware "
                   f"layer on mock pins: {'yes' if r['hardware'] else 'no'}.", ""]
+        if "rss_mib" in r:
+            m = r["rss_mib"]
+            lines += [f"Memory after the rolls (VmRSS, the larger of the processes): ours "
+                      f"{m['ours']:.0f} MiB, of which {r['kept_mib']:.1f} MiB of kept text "
+                      f"textures; bare {m['bare']:.0f} MiB.", ""]
         for key, name in (("commit_by_outcome", "Touch → committed, labels set"),
                           ("shown_by_outcome", "Touch → frame swapped")):
             split = r.get(key, {})

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.apps import FlipProbe, configure_bare, quiet_kivy
+from bench.apps import FlipProbe, configure_bare, quiet_kivy, rss_kib
 from bench.stats import ratio, summary
 
 WARMUP_ROLLS = 10  # first textures, first code paths: not counted
@@ -235,6 +235,10 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
             # what the roll opened: the tail of the samples is explained by this
             after.append("end" if ui.screen == "evil_end" else ui.dialog or "none")
     gc.callbacks.remove(on_gc)
+    from ui.widgets import kept_texture
+
+    # memory after the rolls: the kept text textures are the part that grows with play
+    memory = {"rss_mib": rss_kib() / 1024, "kept_mib": kept_texture.kept_pixels() * 4 / 2**20}
     journaled = sum(len(journal.entries(g.id)) for g in journal.games())
     app.close_dialog()
     journal.close()
@@ -242,7 +246,8 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
             "dialog_s": dialog_s,
             "dialogs": dialogs, "labels_wrong": bad_labels, "updates": updates["n"],
             "journaled": journaled, "hardware": hardware is not None, "after": after,
-            "gc_pauses": pauses, "idle_collections": app.collector.collections, **cpu}
+            "gc_pauses": pauses, "idle_collections": app.collector.collections, **memory,
+            **cpu}
 
 
 def run_bare(rolls: int) -> dict[str, Any]:
@@ -295,7 +300,7 @@ def run_bare(rolls: int) -> dict[str, Any]:
             cpu["commit_cpu_s"].append(marks.update_cpu)
             cpu["shown_cpu_s"].append(marks.shown_cpu)
     assert isinstance(app.root, Label)
-    return {"commit_s": commit, "shown_s": shown, **cpu}
+    return {"commit_s": commit, "shown_s": shown, "rss_mib": rss_kib() / 1024, **cpu}
 
 
 def child_main(argv: list[str] | None = None) -> int:
@@ -347,6 +352,8 @@ def measure(workdir: Path, rolls: int = 1000, parts: int = 2) -> dict[str, Any]:
                     for gen, v in ((g, [p for r in raw["ours"] for p in r["gc_pauses"][g]])
                                    for g in ("0", "1", "2"))}
     result["idle_collections"] = sum(r["idle_collections"] for r in raw["ours"])
+    result["rss_mib"] = {app: max(r["rss_mib"] for r in raw[app]) for app in ("ours", "bare")}
+    result["kept_mib"] = max(r["kept_mib"] for r in raw["ours"])
     for key in ("commit_s", "shown_s"):
         by_outcome: dict[str, list[float]] = {}
         for r in raw["ours"]:

@@ -311,3 +311,69 @@ def test_a_reused_dialog_is_the_same_one_opened_again_with_its_texts_set(
     ui.pump(2)
     assert other is not first and len(built) == 2 and ui.text("reused.text") == "three"
     ui.app.close_dialog()
+
+
+def test_rolls_and_a_finished_game_leave_nothing_a_frozen_collection_would_keep(
+        launch: Any, no_hang: None) -> None:
+    """The idle collector freezes what a collection leaves alive (ui/memory.py): what
+    dies in a cycle after that stays until a thorough walk. So a roll makes no drawing
+    instructions (the dial moves its own, a die shows a kept picture of its face), and
+    a game that ended holds itself in no cycle. Here a collection and a freeze follow
+    every roll, through a whole game and into the next; then everything unfrozen is
+    walked once and its garbage read."""
+    import gc
+
+    from kivy.graphics.instructions import Instruction
+
+    from companion.session import History, Session
+
+    def play(rolls: int) -> None:
+        for _ in range(rolls):
+            while ui.dialog in ("power", "place"):
+                ui.tap("power.skip" if ui.dialog == "power" else "place.5")
+            if ui.screen != "evil_play":
+                return
+            ui.tap("play.roll")
+            gc.collect()
+            gc.freeze()  # as the idle collector does after each of its collections
+
+    def holding(session: Session) -> list[str]:
+        """Garbage now (a cycle), frozen or not, that holds the game's session."""
+        gc.unfreeze()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            gc.collect()
+            return [type(o).__name__ for o in gc.garbage
+                    if any(r is session for r in gc.get_referents(o))
+                    or any(getattr(c, "cell_contents", None) is session
+                           for c in getattr(o, "__closure__", None) or ())]
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+
+    ui = launch(seed=20)
+    new_game(ui, minutes=5)
+    ui.wait_until(lambda: ui.app.root.get_screen("evil_play").warmed, timeout=30)
+    # what warmed the game's dialogs and end screen is gone with no cycle holding it
+    assert holding(ui.app.session) == []
+    try:
+        play(80)
+        assert ui.screen == "evil_end"
+        ui.tap("end.again")  # the setup screen is built again, for the same seats
+        assert ui.screen == "evil_setup"
+        gc.unfreeze()  # the quiet between two games: the thorough walk
+        gc.collect()
+        gc.freeze()
+        ui.tap("setup.start")  # the ended game is dropped here
+        ui.wait_until(lambda: ui.app.root.get_screen("evil_play").warmed, timeout=30)
+        play(15)
+        gc.unfreeze()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.collect()
+        kept = [type(o).__name__ for o in gc.garbage
+                if issubclass(type(o), (Instruction, Session, History))]
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+        gc.unfreeze()
+    assert kept == []

@@ -14,9 +14,12 @@ What such a collection leaves alive is frozen too, so the next one walks only wh
 made since: a collection that lands in a busy stretch of play is short. Something
 frozen that dies later in a cycle (a dialog open during a collection) is freed by a
 thorough walk of everything, unfrozen, once the table has been quiet for half a
-minute. Young collections stay automatic: they are short. While game-night work runs on its
-worker thread (history, statistics, exports), no full collection runs: it would walk
-everything the work holds, and hold every thread meanwhile.
+minute. So a roll replaces no drawing instructions (the dial moves its own, a die shows
+a kept picture of each face) and nothing holds an ended game in a cycle: play that never
+paused grew by ~36 MB every 100 rolls until they did. Young collections stay
+automatic: they are short. While game-night work runs on its worker thread (history,
+statistics, exports), no full collection runs: it would walk everything the work
+holds, and hold every thread meanwhile.
 """
 
 from __future__ import annotations

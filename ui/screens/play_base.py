@@ -27,6 +27,8 @@ class PlayScreen(Screen):
         self._built = False
         self._dialogs: dict[Hashable, Any] = {}
         self.warmed = False  # what an action opens is built (`warm_steps`)
+        #: the game being warmed and its remaining pieces (`_build_end_screen`)
+        self._warming: tuple[Session, Iterator[None]] | None = None
 
     def _build(self) -> None:
         """Lay out the screen's widgets (once)."""
@@ -52,23 +54,30 @@ class PlayScreen(Screen):
         app = App.get_running_app()
         if app is None or app.root is None or app.session is not self.session:
             return
-        steps = iter(self.warm_steps())
-        session = self.session
+        assert self.session is not None
+        # kept on the screen, not in a closure that schedules itself: such a closure is
+        # a cycle, which would hold the whole game (its session) after it ended
+        self._warming = (self.session, iter(self.warm_steps()))
+        self._warm_step()
 
-        def step(_dt: float = 0) -> None:
-            if app.session is not session or self.session is not session:
-                return  # another game opened meanwhile: it warms its own
-            try:
-                next(steps)
-            except StopIteration:
-                self.warmed = True
-                collector = getattr(app, "collector", None)
-                if collector is not None:
-                    collector.keep()  # what was built lives as long as the screen
-                return
-            Clock.schedule_once(step)  # the next piece in the next frame
-
-        step()
+    def _warm_step(self, _dt: float = 0) -> None:
+        app = App.get_running_app()
+        if self._warming is None:
+            return
+        session, steps = self._warming
+        if app.session is not session or self.session is not session:
+            self._warming = None
+            return  # another game opened meanwhile: it warms its own
+        try:
+            next(steps)
+        except StopIteration:
+            self._warming = None
+            self.warmed = True
+            collector = getattr(app, "collector", None)
+            if collector is not None:
+                collector.keep()  # what was built lives as long as the screen
+            return
+        Clock.schedule_once(self._warm_step)  # the next piece in the next frame
 
     def warm_steps(self) -> Iterator[None]:
         """Build ahead, sized for the game on screen, what an action would otherwise

@@ -5,7 +5,8 @@ redrawn while nothing changes. Round shapes use Kivy's antialiased instructions,
 the window needs no multisampling. The face (disc, rim, numerals) changes only with the
 size or the game's settings: it is drawn once into a framebuffer and every frame after
 draws it as one picture, under what moves (the time-left arcs, then the gold power
-spaces over them, the hand, the markers). Kivy redraws the whole window for any
+spaces over them, the hand, the markers). What moves is built once for a size and a
+number of markers, and a roll moves it. Kivy redraws the whole window for any
 change, and under a software renderer the face's shapes were most of the dial's cost in
 every frame. Each treasure marker carries a letter as well as its colour, and a
 coloured arc shows the time left before the time marker reaches it.
@@ -20,7 +21,16 @@ from typing import Any
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
-from kivy.graphics import ClearBuffers, ClearColor, Color, Fbo, Rectangle, SmoothEllipse, SmoothLine
+from kivy.graphics import (
+    ClearBuffers,
+    ClearColor,
+    Color,
+    Fbo,
+    InstructionGroup,
+    Rectangle,
+    SmoothEllipse,
+    SmoothLine,
+)
 from kivy.metrics import sp
 from kivy.uix.widget import Widget
 
@@ -51,6 +61,17 @@ class Dial(Widget):
         self._face: Fbo | None = None
         self._face_key: tuple[Any, ...] | None = None
         self.face_draws = 0
+        #: what the instructions were built for (`_build`): a roll only moves them
+        self._layout: tuple[Any, ...] | None = None
+        self._arc_box = InstructionGroup()
+        self._marker_box = InstructionGroup()
+        self._arcs: list[tuple[InstructionGroup, Color, SmoothLine]] = []
+        self._markers: list[tuple[InstructionGroup, SmoothEllipse, Color, SmoothEllipse,
+                                  Color, Rectangle]] = []
+        self._shown_markers = -1
+        self._arc_width = self._marker_side = 0.0
+        self._hand: SmoothLine | None = None
+        self._tip: SmoothEllipse | None = None
         # one drawing per frame however many size, position and state changes came
         # (a layout pass moves the dial several times before the first frame)
         self._draw_soon = Clock.create_trigger(self._draw, -1)
@@ -131,51 +152,109 @@ class Dial(Widget):
             self._blit(roman(p, self.view.steps), numeral_size, x, y)
 
     def _draw(self, *_: Any) -> None:
-        self.canvas.clear()
         view = self.view
         if view is None or self.width < 10 or self.height < 10:
+            self.canvas.clear()
+            self._layout = None
             return
         self.redraws += 1
         r = min(self.width, self.height) / 2 * 0.96
-        cx, cy = self.center
         # numerals and markers are key figures (theme.SIZE_FIGURE); a dial too small
         # for them (never at the design sizes) keeps its numerals apart rather
         scale = float(getattr(App.get_running_app(), "scale", 1.0))
         numeral_size = min(sp(theme.SIZE_FIGURE) * scale, r * 0.25)
         self.numeral_font = self.marker_font = numeral_size
         face, origin = self._face_picture(r, numeral_size)
+        layout = (self._face_key, origin, tuple(self.center))
+        if layout != self._layout:
+            self._layout = layout
+            self._build(face, origin, r, numeral_size)
+        self._slots(len(view.markers))
+        self._move(view, r, numeral_size)
+
+    def _build(self, face: Fbo, origin: tuple[int, int], r: float,
+               numeral_size: float) -> None:
+        """The dial's instructions for this size; a roll then moves them (`_move`) and
+        makes none: dropped instructions are cycles that only a full collection frees,
+        and the memory behind their vertices stays until it does."""
+        self.canvas.clear()
         self.canvas.add(face)  # drawn into only when flagged: a new size or new settings
+        cx, cy = self.center
         with self.canvas:
             Color(1, 1, 1, 1)
             Rectangle(texture=face.texture, pos=origin, size=face.size)
-            # time-left arcs, one ring per treasure, from the time marker to its marker
-            for i, (colour, _, position, _) in enumerate(view.markers):
-                ring = r * (0.97 - 0.045 * i)
-                start = 360 * view.time / view.steps
-                end = 360 * (position if position > view.time else position + view.steps) \
-                    / view.steps
-                Color(*theme.colour(colour))
-                SmoothLine(circle=(cx, cy, ring, start, end), width=max(1.5, r * 0.018))
+        # time-left arcs, one ring per treasure, from the time marker to its marker
+        self._arc_box = InstructionGroup()
+        self.canvas.add(self._arc_box)
+        with self.canvas:
             self._power_spaces(r, numeral_size)
-            # the time marker: a hand from the centre
-            tx, ty = self._point(view.time, r * 0.62)
+            # the time marker: a hand from the centre, with a round tip
             Color(*theme.TEXT)
             hand = max(2, r * 0.03)
-            SmoothLine(points=[cx, cy, tx, ty], width=hand)
-            SmoothEllipse(pos=(tx - hand, ty - hand), size=(2 * hand, 2 * hand))  # round tip
+            self._hand = SmoothLine(points=[cx, cy, cx, cy], width=hand)
+            self._tip = SmoothEllipse(size=(2 * hand, 2 * hand))
             d = r * 0.12
             SmoothEllipse(pos=(cx - d / 2, cy - d / 2), size=(d, d))
-            # treasure markers with their letter (a key figure); markers on one position
-            # are stacked towards the centre, overlapping like tokens on the board
-            stacked: dict[int, int] = {}
-            d = numeral_size * 1.25
-            for colour, letter, position, _ in view.markers:
-                level = stacked.get(position, 0)
-                stacked[position] = level + 1
-                mx, my = self._point(position, max(r * 0.06, r * 0.5 - level * d * 0.85))
-                Color(0, 0, 0, 1)
-                SmoothEllipse(pos=(mx - d / 2 - 2, my - d / 2 - 2), size=(d + 4, d + 4))
-                Color(*theme.colour(colour))
-                SmoothEllipse(pos=(mx - d / 2, my - d / 2), size=(d, d))
-                Color(*theme.text_on(theme.colour(colour)))
-                self._blit(letter, numeral_size, mx, my)
+        # treasure markers with their letter (a key figure), on a dark rim
+        self._marker_box = InstructionGroup()
+        self.canvas.add(self._marker_box)
+        # each marker's instructions, kept while the size is the same: a treasure lost
+        # or placed takes its marker and arc out, and back in, without making them again
+        self._arcs, self._markers, self._shown_markers = [], [], -1
+        self._arc_width = max(1.5, r * 0.018)
+        self._marker_side = numeral_size * 1.25
+
+    def _slots(self, count: int) -> None:
+        """Make enough markers and arcs for `count` treasures, and show that many."""
+        while len(self._arcs) < count:
+            paint, arc = Color(), SmoothLine(width=self._arc_width)
+            group = InstructionGroup()
+            group.add(paint)
+            group.add(arc)
+            self._arcs.append((group, paint, arc))
+            d = self._marker_side
+            rim, fill = SmoothEllipse(size=(d + 4, d + 4)), Color()
+            disc, ink, letter = SmoothEllipse(size=(d, d)), Color(), Rectangle()
+            group = InstructionGroup()
+            for instruction in (Color(0, 0, 0, 1), rim, fill, disc, ink, letter):
+                group.add(instruction)
+            self._markers.append((group, rim, fill, disc, ink, letter))
+        if count != self._shown_markers:
+            self._shown_markers = count
+            for box, slots in ((self._arc_box, self._arcs), (self._marker_box, self._markers)):
+                box.clear()
+                for slot in slots[:count]:
+                    box.add(slot[0])
+
+    def _move(self, view: DialView, r: float, numeral_size: float) -> None:
+        """Put the hand, the arcs and the markers where `view` says."""
+        assert self._hand is not None and self._tip is not None
+        cx, cy = self.center
+        for i, ((_, paint, arc), (colour, _, position, _)) in enumerate(
+                zip(self._arcs[:len(view.markers)], view.markers, strict=True)):
+            start = 360 * view.time / view.steps
+            end = 360 * (position if position > view.time else position + view.steps) \
+                / view.steps
+            paint.rgba = theme.colour(colour)
+            arc.circle = (cx, cy, r * (0.97 - 0.045 * i), start, end)
+        tx, ty = self._point(view.time, r * 0.62)
+        self._hand.points = [cx, cy, tx, ty]
+        hand = self._tip.size[0] / 2
+        self._tip.pos = (tx - hand, ty - hand)
+        # markers on one position are stacked towards the centre, overlapping like
+        # tokens on the board
+        stacked: dict[int, int] = {}
+        d = self._marker_side
+        for (_, rim, fill, disc, ink, letter), (colour, text, position, _) in zip(
+                self._markers[:len(view.markers)], view.markers, strict=True):
+            level = stacked.get(position, 0)
+            stacked[position] = level + 1
+            mx, my = self._point(position, max(r * 0.06, r * 0.5 - level * d * 0.85))
+            rim.pos = (mx - d / 2 - 2, my - d / 2 - 2)
+            fill.rgba = theme.colour(colour)
+            disc.pos = (mx - d / 2, my - d / 2)
+            ink.rgba = theme.text_on(theme.colour(colour))
+            texture = self._text(text, numeral_size)
+            letter.texture = texture
+            letter.size = texture.size
+            letter.pos = (mx - texture.width / 2, my - texture.height / 2)

@@ -10,11 +10,15 @@ from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import (
     Color,
+    InstructionGroup,
     Line,
+    PopMatrix,
+    PushMatrix,
     Rectangle,
     SmoothEllipse,
     SmoothLine,
     SmoothRoundedRectangle,
+    Translate,
 )
 from kivy.uix.widget import Widget
 
@@ -53,8 +57,17 @@ def face_text(text: str, size: float) -> Any:
     return texture
 
 
+#: pictures a die keeps (its faces at its sizes): a die shows a dozen faces at one size
+KEPT_PICTURES = 32
+
+
 class DieFace(Widget):
-    """One die. `face` is the face name from config; `letter` labels a colour face."""
+    """One die. `face` is the face name from config; `letter` labels a colour face.
+
+    Each face is drawn once, at the die's size, as a picture of its own placed by a
+    translation: a roll shows a kept picture and makes no drawing instructions. (Dropped
+    instructions are cycles that only a full collection frees, and the memory behind
+    each one's vertices stays until it does.)"""
 
     def __init__(self, die: str, white: bool = True, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -63,6 +76,13 @@ class DieFace(Widget):
         self.face: str | None = None
         self.letter = ""
         self.figure_font = 0.0  # the last drawn face's text size (tests read it)
+        self.pictures_drawn = 0  # faces drawn as new pictures (tests read it)
+        self._pictures: dict[tuple[Any, ...], tuple[InstructionGroup, float]] = {}
+        self._shown: InstructionGroup | None = None
+        with self.canvas:
+            PushMatrix()
+            self._place = Translate()
+        self.canvas.add(PopMatrix())
         self._draw_soon = Clock.create_trigger(self._draw, -1)  # once per frame at most
         self.bind(pos=self._draw_soon, size=self._draw_soon)
 
@@ -78,74 +98,102 @@ class DieFace(Widget):
             self._draw_soon()
 
     def _draw(self, *_: Any) -> None:
-        self.canvas.clear()
         side = min(self.width, self.height) * 0.94
+        picture: InstructionGroup | None = None
         self.figure_font = 0.0
-        if side < 8:
-            return
-        x0 = self.center_x - side / 2
-        y0 = self.center_y - side / 2
-        ink = (0.08, 0.08, 0.08, 1) if self.white else (0.95, 0.95, 0.95, 1)
-        with self.canvas:
-            Color(*((0.95, 0.95, 0.93, 1) if self.white else (0.08, 0.08, 0.09, 1)))
-            SmoothRoundedRectangle(pos=(x0, y0), size=(side, side), radius=[side * 0.14])
-            Color(0.5, 0.5, 0.5, 1)
-            SmoothLine(rounded_rectangle=(x0, y0, side, side, side * 0.14), width=1.2)
-            if self.face is None:
-                return
-            Color(*ink)
-            face = self.face
-            amount = int(m.group(1)) if (m := _AMOUNT.search(face)) else 0
-            if face.startswith("chevron"):
-                self._chevrons(x0, y0, side, amount)
-            elif face == "passage":
-                self._arrow(x0, y0, side)
-            elif face.startswith("time"):
-                # the minutes fill the face (a key figure), ringed like a clock
-                SmoothLine(circle=(x0 + side / 2, y0 + side / 2, side * 0.43),
-                           width=max(1.2, side * 0.03))
-                self._text(str(amount), side * FIGURE_SHARE, x0 + side / 2, y0 + side / 2, ink)
-            elif face.startswith("clock"):
-                centres = [0.5] if amount <= 1 else [0.3, 0.7]
-                for cx in centres:
-                    self._clock(x0 + side * cx, y0 + side / 2, side * (0.3 if amount <= 1
-                                                                         else 0.18))
-            else:  # a colour face
-                Color(*theme.colour(face))
-                inset = side * 0.08
-                SmoothRoundedRectangle(pos=(x0 + inset, y0 + inset),
-                                       size=(side - 2 * inset, side - 2 * inset),
-                                       radius=[side * 0.1])
-                self._text(self.letter, side * FIGURE_SHARE, x0 + side / 2, y0 + side / 2,
-                           theme.text_on(theme.colour(face)))
+        if side >= 8:
+            key = (self.face, self.letter, self.white, round(side, 2))
+            kept = self._pictures.get(key)
+            if kept is None:
+                if len(self._pictures) >= KEPT_PICTURES:
+                    self._pictures.clear()
+                self.figure_font = 0.0
+                kept = self._pictures[key] = (self._picture(side), self.figure_font)
+                self.pictures_drawn += 1
+            picture, self.figure_font = kept
+            self._place.xy = (self.center_x - side / 2, self.center_y - side / 2)
+        if picture is not self._shown:
+            if self._shown is not None:
+                self.canvas.remove(self._shown)
+            if picture is not None:
+                self.canvas.insert(2, picture)  # after the translation, before PopMatrix
+            self._shown = picture
 
-    def _chevrons(self, x0: float, y0: float, side: float, count: int) -> None:
+    def _picture(self, side: float) -> InstructionGroup:
+        """The face as drawing instructions, its lower-left corner at the origin."""
+        x0 = y0 = 0.0
+        ink = (0.08, 0.08, 0.08, 1) if self.white else (0.95, 0.95, 0.95, 1)
+        group = InstructionGroup()
+        add = group.add
+        add(Color(*((0.95, 0.95, 0.93, 1) if self.white else (0.08, 0.08, 0.09, 1))))
+        add(SmoothRoundedRectangle(pos=(x0, y0), size=(side, side), radius=[side * 0.14]))
+        add(Color(0.5, 0.5, 0.5, 1))
+        add(SmoothLine(rounded_rectangle=(x0, y0, side, side, side * 0.14), width=1.2))
+        if self.face is None:
+            return group
+        add(Color(*ink))
+        face = self.face
+        amount = int(m.group(1)) if (m := _AMOUNT.search(face)) else 0
+        if face.startswith("chevron"):
+            self._chevrons(group, x0, y0, side, amount)
+        elif face == "passage":
+            self._arrow(group, x0, y0, side)
+        elif face.startswith("time"):
+            # the minutes fill the face (a key figure), ringed like a clock
+            add(SmoothLine(circle=(x0 + side / 2, y0 + side / 2, side * 0.43),
+                           width=max(1.2, side * 0.03)))
+            self._text(group, str(amount), side * FIGURE_SHARE, x0 + side / 2,
+                       y0 + side / 2, ink)
+        elif face.startswith("clock"):
+            centres = [0.5] if amount <= 1 else [0.3, 0.7]
+            for cx in centres:
+                self._clock(group, x0 + side * cx, y0 + side / 2,
+                            side * (0.3 if amount <= 1 else 0.18))
+        else:  # a colour face
+            add(Color(*theme.colour(face)))
+            inset = side * 0.08
+            add(SmoothRoundedRectangle(pos=(x0 + inset, y0 + inset),
+                                       size=(side - 2 * inset, side - 2 * inset),
+                                       radius=[side * 0.1]))
+            self._text(group, self.letter, side * FIGURE_SHARE, x0 + side / 2, y0 + side / 2,
+                       theme.text_on(theme.colour(face)))
+        return group
+
+    @staticmethod
+    def _chevrons(group: InstructionGroup, x0: float, y0: float, side: float,
+                  count: int) -> None:
         gap = side / (count + 1)
         for i in range(count):
             y = y0 + gap * (i + 1) - side * 0.08
-            Line(points=[x0 + side * 0.25, y, x0 + side * 0.5, y + side * 0.16,
-                         x0 + side * 0.75, y], width=side * 0.045, cap="round", joint="round")
+            group.add(Line(points=[x0 + side * 0.25, y, x0 + side * 0.5, y + side * 0.16,
+                                   x0 + side * 0.75, y], width=side * 0.045, cap="round",
+                           joint="round"))
 
-    def _arrow(self, x0: float, y0: float, side: float) -> None:
+    @staticmethod
+    def _arrow(group: InstructionGroup, x0: float, y0: float, side: float) -> None:
         y = y0 + side / 2
-        Line(points=[x0 + side * 0.2, y, x0 + side * 0.78, y], width=side * 0.05, cap="round")
-        Line(points=[x0 + side * 0.58, y + side * 0.18, x0 + side * 0.8, y,
-                     x0 + side * 0.58, y - side * 0.18], width=side * 0.05, cap="round",
-             joint="round")
+        group.add(Line(points=[x0 + side * 0.2, y, x0 + side * 0.78, y], width=side * 0.05,
+                       cap="round"))
+        group.add(Line(points=[x0 + side * 0.58, y + side * 0.18, x0 + side * 0.8, y,
+                               x0 + side * 0.58, y - side * 0.18], width=side * 0.05,
+                       cap="round", joint="round"))
 
-    def _clock(self, cx: float, cy: float, radius: float) -> None:
-        SmoothLine(circle=(cx, cy, radius), width=max(1.5, radius * 0.14))
-        Line(points=[cx, cy, cx, cy + radius * 0.7], width=max(1.2, radius * 0.1), cap="round")
-        Line(points=[cx, cy, cx + radius * 0.5, cy], width=max(1.2, radius * 0.1), cap="round")
-        SmoothEllipse(pos=(cx - radius * 0.12, cy - radius * 0.12),
-                      size=(radius * 0.24, radius * 0.24))
+    @staticmethod
+    def _clock(group: InstructionGroup, cx: float, cy: float, radius: float) -> None:
+        group.add(SmoothLine(circle=(cx, cy, radius), width=max(1.5, radius * 0.14)))
+        group.add(Line(points=[cx, cy, cx, cy + radius * 0.7], width=max(1.2, radius * 0.1),
+                       cap="round"))
+        group.add(Line(points=[cx, cy, cx + radius * 0.5, cy], width=max(1.2, radius * 0.1),
+                       cap="round"))
+        group.add(SmoothEllipse(pos=(cx - radius * 0.12, cy - radius * 0.12),
+                                size=(radius * 0.24, radius * 0.24)))
 
-    def _text(self, text: str, size: float, x: float, y: float,
+    def _text(self, group: InstructionGroup, text: str, size: float, x: float, y: float,
               rgba: tuple[float, float, float, float]) -> None:
         if not text:
             return
         self.figure_font = size
         texture = face_text(text, size)
-        Color(*rgba)
-        Rectangle(texture=texture, size=texture.size,
-                  pos=(x - texture.width / 2, y - texture.height / 2))
+        group.add(Color(*rgba))
+        group.add(Rectangle(texture=texture, size=texture.size,
+                            pos=(x - texture.width / 2, y - texture.height / 2)))
