@@ -173,8 +173,8 @@ class TurnCard(BoxLayout):
     def _rebuild(self) -> None:
         """Lay the card out again at its largest type, then fit it to the height."""
         card, colours = self.card, self._colours
-        if card is None:
-            return
+        if card is None or self.width <= 1:
+            return  # told once its screen gives it a width (its size calls this again)
         # the fit is asked for before any text changes: it runs before the texts' own
         # updates in this frame, which then render each text once, at the size it
         # settles on (not first at the largest)
