@@ -36,6 +36,7 @@ from kivy.uix.widget import Widget
 
 from companion.games.evil.instructions import roman
 from ui import theme
+from ui.widgets.shapes import disc
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,7 @@ class Dial(Widget):
         for p in self.view.power_spaces:
             x, y = self._point(p, r * 0.78)
             Color(*theme.ACCENT)
-            SmoothEllipse(pos=(x - d / 2, y - d / 2), size=(d, d))
+            disc((x - d / 2, y - d / 2), d)
             Color(*theme.text_on(theme.ACCENT))
             self._blit(roman(p, self.view.steps), numeral_size, x, y)
 
@@ -192,9 +193,9 @@ class Dial(Widget):
             Color(*theme.TEXT)
             hand = max(2, r * 0.03)
             self._hand = SmoothLine(points=[cx, cy, cx, cy], width=hand)
-            self._tip = SmoothEllipse(size=(2 * hand, 2 * hand))
+            self._tip = disc(diameter=2 * hand)
             d = r * 0.12
-            SmoothEllipse(pos=(cx - d / 2, cy - d / 2), size=(d, d))
+            disc((cx - d / 2, cy - d / 2), d)
         # treasure markers with their letter (a key figure), on a dark rim
         self._marker_box = InstructionGroup()
         self.canvas.add(self._marker_box)
@@ -213,12 +214,12 @@ class Dial(Widget):
             group.add(arc)
             self._arcs.append((group, paint, arc))
             d = self._marker_side
-            rim, fill = SmoothEllipse(size=(d + 4, d + 4)), Color()
-            disc, ink, letter = SmoothEllipse(size=(d, d)), Color(), Rectangle()
+            rim, fill = disc(diameter=d + 4), Color()
+            face, ink, letter = disc(diameter=d), Color(), Rectangle()
             group = InstructionGroup()
-            for instruction in (Color(0, 0, 0, 1), rim, fill, disc, ink, letter):
+            for instruction in (Color(0, 0, 0, 1), rim, fill, face, ink, letter):
                 group.add(instruction)
-            self._markers.append((group, rim, fill, disc, ink, letter))
+            self._markers.append((group, rim, fill, face, ink, letter))
         if count != self._shown_markers:
             self._shown_markers = count
             for box, slots in ((self._arc_box, self._arcs), (self._marker_box, self._markers)):
@@ -245,14 +246,14 @@ class Dial(Widget):
         # tokens on the board
         stacked: dict[int, int] = {}
         d = self._marker_side
-        for (_, rim, fill, disc, ink, letter), (colour, text, position, _) in zip(
+        for (_, rim, fill, face, ink, letter), (colour, text, position, _) in zip(
                 self._markers[:len(view.markers)], view.markers, strict=True):
             level = stacked.get(position, 0)
             stacked[position] = level + 1
             mx, my = self._point(position, max(r * 0.06, r * 0.5 - level * d * 0.85))
             rim.pos = (mx - d / 2 - 2, my - d / 2 - 2)
             fill.rgba = theme.colour(colour)
-            disc.pos = (mx - d / 2, my - d / 2)
+            face.pos = (mx - d / 2, my - d / 2)
             ink.rgba = theme.text_on(theme.colour(colour))
             texture = self._text(text, numeral_size)
             letter.texture = texture

@@ -15,7 +15,6 @@ from kivy.graphics import (
     PopMatrix,
     PushMatrix,
     Rectangle,
-    SmoothEllipse,
     SmoothLine,
     SmoothRoundedRectangle,
     Translate,
@@ -23,6 +22,7 @@ from kivy.graphics import (
 from kivy.uix.widget import Widget
 
 from ui import theme
+from ui.widgets.shapes import disc
 
 _AMOUNT = re.compile(r"(\d+)$")
 #: a face's text (minutes, a colour's letter) to the face's side: at the header's 56 px
@@ -185,8 +185,7 @@ class DieFace(Widget):
                        cap="round"))
         group.add(Line(points=[cx, cy, cx + radius * 0.5, cy], width=max(1.2, radius * 0.1),
                        cap="round"))
-        group.add(SmoothEllipse(pos=(cx - radius * 0.12, cy - radius * 0.12),
-                                size=(radius * 0.24, radius * 0.24)))
+        group.add(disc((cx - radius * 0.12, cy - radius * 0.12), radius * 0.24))
 
     def _text(self, group: InstructionGroup, text: str, size: float, x: float, y: float,
               rgba: tuple[float, float, float, float]) -> None:

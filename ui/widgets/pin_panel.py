@@ -12,7 +12,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.graphics import Color, SmoothEllipse, SmoothLine
+from kivy.graphics import Color, SmoothLine
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
@@ -20,6 +20,7 @@ from kivy.uix.widget import Widget
 from companion.games.evil.instructions import roman
 from ui import theme
 from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.shapes import disc
 
 OFF = (0.22, 0.22, 0.24, 1)
 LIT = (1.0, 0.85, 0.25, 1)
@@ -54,11 +55,11 @@ class LedRing(Widget):
                 angle = math.pi / 2 - 2 * math.pi * i / self.count
                 x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
                 Color(*(LIT if i == self.lit else OFF))
-                SmoothEllipse(pos=(x - dot / 2, y - dot / 2), size=(dot, dot))
+                disc((x - dot / 2, y - dot / 2), dot)
             for k, (colour, on) in enumerate(self.treasures.items()):
                 x = cx + (k - (len(self.treasures) - 1) / 2) * dot * 1.6
                 Color(*(theme.colour(colour) if on else OFF))
-                SmoothEllipse(pos=(x - dot / 2, cy - dot / 2), size=(dot, dot))
+                disc((x - dot / 2, cy - dot / 2), dot)
 
 
 class PinPanel(BoxLayout):
