@@ -25,3 +25,12 @@ def test_small_discs_get_few_sides_and_large_ones_more() -> None:
     assert circle_segments(4.5) == MIN_SEGMENTS
     sizes = [circle_segments(r) for r in (5, 10, 20, 40, 80, 160)]
     assert sizes == sorted(sizes) and sizes[-1] > sizes[0]
+
+
+def test_an_arc_gets_its_share_of_the_circle_s_sides() -> None:
+    from ui.widgets.shapes import arc_segments
+
+    assert arc_segments(150, 360) == circle_segments(150)
+    assert arc_segments(150, 180) == math.ceil(circle_segments(150) / 2)
+    assert arc_segments(150, -90) == arc_segments(150, 90)
+    assert arc_segments(150, 0) == 3  # Kivy draws a line of a few points, never none

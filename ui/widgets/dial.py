@@ -36,7 +36,7 @@ from kivy.uix.widget import Widget
 
 from companion.games.evil.instructions import roman
 from ui import theme
-from ui.widgets.shapes import disc
+from ui.widgets.shapes import arc_segments, disc
 
 
 @dataclass(frozen=True)
@@ -237,7 +237,8 @@ class Dial(Widget):
             end = 360 * (position if position > view.time else position + view.steps) \
                 / view.steps
             paint.rgba = theme.colour(colour)
-            arc.circle = (cx, cy, r * (0.97 - 0.045 * i), start, end)
+            ring = r * (0.97 - 0.045 * i)
+            arc.circle = (cx, cy, ring, start, end, arc_segments(ring, end - start))
         tx, ty = self._point(view.time, r * 0.62)
         self._hand.points = [cx, cy, tx, ty]
         hand = self._tip.size[0] / 2

@@ -22,7 +22,7 @@ from kivy.graphics import (
 from kivy.uix.widget import Widget
 
 from ui import theme
-from ui.widgets.shapes import disc
+from ui.widgets.shapes import circle_segments, disc
 
 _AMOUNT = re.compile(r"(\d+)$")
 #: a face's text (minutes, a colour's letter) to the face's side: at the header's 56 px
@@ -140,7 +140,8 @@ class DieFace(Widget):
             self._arrow(group, x0, y0, side)
         elif face.startswith("time"):
             # the minutes fill the face (a key figure), ringed like a clock
-            add(SmoothLine(circle=(x0 + side / 2, y0 + side / 2, side * 0.43),
+            add(SmoothLine(circle=(x0 + side / 2, y0 + side / 2, side * 0.43, 0, 360,
+                                   circle_segments(side * 0.43)),
                            width=max(1.2, side * 0.03)))
             self._text(group, str(amount), side * FIGURE_SHARE, x0 + side / 2,
                        y0 + side / 2, ink)
@@ -180,7 +181,8 @@ class DieFace(Widget):
 
     @staticmethod
     def _clock(group: InstructionGroup, cx: float, cy: float, radius: float) -> None:
-        group.add(SmoothLine(circle=(cx, cy, radius), width=max(1.5, radius * 0.14)))
+        group.add(SmoothLine(circle=(cx, cy, radius, 0, 360, circle_segments(radius)),
+                             width=max(1.5, radius * 0.14)))
         group.add(Line(points=[cx, cy, cx, cy + radius * 0.7], width=max(1.2, radius * 0.1),
                        cap="round"))
         group.add(Line(points=[cx, cy, cx + radius * 0.5, cy], width=max(1.2, radius * 0.1),

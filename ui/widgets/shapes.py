@@ -1,6 +1,6 @@
 """Round shapes with as many sides as their size needs.
 
-Kivy's antialiased ellipse is a polygon of many sides whatever its size, and with a
+Kivy's antialiased ellipse and circle lines are polygons of ~180 sides whatever size, and with a
 software renderer every vertex is the CPU's, in every frame: the dial's dozen discs
 cost ~2 ms a frame at the default. A disc drawn with `disc` strays at most
 `TOLERANCE_PX` from the true circle, under its antialiased edge."""
@@ -21,6 +21,11 @@ def circle_segments(radius: float) -> int:
         return MIN_SEGMENTS
     step = 2 * math.acos(1 - TOLERANCE_PX / radius)  # the angle one side may span
     return max(MIN_SEGMENTS, math.ceil(2 * math.pi / step))
+
+
+def arc_segments(radius: float, degrees: float) -> int:
+    """Sides for an arc of this radius (px) and angle, as `circle_segments` would give."""
+    return max(3, math.ceil(circle_segments(radius) * abs(degrees) / 360))
 
 
 def disc(pos: tuple[float, float] = (0, 0), diameter: float = 0) -> SmoothEllipse:
