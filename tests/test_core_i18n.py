@@ -353,7 +353,7 @@ def test_dates_are_written_the_way_each_language_writes_them():
 
 def test_dates_prepared_on_a_worker_load_nothing_when_a_screen_shows_them(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """History and the log call `prepare_dates` on their worker thread: Babel's locale
+    """The app calls `prepare_dates` on a thread after its first frame: Babel's locale
     data (tens of ms the first time) is then never read in a frame."""
     import babel.localedata
 

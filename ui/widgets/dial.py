@@ -231,9 +231,9 @@ class Dial(Widget):
         """Put the hand, the arcs and the markers where `view` says."""
         assert self._hand is not None and self._tip is not None
         cx, cy = self.center
+        start = 360 * view.time / view.steps
         for i, ((_, paint, arc), (colour, _, position, _)) in enumerate(
                 zip(self._arcs[:len(view.markers)], view.markers, strict=True)):
-            start = 360 * view.time / view.steps
             end = 360 * (position if position > view.time else position + view.steps) \
                 / view.steps
             paint.rgba = theme.colour(colour)

@@ -76,7 +76,6 @@ class DieFace(Widget):
         self.face: str | None = None
         self.letter = ""
         self.figure_font = 0.0  # the last drawn face's text size (tests read it)
-        self.pictures_drawn = 0  # faces drawn as new pictures (tests read it)
         self._pictures: dict[tuple[Any, ...], tuple[InstructionGroup, float]] = {}
         self._shown: InstructionGroup | None = None
         with self.canvas:
@@ -107,9 +106,8 @@ class DieFace(Widget):
             if kept is None:
                 if len(self._pictures) >= KEPT_PICTURES:
                     self._pictures.clear()
-                self.figure_font = 0.0
+                # drawing the picture sets figure_font (its text's size), kept with it
                 kept = self._pictures[key] = (self._picture(side), self.figure_font)
-                self.pictures_drawn += 1
             picture, self.figure_font = kept
             self._place.xy = (self.center_x - side / 2, self.center_y - side / 2)
         if picture is not self._shown:

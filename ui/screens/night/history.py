@@ -122,13 +122,9 @@ class NightHistoryScreen(PageScreen):
         self.waiting = Widget()  # keeps the bar at the top until the list comes
         self.box.add_widget(self.waiting)
         kind_, limit = self.kind, self.shown + 1
-        translator = app.translator
-
-        def page(journal: Any) -> list[GameLine]:
-            translator.prepare_dates()  # the rows' dates: Babel loads here, not in a frame
-            return jobs.history_page(journal, kind_, limit)
-
-        self.job = run_in(self, "history.progress", page, self.show_lines)
+        self.job = run_in(self, "history.progress",
+                          lambda journal: jobs.history_page(journal, kind_, limit),
+                          self.show_lines)
 
     def show_lines(self, lines: list[GameLine]) -> None:
         app = App.get_running_app()
@@ -230,13 +226,8 @@ class NightLogScreen(PageScreen):
         if self.job is not None:
             self.job.cancel()
         game_id = self.game_id
-        translator = app.translator
-
-        def log(journal: Any) -> Any:
-            translator.prepare_dates()  # the log's dates: Babel loads here, not in a frame
-            return jobs.game_log(journal, game_id)
-
-        self.job = run_in(self, "log.progress", log, self.show_log, on_error=self.show_error)
+        self.job = run_in(self, "log.progress", lambda journal: jobs.game_log(journal, game_id),
+                          self.show_log, on_error=self.show_error)
 
     def show_error(self, message: Any) -> None:
         app = App.get_running_app()
