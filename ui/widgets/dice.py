@@ -16,12 +16,12 @@ from kivy.graphics import (
     PushMatrix,
     Rectangle,
     SmoothLine,
-    SmoothRoundedRectangle,
     Translate,
 )
 from kivy.uix.widget import Widget
 
 from ui import theme
+from ui.widgets.rounded import RoundedBox
 from ui.widgets.shapes import circle_segments, disc
 
 _AMOUNT = re.compile(r"(\d+)$")
@@ -59,6 +59,7 @@ def face_text(text: str, size: float) -> Any:
 
 #: pictures a die keeps (its faces at its sizes): a die shows a dozen faces at one size
 KEPT_PICTURES = 32
+OUTLINE_PX = 1.2  # the face's grey edge
 
 
 class DieFace(Widget):
@@ -123,10 +124,14 @@ class DieFace(Widget):
         ink = (0.08, 0.08, 0.08, 1) if self.white else (0.95, 0.95, 0.95, 1)
         group = InstructionGroup()
         add = group.add
-        add(Color(*((0.95, 0.95, 0.93, 1) if self.white else (0.08, 0.08, 0.09, 1))))
-        add(SmoothRoundedRectangle(pos=(x0, y0), size=(side, side), radius=[side * 0.14]))
+        # the grey edge (1.2 px, astride the face's outline), then the face within it
+        edge = OUTLINE_PX / 2
         add(Color(0.5, 0.5, 0.5, 1))
-        add(SmoothLine(rounded_rectangle=(x0, y0, side, side, side * 0.14), width=1.2))
+        add(RoundedBox(side * 0.14 + edge, pos=(x0 - edge, y0 - edge),
+                       size=(side + 2 * edge, side + 2 * edge)).instruction)
+        add(Color(*((0.95, 0.95, 0.93, 1) if self.white else (0.08, 0.08, 0.09, 1))))
+        add(RoundedBox(side * 0.14 - edge, pos=(x0 + edge, y0 + edge),
+                       size=(side - 2 * edge, side - 2 * edge)).instruction)
         if self.face is None:
             return group
         add(Color(*ink))
@@ -151,9 +156,8 @@ class DieFace(Widget):
         else:  # a colour face
             add(Color(*theme.colour(face)))
             inset = side * 0.08
-            add(SmoothRoundedRectangle(pos=(x0 + inset, y0 + inset),
-                                       size=(side - 2 * inset, side - 2 * inset),
-                                       radius=[side * 0.1]))
+            add(RoundedBox(side * 0.1, pos=(x0 + inset, y0 + inset),
+                           size=(side - 2 * inset, side - 2 * inset)).instruction)
             self._text(group, self.letter, side * FIGURE_SHARE, x0 + side / 2, y0 + side / 2,
                        theme.text_on(theme.colour(face)))
         return group

@@ -8,13 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
-from kivy.graphics import Color, SmoothRoundedRectangle
+from kivy.graphics import Color
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.bond.view import Moves, PlayerView
 from ui import theme
 from ui.widgets.basics import Tap, Text, follow_height
+from ui.widgets.rounded import RoundedBox
 
 #: a card holding the captured spy, and a winner's card
 HOLDER = (0.42, 0.32, 0.08, 1)
@@ -46,7 +47,7 @@ class PlayerCard(BoxLayout):
         self.index = index
         with self.canvas.before:
             self._colour = Color(*theme.PANEL)
-            self._rect = SmoothRoundedRectangle(radius=[10])
+            self._rect = RoundedBox(10)
         self.bind(pos=self._redraw, size=self._redraw)
         tid = f"play.player.{index}"
 
