@@ -36,6 +36,7 @@ from kivy.uix.widget import Widget
 
 from companion.games.evil.instructions import roman
 from ui import theme
+from ui.widgets.rounded import RoundedBox
 from ui.widgets.shapes import arc_segments, disc
 
 
@@ -67,12 +68,12 @@ class Dial(Widget):
         self._arc_box = InstructionGroup()
         self._marker_box = InstructionGroup()
         self._arcs: list[tuple[InstructionGroup, Color, SmoothLine]] = []
-        self._markers: list[tuple[InstructionGroup, SmoothEllipse, Color, SmoothEllipse,
+        self._markers: list[tuple[InstructionGroup, RoundedBox, Color, RoundedBox,
                                   Color, Rectangle]] = []
         self._shown_markers = -1
         self._arc_width = self._marker_side = 0.0
         self._hand: SmoothLine | None = None
-        self._tip: SmoothEllipse | None = None
+        self._tip: RoundedBox | None = None
         # one drawing per frame however many size, position and state changes came
         # (a layout pass moves the dial several times before the first frame)
         self._draw_soon = Clock.create_trigger(self._draw, -1)
@@ -217,7 +218,8 @@ class Dial(Widget):
             rim, fill = disc(diameter=d + 4), Color()
             face, ink, letter = disc(diameter=d), Color(), Rectangle()
             group = InstructionGroup()
-            for instruction in (Color(0, 0, 0, 1), rim, fill, face, ink, letter):
+            for instruction in (Color(0, 0, 0, 1), rim.instruction, fill, face.instruction,
+                                ink, letter):
                 group.add(instruction)
             self._markers.append((group, rim, fill, face, ink, letter))
         if count != self._shown_markers:

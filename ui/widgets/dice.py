@@ -189,7 +189,7 @@ class DieFace(Widget):
                        cap="round"))
         group.add(Line(points=[cx, cy, cx + radius * 0.5, cy], width=max(1.2, radius * 0.1),
                        cap="round"))
-        group.add(disc((cx - radius * 0.12, cy - radius * 0.12), radius * 0.24))
+        group.add(disc((cx - radius * 0.12, cy - radius * 0.12), radius * 0.24).instruction)
 
     def _text(self, group: InstructionGroup, text: str, size: float, x: float, y: float,
               rgba: tuple[float, float, float, float]) -> None:

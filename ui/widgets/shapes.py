@@ -1,15 +1,17 @@
-"""Round shapes with as many sides as their size needs.
+"""Round shapes with as many sides as their size needs, and discs in one textured draw.
 
-Kivy's antialiased ellipse and circle lines are polygons of ~180 sides whatever size, and with a
-software renderer every vertex is the CPU's, in every frame: the dial's dozen discs
-cost ~2 ms a frame at the default. A disc drawn with `disc` strays at most
-`TOLERANCE_PX` from the true circle, under its antialiased edge."""
+Kivy's antialiased ellipse and circle lines are polygons of ~180 sides whatever size, and
+with a software renderer every vertex is the CPU's, in every frame: the dial's dozen
+discs cost ~2 ms a frame at the default. A circle line drawn with `circle_segments`
+sides strays at most `TOLERANCE_PX` from the true circle, under its antialiased edge.
+A disc is a rounded box whose corners meet (`ui.widgets.rounded`): its edge is the
+circle's, antialiased per pixel, in one draw of a few quads."""
 
 from __future__ import annotations
 
 import math
 
-from kivy.graphics import SmoothEllipse
+from ui.widgets.rounded import RoundedBox
 
 TOLERANCE_PX = 0.3  # the polygon's largest gap to the circle (under a pixel's edge)
 MIN_SEGMENTS = 12
@@ -28,7 +30,7 @@ def arc_segments(radius: float, degrees: float) -> int:
     return max(3, math.ceil(circle_segments(radius) * abs(degrees) / 360))
 
 
-def disc(pos: tuple[float, float] = (0, 0), diameter: float = 0) -> SmoothEllipse:
-    """An antialiased disc of this diameter (px), its lower-left corner at `pos`."""
-    return SmoothEllipse(pos=pos, size=(diameter, diameter),
-                         segments=circle_segments(diameter / 2))
+def disc(pos: tuple[float, float] = (0, 0), diameter: float = 0) -> RoundedBox:
+    """An antialiased disc of this diameter (px), its lower-left corner at `pos`, in the
+    canvas it is made in (`.instruction` to add it to a group)."""
+    return RoundedBox(diameter / 2, pos=pos, size=(diameter, diameter))
