@@ -1,6 +1,7 @@
 """A dialog draws only what shows: the dimming around a dialog that keeps the screen in
 view, and Kivy's background image behind an opaque body, are not drawn at all (under a
-software renderer a transparent rectangle over the window still costs a fill of it)."""
+software renderer a transparent rectangle over the window still costs a fill of it); and
+the question a roll raises comes in the frame after the roll's result."""
 
 from __future__ import annotations
 
@@ -71,3 +72,41 @@ def test_a_dialog_that_dims_the_screen_still_dims_it(launch: Any) -> None:
     assert sum(dimmed[:3]) < 0.6 * sum(lit[:3])  # the overlay's 0.6 black over it
     assert len(_window_covering(dialog)) == 1
     ui.app.close_dialog()
+
+
+def test_a_roll_s_question_opens_the_frame_after_its_result(launch: Any) -> None:
+    """The roll's result is drawn first, its question (here a power) in the next frame;
+    meanwhile ROLL is already disabled, so no touch can roll again in between."""
+    from kivy.base import EventLoop
+    from kivy.tests.common import UnitTestTouch
+
+    ui = launch(seed=7)
+    new_game(ui, minutes=30)
+    screen = ui.app.root.get_screen("evil_play")
+
+    def enter(professor: str, colour: str, clock: str, last: bool = False) -> None:
+        ui.tap("play.adjust")
+        ui.tap("adjust.enter_roll")
+        for die, face in (("professor", professor), ("colour", colour), ("clock", clock)):
+            ui.tap(f"enter_roll.{die}.{face}")
+        if not last:
+            ui.tap("enter_roll.ok")
+            return
+        ok = ui.find("enter_roll.ok")
+        touch = UnitTestTouch(*ok.to_window(*ok.center))
+        touch.touch_down()
+        ui.pump(1)
+        # released as a finger's release is: read by the loop between its clock and
+        # its drawing
+        EventLoop._dispatch_input("end", touch)
+
+    enter("chevron1", "red", "clock2")  # XII -> II
+    turn = ui.app.session.state.turn
+    enter("chevron1", "red", "clock2", last=True)  # II -> IV: past the power space III
+    EventLoop.idle()  # the frame of the result
+    state = ui.app.session.state
+    assert state.pending_powers and state.turn == turn + 1
+    assert screen.roll_button.disabled
+    assert ui.app.dialog is None
+    EventLoop.idle()  # the next frame: the question
+    assert ui.dialog == "power"

@@ -189,10 +189,10 @@ class EvilPlayScreen(PlayScreen):
         if self._prompt_event is not None:
             self._prompt_event.cancel()
             self._prompt_event = None
-        if update is not None and App.get_running_app().root.current == self.name:
-            self._prompt()  # the question comes in the same frame as the state raising it
-        else:  # opening or coming back to the screen: once it is shown
-            self._prompt_event = Clock.schedule_once(self._prompt)
+        # the question (a power, a new treasure) comes in the next frame: the roll's
+        # result is on screen first, without waiting for the dialog's drawing. The clock
+        # runs it before the loop reads the next touches, so no touch comes between.
+        self._prompt_event = Clock.schedule_once(self._prompt)
 
     def _prompt(self, _dt: float = 0) -> None:
         """Open what the rules ask for: a replacement the roll waits for, the power
