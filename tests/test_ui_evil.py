@@ -555,6 +555,43 @@ def test_the_card_renders_each_text_once_at_the_size_it_shows(
     assert shrunk, "no card had to shrink: the test would prove nothing"
 
 
+def test_the_last_roll_renders_the_end_screen_s_texts_once_at_their_widths(
+        launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The end screen is laid out and told while the table plays: the roll that ends the
+    game renders only the texts that differ (the story, the outcome), each at the width
+    it shows at, never first at a width the screen never has."""
+    from ui.widgets.kept_texture import KeptLabel
+
+    rendered: list[tuple[Any, str, float]] = []
+    update = KeptLabel.texture_update
+
+    def texture_update(self: KeptLabel, *args: Any) -> None:  # Kivy calls it by this name
+        if self.text:
+            rendered.append((self, self.text, self.width))
+        update(self, *args)
+
+    monkeypatch.setattr(KeptLabel, "texture_update", texture_update)
+    ui = launch(seed=11)
+    new_game(ui, minutes=5)
+    ui.wait_until(lambda: ui.app.root.get_screen("evil_play").warmed, timeout=30)
+    for _ in range(40):
+        answer_dialogs(ui, 5)
+        if ui.screen != "evil_play":
+            break
+        rendered.clear()
+        ui.tap("play.roll")
+    assert ui.screen == "evil_end"
+    end = ui.app.root.get_screen("evil_end")
+    on_end = {id(widget) for widget in end.walk()}
+    told = [(label, text, width) for label, text, width in rendered if id(label) in on_end]
+    assert told, "the last roll tells the end"
+    assert [(text, width) for label, text, width in told if width != label.width] == []
+    tids = {getattr(label, "tid", "") for label, _, _ in told}
+    # the buttons and headings were rendered while the table played
+    assert not tids & {"end.undo", "end.home", "end.again", "end.story", "end.caption"}
+    assert any(tid.startswith("end.story.") for tid in tids)  # the story is this game's
+
+
 def test_the_play_screen_draws_no_stencil(launch: Any) -> None:
     """Screens are shown one at a time over the whole window: nothing clips them, so no
     frame pays for a stencil (Kivy's ScreenManager draws one for its slides)."""

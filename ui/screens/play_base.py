@@ -91,6 +91,14 @@ class PlayScreen(Screen):
             if hasattr(end, "prepare"):
                 end.prepare(self.state)
                 yield
+            # laid out now at the size it will show at (a screen that is not shown is
+            # no child of the manager, and keeps Kivy's default size): its texts are
+            # rendered once at their own widths now, not several times by the last roll
+            end.pos, end.size = app.root.pos, app.root.size
+            yield
+            if hasattr(end, "rehearse"):
+                end.rehearse(self.state)
+                yield
 
     def open_reused(self, key: Hashable, build: Callable[[], Any],
                     texts: Mapping[str, str] | None = None) -> Any:

@@ -65,14 +65,22 @@ class EvilEndScreen(Screen):
                 label.size_hint_y = None
                 label.bind(width=self._fit_story)
 
-    def show(self, state: EvilState) -> None:
+    def rehearse(self, state: EvilState) -> None:
+        """Told once while the table plays, off screen, as the game's end would be (its
+        story without the powers, which would read every step): each text is then
+        rendered at the width it shows at, and the roll that ends the game renders only
+        what differs."""
+        self.show(state, steps=())
+
+    def show(self, state: EvilState, steps: Sequence[Any] | None = None) -> None:
         app = App.get_running_app()
         session = app.session
         won = state.outcome == "won"
         treasures = state.recovered if won else state.lost
         text = app.tr("evil.ui.won_text" if won else "evil.ui.lost_text", n=len(treasures))
-        lines = story(state, session.steps if session is not None else (),
-                      lambda name: app.tr(f"evil.colour.{name}"))
+        if steps is None:
+            steps = session.steps if session is not None else ()
+        lines = story(state, steps, lambda name: app.tr(f"evil.colour.{name}"))
         self.page.build(len(lines))
         self.prepare(state)
         assert self.summary is not None
