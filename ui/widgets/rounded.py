@@ -26,19 +26,20 @@ def corner_alphas(radius: float) -> tuple[int, list[int]]:
     """The mask of a (2n+1)-pixel square with corners of `radius` px, rows bottom-up:
     n, and each pixel's alpha (0-255), its coverage by the rounded square."""
     n = max(1, math.ceil(radius))
-    size = 2 * n + 1
-    half = size / 2
-    alphas = []
-    for row in range(size):
-        for col in range(size):
+    half = n + 0.5  # the square's centre, from its edge
+    # one quarter, up to the middle row and column; the square is symmetric
+    quarter = []
+    for row in range(n + 1):
+        qy = abs(row + 0.5 - half) - (half - radius)
+        line = []
+        for col in range(n + 1):
             # signed distance from the pixel's centre to the rounded square's edge
             qx = abs(col + 0.5 - half) - (half - radius)
-            qy = abs(row + 0.5 - half) - (half - radius)
             outside = math.hypot(max(qx, 0.0), max(qy, 0.0))
             distance = outside + min(max(qx, qy), 0.0) - radius
-            coverage = min(1.0, max(0.0, 0.5 - distance))
-            alphas.append(round(coverage * 255))
-    return n, alphas
+            line.append(round(min(1.0, max(0.0, 0.5 - distance)) * 255))
+        quarter.append(line + line[-2::-1])  # the right half mirrors the left
+    return n, [alpha for line in quarter + quarter[-2::-1] for alpha in line]
 
 
 def _mask(radius: float) -> tuple[Texture, int]:
