@@ -96,3 +96,20 @@ def test_markup_and_empty_texts_are_left_to_kivy(window: None, fresh: None) -> N
     empty.texture_update()
     assert kept.kept_count() == 0
     assert marked.texture is not None and empty.texture_size == [0, 0]
+
+
+def test_a_kept_text_says_whether_it_was_shortened(window: None, fresh: None) -> None:
+    """A label shown again at a width it had before draws that width's kept texture, and
+    both it and its text provider say whether that picture is shortened (the screen
+    audit reads the provider)."""
+    name = "Clémence Nathan Goodspeed"
+    label = kept.KeptLabel(text=name, font_size=22, shorten=True)
+    label.text_size = (400, None)
+    label.texture_update()  # wide enough: whole
+    label.text_size = (60, None)
+    label.texture_update()  # too narrow: shortened
+    assert label.is_shortened and label._label.is_shortened
+    label.text_size = (400, None)
+    label.texture_update()  # the wide picture again, kept
+    assert not label.is_shortened
+    assert not label._label.is_shortened

@@ -74,6 +74,7 @@ class KeptLabel(Label):
         if found is not None:
             _KEPT.move_to_end(key)
             texture, shortened = found
+            core.is_shortened = shortened  # the provider tells what is drawn, as after a render
             self.texture = texture
             self.texture_size = list(texture.size)
             self.is_shortened = shortened
