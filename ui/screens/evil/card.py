@@ -195,26 +195,17 @@ class TurnCard(BoxLayout):
             chip.text = f"✓ {label}" if state == "done" else label
             chip.font_size = sp(PHASE_SP) * scale
         self.headline.text = app.say(card.headline)
+        self.lines_box.clear_widgets()  # the pooled rows, taken out to be re-told
         self.lines = []
         self._rows = []
         self._shown = []
         side = dp(ICON_DP) * scale
         while len(self.pool) < len(card.lines):
             self.pool.append(CardRow())
-        # the rows already in the box in the order this card wants stay there; only the
-        # others move (a widget taken out and put back lays its parents out again)
-        wanted = self.pool[:len(card.lines)]
-        current = self.lines_box.children[::-1]
-        kept = 0
-        while kept < min(len(current), len(wanted)) and current[kept] is wanted[kept]:
-            kept += 1
-        for row in current[kept:]:
-            self.lines_box.remove_widget(row)
         for index, line in enumerate(card.lines):
             row = self.pool[index]
             row.show(line, index, colours, side)
-            if index >= kept:
-                self.lines_box.add_widget(row)
+            self.lines_box.add_widget(row)
             self.lines.append(row.text)
             self._rows.append(row)
             self._shown.append(line)
@@ -313,30 +304,26 @@ class CardRow(BoxLayout):
     def show(self, line: Line, index: int, colours: tuple[str, ...], side: float) -> None:
         app = App.get_running_app()
         self.tid = f"play.card.line.{index}"
+        self.icons.clear_widgets()
         self.icons.height = side
-        wanted: list[Widget] = []
         die = _die_of(line.icon, colours)
         if die is not None:
             self.face.cast(die, white=die != "clock")
             self.face.size = (side, side)
             self.face.tid = f"play.card.icon.{index}"
             self.face.show(line.icon)
-            wanted.append(self.face)
+            self.icons.add_widget(self.face)
         elif line.icon in SYMBOLS:
             symbol, fill = SYMBOLS[line.icon]
             self.symbol.paint(symbol, fill)
             self.symbol.size = (side, side)
             self.symbol.tid = f"play.card.icon.{index}"
-            wanted.append(self.symbol)
+            self.icons.add_widget(self.symbol)
         if line.colour is not None:
             self.chip.paint(app.tr(f"evil.letter.{line.colour}"), theme.colour(line.colour))
             self.chip.size = (side * 0.8, side)
             self.chip.tid = f"play.card.chip.{index}"
-            wanted.append(self.chip)
-        if self.icons.children[::-1] != wanted:  # the same icons stay where they are
-            self.icons.clear_widgets()
-            for widget in wanted:
-                self.icons.add_widget(widget)
+            self.icons.add_widget(self.chip)
         shown = self.icons.children
         self.icons.width = sum(w.width for w in shown) + dp(3) * max(0, len(shown) - 1)
         said = app.say(line.text)
