@@ -519,6 +519,22 @@ def test_a_long_story_fits_its_column(launch: Any) -> None:
     assert problems(ui.app.root, ui.app.scale) == []
 
 
+def record_renders(monkeypatch: pytest.MonkeyPatch,
+                   cls: type) -> list[tuple[Any, str, float, float]]:
+    """Every texture `cls` labels render from now on: (label, text, font size, width),
+    as they are when rendered."""
+    rendered: list[tuple[Any, str, float, float]] = []
+    update = cls.texture_update
+
+    def texture_update(self: Any, *args: Any) -> None:  # Kivy calls it by this name
+        if self.text:
+            rendered.append((self, self.text, self.font_size, self.width))
+        update(self, *args)
+
+    monkeypatch.setattr(cls, "texture_update", texture_update)
+    return rendered
+
+
 def test_the_card_renders_each_text_once_at_the_size_it_shows(
         launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The card fits its type before its texts are drawn: a roll renders each line at
@@ -527,15 +543,7 @@ def test_the_card_renders_each_text_once_at_the_size_it_shows(
 
     from ui.screens.evil.card import LINE_SP, Para
 
-    rendered: list[tuple[Any, float]] = []
-    update = Para.texture_update
-
-    def texture_update(self: Para, *args: Any) -> None:  # Kivy calls it by this name
-        if self.text:
-            rendered.append((self, self.font_size))
-        update(self, *args)
-
-    monkeypatch.setattr(Para, "texture_update", texture_update)
+    rendered = record_renders(monkeypatch, Para)
     ui = launch(seed=3)
     new_game(ui, minutes=30)
     card = ui.app.root.get_screen("evil_play").card
@@ -549,7 +557,7 @@ def test_the_card_renders_each_text_once_at_the_size_it_shows(
         ui.tap("play.roll")
         ui.pump(2)
         assert rendered, "a roll re-tells the card"
-        assert [(label.text, size) for label, size in rendered
+        assert [(text, size) for label, text, size, _ in rendered
                 if size != label.font_size] == []
         shrunk += any(text.font_size < largest for text in card.lines)
     assert shrunk, "no card had to shrink: the test would prove nothing"
@@ -562,15 +570,7 @@ def test_the_last_roll_renders_the_end_screen_s_texts_once_at_their_widths(
     it shows at, never first at a width the screen never has."""
     from ui.widgets.kept_texture import KeptLabel
 
-    rendered: list[tuple[Any, str, float]] = []
-    update = KeptLabel.texture_update
-
-    def texture_update(self: KeptLabel, *args: Any) -> None:  # Kivy calls it by this name
-        if self.text:
-            rendered.append((self, self.text, self.width))
-        update(self, *args)
-
-    monkeypatch.setattr(KeptLabel, "texture_update", texture_update)
+    rendered = record_renders(monkeypatch, KeptLabel)
     ui = launch(seed=11)
     new_game(ui, minutes=5)
     ui.wait_until(lambda: ui.app.root.get_screen("evil_play").warmed, timeout=30)
@@ -583,7 +583,8 @@ def test_the_last_roll_renders_the_end_screen_s_texts_once_at_their_widths(
     assert ui.screen == "evil_end"
     end = ui.app.root.get_screen("evil_end")
     on_end = {id(widget) for widget in end.walk()}
-    told = [(label, text, width) for label, text, width in rendered if id(label) in on_end]
+    told = [(label, text, width) for label, text, _, width in rendered
+            if id(label) in on_end]
     assert told, "the last roll tells the end"
     assert [(text, width) for label, text, width in told if width != label.width] == []
     tids = {getattr(label, "tid", "") for label, _, _ in told}
