@@ -130,3 +130,9 @@ def test_a_box_narrower_than_its_corners_keeps_them_within_it(window: None) -> N
     assert box.size == (100, 40)
     box.pos = (3, 4)
     assert box.pos == (3, 4)
+    # a radius whose whole-pixel corners (8 px) are wider than half the box (7.7 px),
+    # though the radius itself (7.6 px) fits: squeezed, and whole again once wider
+    box = RoundedBox(7.6, size=(15.4, 40))
+    assert box.instruction.display_border[1] == pytest.approx(7.7)
+    box.size = (20, 40)
+    assert list(box.instruction.display_border) == [8, 8, 8, 8]

@@ -87,10 +87,11 @@ class RoundedBox:
             texture, n = _mask(radius)
             self._image.texture = texture
             self._image.border = (n, n, n, n)
-            # the mask's corners are whole pixels: a box narrower than two of them
-            # shows them squeezed rather than overlapping
-            across, up = min(n, width / 2), min(n, height / 2)
-            self._image.display_border = (up, across, up, across)
+        n = self._image.border[0]
+        # the mask's corners are whole pixels: a box narrower than two of them shows
+        # them squeezed rather than overlapping (a matter of the size, not the radius)
+        across, up = min(n, width / 2), min(n, height / 2)
+        self._image.display_border = (up, across, up, across)
         self._image.size = value
 
     @property
