@@ -118,7 +118,7 @@ def markdown(results: dict[str, Any]) -> str:
                          f"| {bare_cells} | {goal} |")
         if "dialog_s" in r:
             d = r["dialog_s"]
-            lines.append(f"| touch released → the dialog the roll opened on screen "
+            lines.append(f"| touch released → the dialog (or end screen) the roll opened on screen "
                          f"({d['n']} rolls) | {_ms(d['median'])} | {_ms(d['p99'])} | "
                          f"{_ms(d['max'])} | – | – | |")
         shown = r["shown_s"]

@@ -5,8 +5,10 @@ synchronous=FULL), with the roll animation off, and presses ROLL with window-lev
 touches as a finger would. Each sample runs from the release of the touch (a Button acts
 on release) to the end of the first buffer swap after the session told its observers
 (which it does only once the journal committed) and the turn label shows the new turn.
-The power and placement dialogs between rolls are answered by touches too, untimed;
-a finished game is followed by a new one, untimed.
+What a roll opens (a power or placement dialog, the end screen of the game it ended)
+comes in a later frame: timed apart, from the same release to the frame that shows it.
+The dialogs are answered by touches too, untimed; a finished game is followed by a new
+one, untimed.
 
 Kivy's frame pacing (maxfps, at most 1/60 s of waiting for the next frame, the same for
 any Kivy app) is switched off in both children, so a sample is the app's own work:
@@ -26,6 +28,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -89,12 +92,13 @@ def press(widget: Any, timing: Timing, loop: Any) -> tuple[float, float]:
     raise RuntimeError("the roll never reached the screen")
 
 
-def dialog_shown(app: Any, timing: Timing, loop: Any, frames: int = 3) -> float | None:
-    """Seconds from the touch's release to the first frame showing the dialog the roll
-    opened (a power choice, a new treasure), or None when it opened none."""
+def dialog_shown(opened: Callable[[], bool], timing: Timing, loop: Any,
+                 frames: int = 3) -> float | None:
+    """Seconds from the touch's release to the first frame showing what the roll opened
+    (a power choice, a new treasure, the end screen), or None when it opened none."""
     for _ in range(frames):
         loop.idle()
-        if app.dialog is not None:
+        if opened():
             return time.perf_counter() - timing.t0  # this loop pass drew and swapped it
     return None
 
@@ -186,8 +190,8 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
                 ok = label == expected and ui.screen == "evil_play"
             elif state.outcome is None:  # a new turn, on the play screen
                 ok = label == expected != shown_before["turn"] and ui.screen == "evil_play"
-            else:  # the last roll: no new turn, the end screen
-                ok = label == expected and ui.screen == "evil_end"
+            else:  # the last roll: no new turn; the end screen comes in the next frame
+                ok = label == expected and ui.screen == "evil_play"
             marks.update(ok)
 
     games = 0
@@ -221,8 +225,11 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
         shown_before["turn"] = screen.turn_label.text
         in_journal["s"] = 0.0
         to_update, to_frame = press(screen.roll_button, marks, EventLoop)
-        # a dialog already open came with the state's frame; else it comes next
-        to_dialog = to_frame if app.dialog is not None else dialog_shown(app, marks, EventLoop)
+        # what the roll opens (a dialog, the end screen) comes in a later frame
+        def opened() -> bool:
+            return app.dialog is not None or ui.screen == "evil_end"
+
+        to_dialog = to_frame if opened() else dialog_shown(opened, marks, EventLoop)
         if n >= WARMUP_ROLLS:
             commit.append(to_update)
             shown.append(to_frame)

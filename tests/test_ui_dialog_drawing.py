@@ -1,7 +1,8 @@
 """A dialog draws only what shows: the dimming around a dialog that keeps the screen in
 view, and Kivy's background image behind an opaque body, are not drawn at all (under a
 software renderer a transparent rectangle over the window still costs a fill of it); and
-the question a roll raises comes in the frame after the roll's result."""
+the question a roll raises, and the end screen of the roll that ends the game, come in
+the frame after the roll's result."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.test_ui_evil import new_game
+from tests.test_ui_evil import answer_dialogs, new_game
 
 pytestmark = pytest.mark.ui
 
@@ -110,3 +111,38 @@ def test_a_roll_s_question_opens_the_frame_after_its_result(launch: Any) -> None
     assert ui.app.dialog is None
     EventLoop.idle()  # the next frame: the question
     assert ui.dialog == "power"
+
+
+def test_the_last_roll_shows_its_result_then_the_end_screen_in_the_next_frame(
+        launch: Any) -> None:
+    """The roll that ends the game is drawn on the play screen first (the clock, the
+    counts, ROLL disabled), and the end screen comes in the next frame, as a question
+    does: the roll's frame waits for none of the end screen's drawing."""
+    from kivy.base import EventLoop
+    from kivy.tests.common import UnitTestTouch
+
+    ui = launch(seed=11)
+    new_game(ui, minutes=5)
+    screen = ui.app.root.get_screen("evil_play")
+    for _ in range(60):
+        answer_dialogs(ui, 5)
+        assert ui.screen == "evil_play" and ui.app.dialog is None
+        button = screen.roll_button
+        touch = UnitTestTouch(*button.to_window(*button.center))
+        touch.touch_down()
+        ui.pump(1)
+        EventLoop._dispatch_input("end", touch)  # as the loop reads a finger's release
+        EventLoop.idle()  # the frame of the result
+        state = ui.app.session.state
+        if state.outcome is not None:
+            break
+        ui.pump(2)
+    else:
+        pytest.fail("no game ended in 60 rolls")
+    assert ui.screen == "evil_play"
+    assert screen.roll_button.disabled
+    # the clock as the last roll left it (the dice tumble, then show it)
+    assert screen.dial.view is not None and screen.dial.view.time == state.time
+    assert screen.lost_label.figure.text.startswith(str(len(state.lost)))
+    EventLoop.idle()  # the next frame: the end
+    assert ui.screen == "evil_end"

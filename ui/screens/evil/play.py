@@ -184,25 +184,33 @@ class EvilPlayScreen(PlayScreen):
             if any(isinstance(ev, (e.TreasureLost, e.TreasureRecovered)) for ev in update.events):
                 self.placement_snoozed = False
         self.refresh(state, update)
-        if self.show_end_or_stay(state.outcome is not None):
-            return
         if self._prompt_event is not None:
             self._prompt_event.cancel()
             self._prompt_event = None
-        # the question (a power, a new treasure) comes in the next frame: the roll's
-        # result is on screen first, without waiting for the dialog's drawing. The clock
-        # runs it before the loop reads the next touches, so no touch comes between.
+        finished = state.outcome is not None
+        if finished and update is None:  # a finished game opened: its end at once
+            self.show_end_or_stay(True)
+            return
+        if not finished:
+            self.show_end_or_stay(False)
+        # what the action opens (the end screen, a power, a new treasure) comes in the
+        # next frame: the roll's result (its dice, the clock) is on screen first, without
+        # waiting for the dialog's drawing. The clock runs it before the loop reads the
+        # next touches, so no touch comes between; ROLL is disabled meanwhile.
         self._prompt_event = Clock.schedule_once(self._prompt)
 
     def _prompt(self, _dt: float = 0) -> None:
-        """Open what the rules ask for: a replacement the roll waits for, the power
-        choice, then a new treasure."""
+        """Open what the rules ask for: the end screen of a finished game; else a
+        replacement the roll waits for, the power choice, then a new treasure."""
         self._prompt_event = None
         app = App.get_running_app()
         if self.session is None or app.session is not self.session:
             return
         state = self.state
-        if state.outcome is not None or app.root.current != self.name or app.dialog is not None:
+        if state.outcome is not None:
+            self.show_end_or_stay(True)
+            return
+        if app.root.current != self.name or app.dialog is not None:
             return
         if self._old_order_note:
             self._old_order_note = False
