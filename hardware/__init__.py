@@ -9,12 +9,13 @@ validator of the `hardware` config section. The UI uses it like this::
         lambda _dt: fn()))           # button presses run fn on the Kivy thread
     station.mocked                   # True without GPIO (desktop, CI): offer the panel
     station.problems                 # [Message]: parts left out (pin busy, ...)
-    station.attach(session)          # subscribes; ROLL -> Roll(), UNDO -> session.undo
+    station.attach(session, later)   # subscribes; ROLL -> Roll(), UNDO -> session.undo;
+                                     # later(fn): the outputs follow after the frame
     station.bind("ok", confirm_dialog)   # OK confirms the dialog on screen (None: unbind)
     station.on_error(show_toast)     # a refused press (RuleError) -> Message
     station.detach()                 # leaving the game: LEDs off, ROLL/UNDO unbound
     station.show_state(state)        # show a state silently (attach() does it)
-    station.observe(update)          # the observer attach() subscribes
+    station.observe(update)          # what an update does to the outputs
     station.panel_state()            # plain data for the virtual panel, see below
     station.add_listener(fn)         # fn() on the main thread when the panel changed
     station.press("roll")            # a virtual button (drives the mock pin)

@@ -32,6 +32,7 @@ class Station:
         self._listeners: list[Callable[[], None]] = []
         self._notify_pending = threading.Event()
         self._session: Any = None
+        self._later: Callable[[Callable[[], None]], None] | None = None
         self.problems: list[Message] = []
         self.view: ClockView = IDLE
         self.factory: Any = None
@@ -143,11 +144,15 @@ class Station:
         """Where a refused press goes (a toast on screen), on the main thread."""
         self._on_error = callback
 
-    def attach(self, session: Any) -> None:
-        """Follow a session: its updates drive the outputs, ROLL and UNDO act on it."""
+    def attach(self, session: Any,
+               later: Callable[[Callable[[], None]], None] | None = None) -> None:
+        """Follow a session: its updates drive the outputs, ROLL and UNDO act on it.
+        `later` (the UI's next frame) runs the outputs' update after the screen's: the
+        frame that shows an action waits for no pin, serial write or tune."""
         self.detach()
         self._session = session
-        session.subscribe(self.observe)
+        self._later = later
+        session.subscribe(self._follow)
         self.show_state(session.state)
         if getattr(session.rules, "kind", None) == "evil":
             from companion.games.evil.commands import Roll
@@ -155,9 +160,29 @@ class Station:
             self.bind("roll", lambda: session.dispatch(Roll()))
         self.bind("undo", session.undo)
 
+    def _follow(self, update: Any) -> None:
+        if self._later is None:
+            self.observe(update)
+            return
+        session = self._session
+
+        def follow() -> None:
+            if self._session is not session:
+                return  # detached meanwhile: the outputs show what follows now
+            try:
+                self.observe(update)
+            except CompanionError as exc:  # never taken into the UI's loop
+                log.warning("outputs not updated: %s", exc.message)
+                if self._on_error is not None:
+                    self._on_error(exc.message)
+            except Exception:
+                log.exception("outputs not updated")
+
+        self._later(follow)
+
     def detach(self) -> None:
         if self._session is not None:
-            self._session.unsubscribe(self.observe)
+            self._session.unsubscribe(self._follow)
             self._session = None
             self.bind("roll", None)
             self.bind("undo", None)

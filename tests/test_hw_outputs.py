@@ -70,6 +70,59 @@ def test_first_roll_lights_the_next_position(factory):
     station.close()
 
 
+def test_outputs_follow_later_in_order_when_the_ui_asks(factory):
+    """The UI passes `later` (its next frame): the pins change only when it runs, each
+    update in turn, so the frame that shows a roll waits for no pin."""
+    station = station_for(factory)
+    session = evil_session()
+    later = MainThread()
+    station.attach(session, later=later)
+    xii, one, two = factory.pin(4), factory.pin(17), factory.pin(27)
+    xii.assert_states([False, True])  # attaching shows the state at once
+    session.dispatch(Roll())
+    assert session.state.time == 1
+    xii.assert_states([False, True])  # not yet: the frame comes first
+    session.undo()
+    session.redo()
+    assert later.drain() == 3
+    xii.assert_states([False, True, False, True, False])
+    one.assert_states([False, True, False, True])
+    assert not two.state
+    station.close()
+
+
+def test_outputs_left_for_later_are_dropped_once_detached(factory):
+    station = station_for(factory)
+    session = evil_session()
+    later = MainThread()
+    station.attach(session, later=later)
+    session.dispatch(Roll())
+    station.detach()  # leaving the game: LEDs off
+    later.drain()
+    assert not any(factory.pin(p).state for p in section()["clock_leds"]["pins"])
+    station.close()
+
+
+def test_an_output_failure_left_for_later_is_reported_not_raised(factory, caplog):
+    from companion.messages import CompanionError
+
+    station = station_for(factory)
+    session = evil_session()
+    later = MainThread()
+    told = []
+    station.on_error(told.append)
+    station.attach(session, later=later)
+
+    def broken(_update):
+        raise CompanionError("hardware.error.part", part="clock", reason="unplugged")
+
+    station.observe = broken
+    session.dispatch(Roll())
+    later.drain()  # does not raise into the UI's loop
+    assert [m.key for m in told] == ["hardware.error.part"]
+    station.close()
+
+
 def half_periods(pin, since):
     """Times between the pin's changes made after `since` (states keep deltas)."""
     absolute, clock = [], pin._last_change

@@ -76,3 +76,23 @@ def test_a_refused_roll_button_does_not_lose_the_power_choice(launch: Any) -> No
     assert ui.dialog is None
     assert "Edward Wyre" in ui.text("play.character") or ui.app.session.state.powers_up == (
         "Edward Wyre",)
+
+
+def test_the_roll_is_drawn_first_and_the_leds_follow_in_the_next_frame(launch: Any) -> None:
+    """The frame that shows a roll waits for no pin: the LEDs follow one frame later."""
+    from kivy.base import EventLoop
+    from kivy.tests.common import UnitTestTouch
+
+    ui = launch(hardware=True, seed=4)
+    new_game(ui, minutes=40)
+    button = ui.app.root.get_screen("evil_play").roll_button
+    touch = UnitTestTouch(*button.to_window(*button.center))
+    touch.touch_down()
+    ui.pump(1)
+    EventLoop._dispatch_input("end", touch)  # as the loop reads a finger's release
+    EventLoop.idle()  # the frame of the roll
+    state = ui.app.session.state
+    assert state.time != 0 and ui.text("play.turn").startswith("Turn 2")
+    assert [p.state for p in clock_pins(ui)] == [True] + [False] * 11  # still XII
+    EventLoop.idle()  # the next frame: the LEDs
+    assert [p.state for p in clock_pins(ui)] == [i == state.time for i in range(12)]

@@ -248,7 +248,9 @@ class CompanionApp(App):
         if self.hardware is not None:
             self.hardware.detach()
             if session.rules.kind == "evil":  # the clock hardware is Pr. Evil's
-                self.hardware.attach(session)
+                # the outputs follow in the next frame: the screen shows the roll first
+                self.hardware.attach(session, later=lambda fn: Clock.schedule_once(
+                    lambda _dt: fn()))
         kind = session.rules.kind
         play = self.root.get_screen(self.screen_name(kind, "play"))
         play.open_session(session)
