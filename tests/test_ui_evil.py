@@ -563,6 +563,59 @@ def test_the_card_renders_each_text_once_at_the_size_it_shows(
     assert shrunk, "no card had to shrink: the test would prove nothing"
 
 
+def test_the_card_s_rows_stack_their_icons_and_texts_in_few_layout_passes(
+        launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each line of the card: its icons at its top left, its text beside them in the
+    rest of the card's width, the lines one under the other inside the card. The rows
+    and their stack place themselves: a roll lays out a handful of boxes, not the ~18
+    of nested box layouts re-laid at each text's new height."""
+    from kivy.uix.boxlayout import BoxLayout
+
+    passes: list[Any] = []
+    original = BoxLayout.do_layout
+
+    def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        passes.append(self)
+        return original(self, *args, **kwargs)
+
+    counted.__name__ = "do_layout"  # Kivy's triggers find it by name
+    monkeypatch.setattr(BoxLayout, "do_layout", counted)
+    ui = launch(seed=3)
+    new_game(ui, minutes=30)
+    card = ui.app.root.get_screen("evil_play").card
+    seen = 0
+    for _ in range(10):
+        answer_dialogs(ui, 30)
+        if ui.screen != "evil_play":
+            break
+        passes.clear()
+        ui.tap("play.roll")
+        ui.pump(2)
+        in_card = [w for w in passes if w is card or card in _parents(w)]
+        assert len(in_card) <= 6, [type(w).__name__ for w in in_card]
+        top = card.lines_box.top
+        for row in card.lines_box.rows:
+            assert row.top <= top + 0.5 and row.width == pytest.approx(card.width)
+            top = row.y
+            right = row.x
+            for icon in row.icons:
+                assert icon.x >= right - 0.5 and icon.top == pytest.approx(row.top)
+                right = icon.right
+            assert row.text.x >= right and row.text.right == pytest.approx(row.right)
+            assert row.y - 0.5 <= row.text.y and row.text.top <= row.top + 0.5
+            seen += 1
+        assert card.lines_box.y >= card.y - 0.5
+    assert seen > 10
+
+
+def _parents(widget: Any) -> list[Any]:
+    out = []
+    while widget.parent is not None and widget.parent is not widget:
+        widget = widget.parent
+        out.append(widget)
+    return out
+
+
 def test_the_last_roll_renders_the_end_screen_s_texts_once_at_their_widths(
         launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """The end screen is laid out and told while the table plays: the roll that ends the

@@ -131,8 +131,7 @@ class TurnCard(BoxLayout):
         self.add_widget(self.phase_row)
         self.headline = Para(size=HEADLINE_SP[0], tid="play.say", bold=True)
         self.add_widget(self.headline)
-        self.lines_box = BoxLayout(orientation="vertical", spacing=dp(4), size_hint_y=None)
-        self.lines_box.bind(minimum_height=self.lines_box.setter("height"))
+        self.lines_box = RowStack(spacing=dp(4))
         self.add_widget(self.lines_box)
         self.add_widget(Widget())  # the rest of the card's height, empty
         # the lines' widgets, re-told by each card: the first card builds the rows it
@@ -234,11 +233,10 @@ class TurnCard(BoxLayout):
         self.headline.text_size = (self.width, None)
         self.headline.height = text_height(self.headline, self.width)
         for row, text in zip(self._rows, self.lines, strict=True):
-            icons = row.icons
-            width = max(1.0, self.width - icons.width - row.spacing)
+            width = row.text_width(self.width)
             text.text_size = (width, None)
             text.height = text_height(text, width)
-            row.height = max(icons.height, text.height)
+            row.height = max(row.side, text.height)
 
     def _fit(self, *_: Any) -> None:
         """One size smaller at a time, lines first, until the content fits; at the floor
@@ -282,50 +280,122 @@ class TurnCard(BoxLayout):
         return [self.headline.text, *(text.text for text in self.lines)]
 
 
-class CardRow(BoxLayout):
+class RowStack(Widget):
+    """The card's lines, top to bottom, as tall as they are together. It stacks them
+    itself, once a frame: a box layout laid them out three times a roll, each of its
+    rows' heights setting it off again."""
+
+    def __init__(self, spacing: float) -> None:
+        super().__init__(size_hint_y=None, height=0)
+        self.spacing = spacing
+        self.rows: list[Widget] = []  # top first
+        self._stack_soon = Clock.create_trigger(self._stack, -1)
+        self.bind(pos=self._stack_soon, width=self._stack_soon)
+
+    def add_widget(self, widget: Widget, *args: Any, **kwargs: Any) -> None:
+        super().add_widget(widget, *args, **kwargs)
+        self.rows.append(widget)
+        widget.fbind("height", self._stack_soon)
+        self._stack_soon()
+
+    def remove_widget(self, widget: Widget, *args: Any, **kwargs: Any) -> None:
+        if widget in self.rows:
+            self.rows.remove(widget)
+            widget.funbind("height", self._stack_soon)
+        super().remove_widget(widget, *args, **kwargs)
+        self._stack_soon()
+
+    def clear_widgets(self, children: Any = None) -> None:
+        for row in list(self.rows if children is None else children):
+            self.remove_widget(row)
+
+    def _stack(self, *_: Any) -> None:
+        rows = self.rows
+        self.height = sum(r.height for r in rows) + self.spacing * max(0, len(rows) - 1)
+        top = self.top
+        for row in rows:
+            row.width = self.width
+            row.pos = (self.x, top - row.height)
+            top -= row.height + self.spacing
+
+
+class CardRow(Widget):
     """One line of the card: its die face or symbol, its colour chip, its text. The
-    card keeps a pool of them and `show` re-tells one for another line."""
+    card keeps a pool of them and `show` re-tells one for another line.
+
+    It places its few children itself (the icons at its top left, the text beside
+    them, centred): nested box layouts each took two or three passes a roll, as every
+    text's height set off its parents' layouts again."""
+
+    GAP = dp(3)  # between the icons
+    SPACING = dp(6)  # between the icons and the text
 
     def __init__(self) -> None:
-        super().__init__(spacing=dp(6), size_hint_y=None)
-        self.icons = BoxLayout(spacing=dp(3), size_hint=(None, None), pos_hint={"top": 1})
+        super().__init__(size_hint_y=None, height=0)
         self.face = DieFace("professor", size_hint=(None, None))
         # DejaVu Sans has every symbol
         self.symbol = Badge("", theme.BUTTON, font_name="DejaVuSans")
         self.chip = Badge("", theme.BUTTON)
-        self.text = Para(size=LINE_SP[0], pos_hint={"center_y": 0.5})
-        self.add_widget(self.icons)
+        self.text = Para(size=LINE_SP[0])
         self.add_widget(self.text)
+        self.icons: list[Widget] = []
+        self.side = 0.0  # the icons' height
+        self.icons_width = 0.0
         self.text.bind(height=self._height)
+        self.bind(pos=self._place, size=self._place)
+
+    def text_width(self, width: float) -> float:
+        """The text's width in a row `width` wide."""
+        return max(1.0, width - self.icons_width - self.SPACING)
 
     def _height(self, *_: Any) -> None:
-        self.height = max(self.icons.height, self.text.height)
+        height = max(self.side, self.text.height)
+        if height != self.height:
+            self.height = height  # places the row (its size changed)
+        else:
+            self._place()
+
+    def _place(self, *_: Any) -> None:
+        x = self.x
+        for icon in self.icons:
+            icon.pos = (x, self.top - icon.height)
+            x += icon.width + self.GAP
+        text = self.text
+        text.width = self.text_width(self.width)
+        text.pos = (self.right - text.width, self.center_y - text.height / 2)
 
     def show(self, line: Line, index: int, colours: tuple[str, ...], side: float) -> None:
         app = App.get_running_app()
         self.tid = f"play.card.line.{index}"
-        self.icons.clear_widgets()
-        self.icons.height = side
+        self.side = side
+        icons: list[Widget] = []
         die = _die_of(line.icon, colours)
         if die is not None:
             self.face.cast(die, white=die != "clock")
             self.face.size = (side, side)
             self.face.tid = f"play.card.icon.{index}"
             self.face.show(line.icon)
-            self.icons.add_widget(self.face)
+            icons.append(self.face)
         elif line.icon in SYMBOLS:
             symbol, fill = SYMBOLS[line.icon]
             self.symbol.paint(symbol, fill)
             self.symbol.size = (side, side)
             self.symbol.tid = f"play.card.icon.{index}"
-            self.icons.add_widget(self.symbol)
+            icons.append(self.symbol)
         if line.colour is not None:
             self.chip.paint(app.tr(f"evil.letter.{line.colour}"), theme.colour(line.colour))
             self.chip.size = (side * 0.8, side)
             self.chip.tid = f"play.card.chip.{index}"
-            self.icons.add_widget(self.chip)
-        shown = self.icons.children
-        self.icons.width = sum(w.width for w in shown) + dp(3) * max(0, len(shown) - 1)
+            icons.append(self.chip)
+        if icons != self.icons:
+            for icon in self.icons:
+                if icon not in icons:
+                    self.remove_widget(icon)
+            for icon in icons:
+                if icon.parent is None:
+                    self.add_widget(icon)
+            self.icons = icons
+        self.icons_width = sum(w.width for w in icons) + self.GAP * max(0, len(icons) - 1)
         said = app.say(line.text)
         if line.parts:
             said = f"{said} {' · '.join(app.say(part) for part in line.parts)}"
