@@ -3,13 +3,17 @@ clock with its minutes, a colour square with its letter, one or two clocks."""
 
 from __future__ import annotations
 
+import math
 import re
 from typing import Any
 
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import (
+    ClearBuffers,
+    ClearColor,
     Color,
+    Fbo,
     InstructionGroup,
     Line,
     PopMatrix,
@@ -60,24 +64,30 @@ def face_text(text: str, size: float) -> Any:
 #: pictures a die keeps (its faces at its sizes): a die shows a dozen faces at one size
 KEPT_PICTURES = 32
 OUTLINE_PX = 1.2  # the face's grey edge
+MARGIN_PX = 1  # around a face's picture: its antialiased edge
 
 
 class DieFace(Widget):
     """One die. `face` is the face name from config; `letter` labels a colour face.
 
-    Each face is drawn once, at the die's size, as a picture of its own placed by a
-    translation: a roll shows a kept picture and makes no drawing instructions. (Dropped
-    instructions are cycles that only a full collection frees, and the memory behind
-    each one's vertices stays until it does.)"""
+    Each face is drawn once, at the die's size, into a picture of its own (a texture,
+    on `backdrop`, the colour around the die), placed by a translation to whole pixels:
+    a frame draws a die as one textured square, not its six to eight shapes, and a roll
+    shows a kept picture and makes no drawing instructions. (Dropped instructions are
+    cycles that only a full collection frees, and the memory behind each one's
+    vertices stays until it does.)"""
 
-    def __init__(self, die: str, white: bool = True, **kwargs: Any) -> None:
+    def __init__(self, die: str, white: bool = True,
+                 backdrop: theme.Rgba = theme.BACKGROUND, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.die = die
         self.white = white
+        self.backdrop = backdrop
+        self.pictures_drawn = 0  # faces rendered into pictures (tests read it)
         self.face: str | None = None
         self.letter = ""
         self.figure_font = 0.0  # the last drawn face's text size (tests read it)
-        self._pictures: dict[tuple[Any, ...], tuple[InstructionGroup, float]] = {}
+        self._pictures: dict[tuple[Any, ...], tuple[InstructionGroup, float, Fbo]] = {}
         self._shown: InstructionGroup | None = None
         with self.canvas:
             PushMatrix()
@@ -108,15 +118,34 @@ class DieFace(Widget):
                 if len(self._pictures) >= KEPT_PICTURES:
                     self._pictures.clear()
                 # drawing the picture sets figure_font (its text's size), kept with it
-                kept = self._pictures[key] = (self._picture(side), self.figure_font)
-            picture, self.figure_font = kept
-            self._place.xy = (self.center_x - side / 2, self.center_y - side / 2)
+                shown, fbo = self._rendered(self._picture(side), side)
+                kept = self._pictures[key] = (shown, self.figure_font, fbo)
+            picture, self.figure_font, _ = kept
+            # whole pixels: the picture's pixels are the screen's, as sharp as drawn
+            self._place.xy = (round(self.center_x - side / 2), round(self.center_y - side / 2))
         if picture is not self._shown:
             if self._shown is not None:
                 self.canvas.remove(self._shown)
             if picture is not None:
                 self.canvas.insert(2, picture)  # after the translation, before PopMatrix
             self._shown = picture
+
+    def _rendered(self, art: InstructionGroup, side: float) -> tuple[InstructionGroup, Fbo]:
+        """`art` drawn once into a texture, on the backdrop (opaque: its antialiased
+        edges blend once, as drawn directly), and the one square that shows it."""
+        self.pictures_drawn += 1
+        px = math.ceil(side) + 2 * MARGIN_PX
+        fbo = Fbo(size=(px, px))
+        with fbo:
+            ClearColor(*self.backdrop)
+            ClearBuffers()
+            Translate(MARGIN_PX, MARGIN_PX)
+        fbo.add(art)
+        fbo.draw()
+        group = InstructionGroup()
+        group.add(Color(1, 1, 1, 1))
+        group.add(Rectangle(texture=fbo.texture, pos=(-MARGIN_PX, -MARGIN_PX), size=(px, px)))
+        return group, fbo
 
     def _picture(self, side: float) -> InstructionGroup:
         """The face as drawing instructions, its lower-left corner at the origin."""
