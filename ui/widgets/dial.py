@@ -22,6 +22,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.text import Label as CoreLabel
 from kivy.graphics import (
+    Callback,
     ClearBuffers,
     ClearColor,
     Color,
@@ -68,8 +69,10 @@ class Dial(Widget):
         self._arc_box = InstructionGroup()
         self._marker_box = InstructionGroup()
         self._arcs: list[tuple[InstructionGroup, Color, SmoothLine]] = []
-        self._markers: list[tuple[InstructionGroup, RoundedBox, Color, RoundedBox,
-                                  Color, Rectangle]] = []
+        self._markers: list[tuple[InstructionGroup, Rectangle]] = []
+        #: each treasure marker's picture (colour, letter, size): drawn once per size
+        self._marker_pictures: dict[tuple[str, str, float, float], Fbo] = {}
+        self.marker_pictures_drawn = 0
         self._shown_markers = -1
         self._arc_width = self._marker_side = 0.0
         self._hand: SmoothLine | None = None
@@ -203,6 +206,7 @@ class Dial(Widget):
         # each marker's instructions, kept while the size is the same: a treasure lost
         # or placed takes its marker and arc out, and back in, without making them again
         self._arcs, self._markers, self._shown_markers = [], [], -1
+        self._marker_pictures = {}
         self._arc_width = max(1.5, r * 0.018)
         self._marker_side = numeral_size * 1.25
 
@@ -214,14 +218,11 @@ class Dial(Widget):
             group.add(paint)
             group.add(arc)
             self._arcs.append((group, paint, arc))
-            d = self._marker_side
-            rim, fill = disc(diameter=d + 4), Color()
-            face, ink, letter = disc(diameter=d), Color(), Rectangle()
+            picture = Rectangle()
             group = InstructionGroup()
-            for instruction in (Color(0, 0, 0, 1), rim.instruction, fill, face.instruction,
-                                ink, letter):
-                group.add(instruction)
-            self._markers.append((group, rim, fill, face, ink, letter))
+            group.add(Color(1, 1, 1, 1))
+            group.add(picture)
+            self._markers.append((group, picture))
         if count != self._shown_markers:
             self._shown_markers = count
             for box, slots in ((self._arc_box, self._arcs), (self._marker_box, self._markers)):
@@ -249,16 +250,71 @@ class Dial(Widget):
         # tokens on the board
         stacked: dict[int, int] = {}
         d = self._marker_side
-        for (_, rim, fill, face, ink, letter), (colour, text, position, _) in zip(
+        for (_, picture), (colour, text, position, _) in zip(
                 self._markers[:len(view.markers)], view.markers, strict=True):
             level = stacked.get(position, 0)
             stacked[position] = level + 1
             mx, my = self._point(position, max(r * 0.06, r * 0.5 - level * d * 0.85))
-            rim.pos = (mx - d / 2 - 2, my - d / 2 - 2)
-            fill.rgba = theme.colour(colour)
-            face.pos = (mx - d / 2, my - d / 2)
-            ink.rgba = theme.text_on(theme.colour(colour))
-            texture = self._text(text, numeral_size)
-            letter.texture = texture
-            letter.size = texture.size
-            letter.pos = (mx - texture.width / 2, my - texture.height / 2)
+            texture = self._marker_picture(colour, text, numeral_size).texture
+            picture.texture = texture
+            picture.size = texture.size
+            # whole pixels: the picture's pixels are the screen's, as sharp as drawn
+            picture.pos = (round(mx - texture.width / 2), round(my - texture.height / 2))
+
+    def _marker_picture(self, colour: str, text: str, numeral_size: float) -> Fbo:
+        """A treasure marker (its colour on a dark rim, its letter) drawn once into a
+        picture: a frame draws each marker as one textured square. On a transparent
+        ground: the outermost shape is black, whose antialiased edge stays exact once
+        blended on the dial (a picture's colours are multiplied by their coverage)."""
+        d = self._marker_side
+        key = (colour, text, d, numeral_size)
+        fbo = self._marker_pictures.get(key)
+        if fbo is None:
+            self.marker_pictures_drawn += 1
+            fbo = self._marker_pictures[key] = marker_picture(
+                d, theme.colour(colour), self._text(text, numeral_size))
+        return fbo
+
+
+def marker_picture(d: float, fill: theme.Rgba, letter: Any) -> Fbo:
+    """`marker_art` drawn into a picture of its own, on a transparent ground."""
+    side = math.ceil(d + 4) + 2
+    fbo = Fbo(size=(side, side))
+    with fbo:
+        ClearColor(0, 0, 0, 0)
+        ClearBuffers()
+        # coverage composed as on screen ("over"), not summed as Kivy's blending sums
+        # alpha: where the rim's antialiased pieces meet, its edge stays exact
+        Callback(_compose_over)
+    fbo.add(marker_art(side, d, fill, letter))
+    fbo.add(Callback(_kivy_blending))
+    fbo.draw()
+    return fbo
+
+
+def _compose_over(_instruction: Any) -> None:
+    from kivy.graphics import opengl as gl
+
+    gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE,
+                           gl.GL_ONE_MINUS_SRC_ALPHA)
+
+
+def _kivy_blending(_instruction: Any) -> None:
+    from kivy.graphics import opengl as gl
+
+    gl.glBlendFuncSeparate(gl.GL_SRC_ALPHA, gl.GL_ONE_MINUS_SRC_ALPHA, gl.GL_ONE, gl.GL_ONE)
+
+
+def marker_art(side: int, d: float, fill: theme.Rgba, letter: Any) -> InstructionGroup:
+    """A treasure marker centred in a `side` px square: a black rim, a disc of `fill`
+    `d` across, and the `letter` texture in the colour that reads on it (whole pixels)."""
+    c = side / 2
+    group = InstructionGroup()
+    group.add(Color(0, 0, 0, 1))
+    group.add(disc((c - d / 2 - 2, c - d / 2 - 2), d + 4).instruction)
+    group.add(Color(*fill))
+    group.add(disc((c - d / 2, c - d / 2), d).instruction)
+    group.add(Color(*theme.text_on(fill)))
+    group.add(Rectangle(texture=letter, size=letter.size,
+                        pos=(round(c - letter.width / 2), round(c - letter.height / 2))))
+    return group

@@ -1,6 +1,6 @@
-"""A die's face is drawn once into a picture (ui/widgets/dice.py) and a frame draws
-that picture as one textured square: it must look exactly as its shapes drawn on the
-screen would, pixel for pixel."""
+"""Shapes drawn once into a picture, which a frame draws as one textured square: a
+die's face (ui/widgets/dice.py) and a treasure marker on the dial (ui/widgets/dial.py).
+Each must look exactly as its shapes drawn on the screen would, pixel for pixel."""
 
 from __future__ import annotations
 
@@ -96,3 +96,60 @@ def test_a_die_draws_one_square_and_renders_each_face_once(launch: Any) -> None:
         clock.show(face)
         ui.pump(2)
     assert clock.pictures_drawn <= rendered + 2  # the two clock faces at most, once
+
+
+@pytest.mark.parametrize("colour", ["red", "green", "blue", "yellow"])
+def test_a_marker_s_picture_is_its_shapes_on_any_ground(window: None, colour: str) -> None:
+    """A marker is drawn on a transparent picture and blended on the dial, over the face,
+    an arc or another marker: over a ground of two colours it is its shapes drawn there."""
+    import math
+
+    from kivy.core.text import Label as CoreLabel
+    from kivy.graphics import Color, InstructionGroup, Rectangle
+
+    from ui import theme
+    from ui.widgets.dial import marker_art, marker_picture
+
+    label = CoreLabel(text=colour[0].upper(), font_size=37, bold=True)
+    label.refresh()
+    d = 37 * 1.25
+    side = math.ceil(d + 4) + 2
+    picture = marker_picture(d, theme.colour(colour), label.texture)
+    assert tuple(picture.size) == (side, side)
+
+    def on_ground(content: InstructionGroup) -> InstructionGroup:
+        group = InstructionGroup()
+        group.add(Color(*theme.PANEL))
+        group.add(Rectangle(pos=(-AT[0], -AT[1]), size=CANVAS))
+        group.add(Color(*theme.colour("red")))  # an arc's colour under half the marker
+        group.add(Rectangle(pos=(side / 2, -AT[1]), size=CANVAS))
+        group.add(content)
+        return group
+
+    direct = _render(on_ground(marker_art(side, d, theme.colour(colour), label.texture)))
+    shown = InstructionGroup()
+    shown.add(Color(1, 1, 1, 1))
+    shown.add(Rectangle(texture=picture.texture, pos=(0, 0), size=(side, side)))
+    pictured = _render(on_ground(shown))
+    differ = [abs(a - b) for a, b in zip(direct, pictured, strict=True) if a != b]
+    assert max(differ, default=0) <= 2, f"{len(differ)} channels differ, up to {max(differ)}"
+
+
+def test_the_dial_draws_each_marker_as_one_square_drawn_once(launch: Any) -> None:
+    from kivy.graphics import VertexInstruction
+
+    from tests.test_ui_evil import answer_dialogs, new_game
+
+    ui = launch(seed=5)
+    new_game(ui, minutes=30)
+    dial = ui.app.root.get_screen("evil_play").dial
+    drawn = dial.marker_pictures_drawn
+    assert drawn >= len(dial.view.markers) == 3  # once per marker and size laid out
+    for _ in range(5):
+        ui.tap("play.roll")
+        answer_dialogs(ui, 30)
+    assert dial.marker_pictures_drawn == drawn  # the same markers, moved
+    for group, picture in dial._markers[:len(dial.view.markers)]:
+        assert [i for i in group.children if isinstance(i, VertexInstruction)] == [picture]
+        assert picture.texture is not None
+        assert tuple(picture.pos) == (round(picture.pos[0]), round(picture.pos[1]))
