@@ -342,18 +342,17 @@ class CardRow(Widget):
         self.side = 0.0  # the icons' height
         self.icons_width = 0.0
         self.text.bind(height=self._height)
-        self.bind(pos=self._place, size=self._place)
+        # placed once a frame, after the fit has set every height (not at each of them)
+        self._place_soon = Clock.create_trigger(self._place, -1)
+        self.bind(pos=self._place_soon, size=self._place_soon)
 
     def text_width(self, width: float) -> float:
         """The text's width in a row `width` wide."""
         return max(1.0, width - self.icons_width - self.SPACING)
 
     def _height(self, *_: Any) -> None:
-        height = max(self.side, self.text.height)
-        if height != self.height:
-            self.height = height  # places the row (its size changed)
-        else:
-            self._place()
+        self.height = max(self.side, self.text.height)
+        self._place_soon()
 
     def _place(self, *_: Any) -> None:
         x = self.x
