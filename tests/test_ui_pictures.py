@@ -38,7 +38,9 @@ def _render(content: Any) -> bytes:
 def test_a_die_s_picture_is_its_shapes_pixel_for_pixel(window: None, die: str,
                                                          face: str | None, letter: str,
                                                          white: bool) -> None:
-    from kivy.graphics import InstructionGroup
+    import gc
+
+    from kivy.graphics import Color, InstructionGroup, Rectangle
 
     from ui.widgets.dice import DieFace
 
@@ -46,7 +48,11 @@ def test_a_die_s_picture_is_its_shapes_pixel_for_pixel(window: None, die: str,
     widget.face, widget.letter = face, letter
     side = 56 * 0.94  # the header's die
     direct = _render(widget._picture(side))
-    shown, _fbo = widget._rendered(widget._picture(side), side)
+    texture = widget._rendered(widget._picture(side), side)
+    gc.collect()  # the framebuffer is gone: its texture stays
+    shown = InstructionGroup()
+    shown.add(Color(1, 1, 1, 1))
+    shown.add(Rectangle(texture=texture, pos=(-1, -1), size=texture.size))
     pictured = _render(shown)
     assert len(direct) == len(pictured) == CANVAS[0] * CANVAS[1] * 4
     differ = [abs(a - b) for a, b in zip(direct, pictured, strict=True) if a != b]
@@ -102,6 +108,7 @@ def test_a_die_draws_one_square_and_renders_each_face_once(launch: Any) -> None:
 def test_a_marker_s_picture_is_its_shapes_on_any_ground(window: None, colour: str) -> None:
     """A marker is drawn on a transparent picture and blended on the dial, over the face,
     an arc or another marker: over a ground of two colours it is its shapes drawn there."""
+    import gc
     import math
 
     from kivy.core.text import Label as CoreLabel
@@ -115,6 +122,7 @@ def test_a_marker_s_picture_is_its_shapes_on_any_ground(window: None, colour: st
     d = 37 * 1.25
     side = math.ceil(d + 4) + 2
     picture = marker_picture(d, theme.colour(colour), label.texture)
+    gc.collect()  # the framebuffer is gone: its texture stays
     assert tuple(picture.size) == (side, side)
 
     def on_ground(content: InstructionGroup) -> InstructionGroup:
@@ -129,7 +137,7 @@ def test_a_marker_s_picture_is_its_shapes_on_any_ground(window: None, colour: st
     direct = _render(on_ground(marker_art(side, d, theme.colour(colour), label.texture)))
     shown = InstructionGroup()
     shown.add(Color(1, 1, 1, 1))
-    shown.add(Rectangle(texture=picture.texture, pos=(0, 0), size=(side, side)))
+    shown.add(Rectangle(texture=picture, pos=(0, 0), size=(side, side)))
     pictured = _render(on_ground(shown))
     differ = [abs(a - b) for a, b in zip(direct, pictured, strict=True) if a != b]
     assert max(differ, default=0) <= 2, f"{len(differ)} channels differ, up to {max(differ)}"

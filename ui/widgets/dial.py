@@ -71,7 +71,7 @@ class Dial(Widget):
         self._arcs: list[tuple[InstructionGroup, Color, SmoothLine]] = []
         self._markers: list[tuple[InstructionGroup, Rectangle]] = []
         #: each treasure marker's picture (colour, letter, size): drawn once per size
-        self._marker_pictures: dict[tuple[str, str, float, float], Fbo] = {}
+        self._marker_pictures: dict[tuple[str, str, float, float], Any] = {}
         self.marker_pictures_drawn = 0
         self._shown_markers = -1
         self._arc_width = self._marker_side = 0.0
@@ -255,29 +255,30 @@ class Dial(Widget):
             level = stacked.get(position, 0)
             stacked[position] = level + 1
             mx, my = self._point(position, max(r * 0.06, r * 0.5 - level * d * 0.85))
-            texture = self._marker_picture(colour, text, numeral_size).texture
+            texture = self._marker_picture(colour, text, numeral_size)
             picture.texture = texture
             picture.size = texture.size
             # whole pixels: the picture's pixels are the screen's, as sharp as drawn
             picture.pos = (round(mx - texture.width / 2), round(my - texture.height / 2))
 
-    def _marker_picture(self, colour: str, text: str, numeral_size: float) -> Fbo:
+    def _marker_picture(self, colour: str, text: str, numeral_size: float) -> Any:
         """A treasure marker (its colour on a dark rim, its letter) drawn once into a
         picture: a frame draws each marker as one textured square. On a transparent
         ground: the outermost shape is black, whose antialiased edge stays exact once
         blended on the dial (a picture's colours are multiplied by their coverage)."""
         d = self._marker_side
         key = (colour, text, d, numeral_size)
-        fbo = self._marker_pictures.get(key)
-        if fbo is None:
+        texture = self._marker_pictures.get(key)
+        if texture is None:
             self.marker_pictures_drawn += 1
-            fbo = self._marker_pictures[key] = marker_picture(
+            texture = self._marker_pictures[key] = marker_picture(
                 d, theme.colour(colour), self._text(text, numeral_size))
-        return fbo
+        return texture
 
 
-def marker_picture(d: float, fill: theme.Rgba, letter: Any) -> Fbo:
-    """`marker_art` drawn into a picture of its own, on a transparent ground."""
+def marker_picture(d: float, fill: theme.Rgba, letter: Any) -> Any:
+    """`marker_art` drawn into a texture of its own, on a transparent ground (the
+    framebuffer goes once drawn; its texture stays)."""
     side = math.ceil(d + 4) + 2
     fbo = Fbo(size=(side, side))
     with fbo:
@@ -289,7 +290,7 @@ def marker_picture(d: float, fill: theme.Rgba, letter: Any) -> Fbo:
     fbo.add(marker_art(side, d, fill, letter))
     fbo.add(Callback(_kivy_blending))
     fbo.draw()
-    return fbo
+    return fbo.texture
 
 
 def _compose_over(_instruction: Any) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections import OrderedDict
 from typing import Any
 
 from kivy.clock import Clock
@@ -63,15 +64,20 @@ def face_text(text: str, size: float) -> Any:
 
 #: pictures a die keeps (its faces at its sizes): a die shows a dozen faces at one size
 KEPT_PICTURES = 32
+#: face pictures kept for all the dice (the header's, the card's rows', the end
+#: screen's show the same faces): a game's dice have ~20 faces at two or three sizes
+KEPT_FACES = 96
 OUTLINE_PX = 1.2  # the face's grey edge
 MARGIN_PX = 1  # around a face's picture: its antialiased edge
+_FACES: OrderedDict[tuple[Any, ...], tuple[Any, float]] = OrderedDict()
 
 
 class DieFace(Widget):
     """One die. `face` is the face name from config; `letter` labels a colour face.
 
-    Each face is drawn once, at the die's size, into a picture of its own (a texture,
-    on `backdrop`, the colour around the die), placed by a translation to whole pixels:
+    Each face is drawn once, at the die's size, into a picture (a texture on `backdrop`,
+    the colour around the die, shared by the dice that show that face at that size),
+    placed by a translation to whole pixels:
     a frame draws a die as one textured square, not its six to eight shapes, and a roll
     shows a kept picture and makes no drawing instructions. (Dropped instructions are
     cycles that only a full collection frees, and the memory behind each one's
@@ -87,7 +93,7 @@ class DieFace(Widget):
         self.face: str | None = None
         self.letter = ""
         self.figure_font = 0.0  # the last drawn face's text size (tests read it)
-        self._pictures: dict[tuple[Any, ...], tuple[InstructionGroup, float, Fbo]] = {}
+        self._pictures: dict[tuple[Any, ...], tuple[InstructionGroup, float]] = {}
         self._shown: InstructionGroup | None = None
         with self.canvas:
             PushMatrix()
@@ -112,15 +118,18 @@ class DieFace(Widget):
         picture: InstructionGroup | None = None
         self.figure_font = 0.0
         if side >= 8:
-            key = (self.face, self.letter, self.white, round(side, 2))
+            key = (self.face, self.letter, self.white, round(side, 2), self.backdrop)
             kept = self._pictures.get(key)
             if kept is None:
                 if len(self._pictures) >= KEPT_PICTURES:
                     self._pictures.clear()
-                # drawing the picture sets figure_font (its text's size), kept with it
-                shown, fbo = self._rendered(self._picture(side), side)
-                kept = self._pictures[key] = (shown, self.figure_font, fbo)
-            picture, self.figure_font, _ = kept
+                texture, font = self._face_texture(key, side)
+                group = InstructionGroup()
+                group.add(Color(1, 1, 1, 1))
+                group.add(Rectangle(texture=texture, pos=(-MARGIN_PX, -MARGIN_PX),
+                                    size=texture.size))
+                kept = self._pictures[key] = (group, font)
+            picture, self.figure_font = kept
             # whole pixels: the picture's pixels are the screen's, as sharp as drawn
             self._place.xy = (round(self.center_x - side / 2), round(self.center_y - side / 2))
         if picture is not self._shown:
@@ -130,9 +139,23 @@ class DieFace(Widget):
                 self.canvas.insert(2, picture)  # after the translation, before PopMatrix
             self._shown = picture
 
-    def _rendered(self, art: InstructionGroup, side: float) -> tuple[InstructionGroup, Fbo]:
-        """`art` drawn once into a texture, on the backdrop (opaque: its antialiased
-        edges blend once, as drawn directly), and the one square that shows it."""
+    def _face_texture(self, key: tuple[Any, ...], side: float) -> tuple[Any, float]:
+        """The face's picture and its text's size, shared by every die that shows it."""
+        kept = _FACES.get(key)
+        if kept is not None:
+            _FACES.move_to_end(key)
+            return kept
+        # drawing the picture sets figure_font (its text's size), kept with it
+        texture = self._rendered(self._picture(side), side)
+        kept = _FACES[key] = (texture, self.figure_font)
+        while len(_FACES) > KEPT_FACES:
+            _FACES.popitem(last=False)
+        return kept
+
+    def _rendered(self, art: InstructionGroup, side: float) -> Any:
+        """`art` drawn once into a texture of its own, on the backdrop (opaque: its
+        antialiased edges blend once, as drawn directly). The framebuffer goes once
+        drawn; its texture stays."""
         self.pictures_drawn += 1
         px = math.ceil(side) + 2 * MARGIN_PX
         fbo = Fbo(size=(px, px))
@@ -142,10 +165,7 @@ class DieFace(Widget):
             Translate(MARGIN_PX, MARGIN_PX)
         fbo.add(art)
         fbo.draw()
-        group = InstructionGroup()
-        group.add(Color(1, 1, 1, 1))
-        group.add(Rectangle(texture=fbo.texture, pos=(-MARGIN_PX, -MARGIN_PX), size=(px, px)))
-        return group, fbo
+        return fbo.texture
 
     def _picture(self, side: float) -> InstructionGroup:
         """The face as drawing instructions, its lower-left corner at the origin."""
