@@ -470,12 +470,30 @@ class Journal:
                              reason=str(damage)) from damage
         if row[5] is None:  # no snapshot at all
             return setup, None
+        return setup, self._wanted_snapshot(game_id, row[5:], version)
+
+    def newest_snapshot(self, game_id: int, version: Callable[[], str]) -> Snapshot | None:
+        """What `resume_point` reads without the game's row: for a resume given the row
+        the journal listed (`unfinished`, `game`), which it need not read again."""
+        try:
+            rows = self._fetch("SELECT seq, done, version, state FROM snapshots"
+                               " WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,))
+        except sqlite3.OperationalError as exc:
+            if "no such table" not in str(exc):
+                raise
+            return None  # a version 2 journal opened read-only: never migrated
+        return self._wanted_snapshot(game_id, rows[0], version) if rows else None
+
+    def _wanted_snapshot(self, game_id: int, row: Sequence[Any], version: Callable[[], str]
+                         ) -> Snapshot | None:
+        """The game's newest snapshot `row` if it is readable and of `version()`, else
+        the newest one that is."""
         wanted = version()
-        snapshot = _readable_snapshot(*row[5:])
+        snapshot = _readable_snapshot(*row)
         if snapshot is None or snapshot.version != wanted:
             # damaged, or written by another version of the state: look further back
             snapshot = self.latest_snapshot(game_id, wanted)
-        return setup, snapshot
+        return snapshot
 
     def game(self, game_id: int) -> GameRecord:
         rows = self._games("WHERE id = ?", (game_id,))

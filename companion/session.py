@@ -14,7 +14,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
-from companion.journal import Entry, Journal, JournalError, Snapshot
+from companion.journal import DamagedRow, Entry, GameRecord, Journal, JournalError, Snapshot
 from companion.messages import RuleError
 from companion.names import check_setup_names
 from companion.records import decode, encode
@@ -269,14 +269,27 @@ class Session:
         return cls(rules, journal, game_id, setup, History(initial), 0)
 
     @classmethod
-    def resume(cls, rules: Rules, journal: Journal, game_id: int) -> Session:
+    def resume(cls, rules: Rules, journal: Journal, game_id: int,
+               listed: GameRecord | None = None) -> Session:
         """The game as it was: its newest readable snapshot and the actions after it.
         A damaged game row, or a damaged action among those replayed, refuses the game
         (`DamagedRow`); a damaged action older than the snapshot is met only if the
-        table undoes that far (the undo is then refused with that message)."""
+        table undoes that far (the undo is then refused with that message). `listed` is
+        the game's row as this journal gave it (`unfinished`, `game`): a start that has
+        just listed the games does not read the row again (a setup never changes)."""
+        def version() -> str:
+            return snapshot_version(rules.state_type)
+
         # a damaged game row raises DamagedRow: listed in the history, never replayed
-        setup, snap = journal.resume_point(game_id,
-                                           lambda: snapshot_version(rules.state_type))
+        if listed is None:
+            setup, snap = journal.resume_point(game_id, version)
+        else:
+            if listed.id != game_id:
+                raise ValueError(f"the row of game {listed.id} given to resume game {game_id}")
+            if listed.damaged is not None:
+                raise DamagedRow("core.error.damaged_game", game=game_id,
+                                 reason=listed.damaged)
+            setup, snap = listed.setup, journal.newest_snapshot(game_id, version)
         try:
             rules.check_resumable(setup)  # a snapshot spares the initial state
             history, seq, snapshot_seq = _rebuild_from(rules, journal, game_id, setup,

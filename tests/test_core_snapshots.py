@@ -134,8 +134,10 @@ def test_snapshot_and_tail_is_the_full_replay(kind: str, data: st.DataObject, ev
     # and undoing all the way back from a fresh resume walks the same states; one from
     # a snapshot builds the initial state only if it goes back that far (its tail can
     # undo past the snapshot; the table's undo can)
+    # (this one given the row as the journal lists it, as the app's start does)
     counting = _Counting(played.rules)
-    again = Session.resume(counting, journal, played.game_id)
+    again = Session.resume(counting, journal, played.game_id, journal.game(played.game_id))
+    assert again.state == resumed.state and again.setup == resumed.setup
     assert counting.built == (0 if again._history._base else 1)
     while again.can_undo():
         again.undo()
@@ -226,10 +228,13 @@ def test_a_roll_waiting_for_a_replacement_resumes_from_its_snapshot(tmp_path: Pa
     journal.close()
 
 
+@pytest.mark.parametrize("listed", [False, True])
 def test_resume_reads_only_the_actions_after_the_newest_snapshot(tmp_path: Path,
-                                                                  monkeypatch) -> None:
+                                                                  monkeypatch,
+                                                                  listed: bool) -> None:
     journal = Journal(tmp_path / FILE_NAME)
     played = _evil_game(journal)
+    record = journal.game(played.game_id) if listed else None
     total = len(journal.entries(played.game_id))
     newest = journal.read("SELECT MAX(seq) FROM snapshots")[0][0]
     assert 0 < newest <= total
@@ -240,9 +245,19 @@ def test_resume_reads_only_the_actions_after_the_newest_snapshot(tmp_path: Path,
         read.append((start, end))
         return original(game_id, start, end)
 
+    queries: list[str] = []
+    fetch = journal._fetch
+
+    def fetch_spy(sql: str, params: Any = ()) -> Any:
+        queries.append(sql)
+        return fetch(sql, params)
+
     monkeypatch.setattr(journal, "entries_between", spy)
-    resumed = Session.resume(played.rules, journal, played.game_id)
+    monkeypatch.setattr(journal, "_fetch", fetch_spy)
+    resumed = Session.resume(played.rules, journal, played.game_id, record)
     assert read == [(newest, None)]
+    # given the row the journal listed, a resume reads it no more (the snapshot alone)
+    assert sum("FROM games" in sql for sql in queries) == (0 if listed else 1)
     assert resumed.state == played.state
     assert resumed._history._base > 0  # the steps before the snapshot are not built
     journal.close()
@@ -265,9 +280,11 @@ def test_a_game_without_snapshots_resumes_without_fingerprinting_its_state(
     asked: list[type] = []
     monkeypatch.setattr(session_module, "snapshot_version", lambda root: asked.append(root))
     resumed = Session.resume(played.rules, journal, played.game_id)
+    listed = Session.resume(played.rules, journal, played.game_id,
+                            journal.game(played.game_id))
     assert asked == []
-    assert resumed.state == played.state
-    assert resumed.steps == played.steps
+    assert resumed.state == listed.state == played.state
+    assert resumed.steps == listed.steps == played.steps
     monkeypatch.undo()
     # once it has one, the version picks it, as before
     longer = _evil_game(journal, rolls=12, every=10)
@@ -408,12 +425,21 @@ def test_a_damaged_game_row_refuses_the_resume_as_the_history_lists_it(
     journal = Journal(path)
     reason = journal.game(played.game_id).damaged
     assert reason is not None and reason.startswith(f"{column}: ")
-    with pytest.raises(DamagedRow) as caught:
-        Session.resume(played.rules, journal, played.game_id)
-    assert caught.value.message.key == "core.error.damaged_game"
-    assert caught.value.message.params == {"game": played.game_id, "reason": reason}
+    for listed in (None, journal.game(played.game_id)):  # read by the resume, or listed
+        with pytest.raises(DamagedRow) as caught:
+            Session.resume(played.rules, journal, played.game_id, listed)
+        assert caught.value.message.key == "core.error.damaged_game"
+        assert caught.value.message.params == {"game": played.game_id, "reason": reason}
     [line] = history.games(journal)
     assert (line.status, line.damage) == ("damaged", reason)
+    journal.close()
+
+
+def test_a_resume_given_another_game_s_row_is_refused(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / FILE_NAME)
+    first, second = _evil_game(journal, rolls=5), _evil_game(journal, rolls=5)
+    with pytest.raises(ValueError, match="row of game"):
+        Session.resume(first.rules, journal, first.game_id, journal.game(second.game_id))
     journal.close()
 
 

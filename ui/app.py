@@ -20,7 +20,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.config import Config
 from companion.games import rules_for
 from companion.i18n import Translator
-from companion.journal import Journal
+from companion.journal import GameRecord, Journal
 from companion.messages import CompanionError, Message, msg
 from companion.session import Session, Update
 from ui import theme
@@ -128,7 +128,7 @@ class CompanionApp(App):
         self._tell_journal_state()
         if self.auto_resume:
             for record in self.journal.unfinished():
-                if self.playable(record.kind) and self.resume(record.id):
+                if self.playable(record.kind) and self.resume(record.id, record):
                     break
         if self.session is None:
             self.root.current = "home"
@@ -225,10 +225,11 @@ class CompanionApp(App):
         self._open(session)
         return session
 
-    def resume(self, game_id: int) -> bool:
+    def resume(self, game_id: int, listed: GameRecord | None = None) -> bool:
+        """Resume the game; `listed` is its row as the journal listed it (not read again)."""
         try:
-            record = self.journal.game(game_id)
-            session = Session.resume(rules_for(record.kind), self.journal, game_id)
+            record = self.journal.game(game_id) if listed is None else listed
+            session = Session.resume(rules_for(record.kind), self.journal, game_id, record)
         except CompanionError as exc:
             self.show_error(exc.message)
             return False

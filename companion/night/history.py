@@ -215,7 +215,7 @@ def _unfinished(journal: Journal, game_id: int, error: str) -> Any:
 
 def resume(journal: Journal, game_id: int) -> Session:
     record = _unfinished(journal, game_id, "night.error.not_resumable")
-    return Session.resume(rules_for(record.kind), journal, game_id)
+    return Session.resume(rules_for(record.kind), journal, game_id, record)
 
 
 def abandon(journal: Journal, game_id: int) -> None:

@@ -59,7 +59,7 @@ class HomeScreen(PageScreen):
         row = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), height)
         resume = Tap(self.describe(record), tid=f"home.resume.{record.id}",
                      background=theme.SUCCESS, size_hint_x=0.78)
-        resume.bind(on_release=lambda _b, gid=record.id: app.resume(gid))
+        resume.bind(on_release=lambda _b, r=record: app.resume(r.id, r))
         abandon = Tap(app.tr("core.ui.abandon"), tid=f"home.abandon.{record.id}",
                       size_hint_x=0.22)
         abandon.bind(on_release=lambda _b, r=record: self.ask_abandon(r))

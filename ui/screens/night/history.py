@@ -177,9 +177,10 @@ class NightHistoryScreen(PageScreen):
 
     def resume(self, game_id: int) -> None:
         app = App.get_running_app()
-        if not app.playable(app.journal.game(game_id).kind):
+        record = app.journal.game(game_id)
+        if not app.playable(record.kind):
             return
-        app.resume(game_id)
+        app.resume(game_id, record)
 
     def confirm_abandon(self, game_id: int) -> None:
         app = App.get_running_app()
