@@ -103,10 +103,11 @@ def markdown(results: dict[str, Any]) -> str:
                   "| | ours median | ours p99 | ours max | bare median | bare p99 | target |",
                   "|---|---|---|---|---|---|---|"]
         for key, name, target in (
-                ("commit_s", "touch released → journal committed, labels set", 0.020),
+                ("commit_s", "touch released → action written, labels set (committed "
+                 "just before the swap)", 0.020),
                 ("commit_cpu_s", "… its CPU time (main thread)", None),
-                ("journal_s", "… of which the journal commit (SQLite, synchronous=FULL)",
-                 None),
+                ("journal_s", "the journal's write and commit, within the frame (SQLite, "
+                 "synchronous=FULL)", None),
                 ("shown_s", "touch released → frame swapped (screen updated)", 0.020),
                 ("shown_cpu_s", "… its CPU time (process, incl. llvmpipe threads)", None)):
             if key not in r:

@@ -157,6 +157,11 @@ _RESUME_COLUMNS = "kind, setup, started, updated, summary"
 class Journal:
     """One SQLite file holding every game. Not thread-safe: use it from one thread."""
 
+    #: an action written with `append(hold=True)`, its transaction left open for `release`
+    _held = False
+    #: why a held action could not be committed when another write came first
+    _release_failure: JournalError | None = None
+
     def __init__(self, path: Path | str, *, timeout: float = 2.0,
                  read_only: bool = False, precheck: Precheck | None = None) -> None:
         """`read_only=True`: look without changing a byte (no WAL switch, no schema,
@@ -273,7 +278,10 @@ class Journal:
         return keep_aside(self.path, "unreadable")
 
     def close(self) -> None:
-        self._db.close()
+        try:
+            self.release()
+        finally:
+            self._db.close()
 
     def another_connection(self) -> Journal:
         """The same file through a connection of its own, for a worker thread: call it
@@ -299,9 +307,16 @@ class Journal:
         return journal
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
+    def _transaction(self, hold: bool = False) -> Iterator[sqlite3.Connection]:
+        """One write transaction; `hold`: left open, to be committed by `release`."""
         if self.read_only is not None:
             raise JournalError(self.read_only.key, **self.read_only.params)
+        if self._held:  # another write before the held action's release: it goes first
+            try:
+                self.release()
+            except JournalError as exc:
+                self._release_failure = exc  # for the held action's owner, at its release
+                raise
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -309,16 +324,40 @@ class Journal:
             except BaseException:
                 self._db.execute("ROLLBACK")
                 raise
+            if hold:
+                self._held = True
+            else:
+                self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise self._write_error(exc) from exc
+
+    def release(self) -> None:
+        """Commit the action `append(hold=True)` left open. Raises JournalError if it
+        cannot be (full disk, I/O error): the action is then not in the journal."""
+        failure, self._release_failure = self._release_failure, None
+        if failure is not None:
+            raise failure
+        if not self._held:
+            return
+        self._held = False
+        try:
             self._db.execute("COMMIT")
         except sqlite3.Error as exc:
-            if self._db.in_transaction:
-                # a failed COMMIT (full disk, I/O error) can leave the transaction open:
-                # close it, or every later write would fail too
-                with suppress(sqlite3.Error):
-                    self._db.execute("ROLLBACK")
-            raise JournalError(
-                "core.error.journal_write", path=str(self.path or ":memory:"), reason=str(exc)
-            ) from exc
+            raise self._write_error(exc) from exc
+
+    @property
+    def holding(self) -> bool:
+        """An action is written and waits for `release`."""
+        return self._held or self._release_failure is not None
+
+    def _write_error(self, exc: sqlite3.Error) -> JournalError:
+        if self._db.in_transaction:
+            # a failed COMMIT (full disk, I/O error) can leave the transaction open:
+            # close it, or every later write would fail too
+            with suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
+        return JournalError(
+            "core.error.journal_write", path=str(self.path or ":memory:"), reason=str(exc))
 
     # -- writing -----------------------------------------------------------------
     def create_game(self, kind: str, setup: dict[str, Any], summary: dict[str, Any]) -> int:
@@ -341,11 +380,14 @@ class Journal:
         events: Sequence[dict[str, Any]],
         summary: dict[str, Any],
         snapshot: Snapshot | None = None,
+        hold: bool = False,
     ) -> None:
         """Commit one action and the game's new summary together (and a snapshot of
-        the state after it, if given)."""
+        the state after it, if given). `hold`: written, but committed only by `release`
+        (the app releases it just before the frame that shows it is swapped: the
+        rasteriser draws that frame meanwhile, while the disk syncs)."""
         now = time.time()
-        with self._transaction() as db:
+        with self._transaction(hold) as db:
             db.execute(
                 "INSERT INTO actions(game_id, seq, verb, command, events, at)"
                 " VALUES (?, ?, ?, ?, ?, ?)",

@@ -114,12 +114,27 @@ class History:
     def can_redo(self) -> bool:
         return self.cursor < len(self)
 
-    def do(self, step: Step) -> None:
+    def do(self, step: Step) -> list[Step]:
+        """Push `step`; returns the steps it takes from the redo stack."""
         if self.cursor < self._base:  # a new step after undoing into the older stretch
             self.step(self.cursor)
+        dropped = self._steps[self.cursor - self._base :]
         del self._steps[self.cursor - self._base :]
         self._steps.append(step)
         self.cursor += 1
+        return dropped
+
+    def take_back(self, verb: str, dropped: Sequence[Step] = ()) -> None:
+        """Undo the last `do` (giving back the redo steps it took), `undo` or `redo`, as
+        if it had never been: its journal commit failed."""
+        if verb == "do":
+            self.cursor -= 1
+            del self._steps[self.cursor - self._base :]
+            self._steps.extend(dropped)
+        elif verb == "undo":
+            self.cursor += 1
+        else:
+            self.cursor -= 1
 
     def undo(self) -> Step:
         step = self.peek_undo()
@@ -244,6 +259,16 @@ def _rebuild_from(rules: Rules, journal: Journal, game_id: int, setup: Mapping[s
     return history, start + len(entries), start
 
 
+@dataclass(frozen=True)
+class _Held:
+    """An action written but not yet committed, and what it takes to take it back."""
+
+    verb: str
+    command: Any
+    undo: tuple[int, int]  # the session's action and snapshot counters before it
+    dropped: tuple[Step, ...]  # the redo steps a "do" took
+
+
 class Session:
     def __init__(
         self, rules: Rules, journal: Journal, game_id: int, setup: Mapping[str, Any],
@@ -258,6 +283,11 @@ class Session:
         #: the journal holds a snapshot after this many actions (0: the initial state)
         self._snapshot_seq = snapshot_seq
         self.snapshot_every = SNAPSHOT_EVERY
+        #: leave each action's transaction open until `settle` (the app settles just
+        #: before swapping the frame that shows it): the frame is drawn while the disk
+        #: syncs, and nothing is shown before it is durable
+        self.hold_commits = False
+        self._held: _Held | None = None
         self._observers: list[Observer] = []
 
     # -- life cycle --------------------------------------------------------------
@@ -334,40 +364,78 @@ class Session:
     # -- acting ------------------------------------------------------------------
     def dispatch(self, command: Any) -> tuple[Any, ...]:
         """Apply a command: refused (RuleError) or committed, then shown."""
+        self.settle()
         before = self.state
         after, events = self.rules.apply(before, command)
         events = tuple(events)
-        self._commit("do", encode(command), [encode(e) for e in events], after)
-        self._history.do(Step(command, events, before, after))
+        undo = self._commit("do", encode(command), [encode(e) for e in events], after)
+        dropped = self._history.do(Step(command, events, before, after))
+        self._hold("do", command, undo, dropped)
         self._notify(Update("do", command, events, after))
         return events
 
     def undo(self) -> Any:
+        self.settle()
         step = self._history.peek_undo()
-        self._commit("undo", None, [], step.before)
+        undo = self._commit("undo", None, [], step.before)
         self._history.undo()
+        self._hold("undo", step.command, undo)
         self._notify(Update("undo", step.command, (), step.before))
         return step.command
 
     def redo(self) -> Any:
+        self.settle()
         step = self._history.peek_redo()
-        self._commit("redo", None, [], step.after)
+        undo = self._commit("redo", None, [], step.after)
         self._history.redo()
+        self._hold("redo", step.command, undo)
         self._notify(Update("redo", step.command, step.events, step.after))
         return step.command
+
+    # -- holding a commit for its frame ---------------------------------------------
+    def _hold(self, verb: str, command: Any, undo: tuple[int, int],
+              dropped: Sequence[Step] = ()) -> None:
+        if self.hold_commits:
+            self._held = _Held(verb, command, undo, tuple(dropped))
+
+    @property
+    def holding(self) -> bool:
+        """An action is written and waits for `settle`."""
+        return self._held is not None
+
+    def settle(self) -> None:
+        """Commit the action held open (`hold_commits`). If the commit fails, the action
+        is taken back as if never done, the observers are told (as the inverse action:
+        "undo" for a "do" or a "redo", "redo" for an "undo", with no events) and the
+        JournalError is raised."""
+        held, self._held = self._held, None
+        if held is None:
+            return
+        try:
+            self.journal.release()
+        except JournalError:
+            self._history.take_back(held.verb, held.dropped)
+            self._seq, self._snapshot_seq = held.undo
+            inverse = "redo" if held.verb == "undo" else "undo"
+            self._notify(Update(inverse, held.command, (), self.state))
+            raise
 
     def _commit(
         self, verb: str, command: dict[str, Any] | None, events: list[dict[str, Any]],
         state: Any,
-    ) -> None:
+    ) -> tuple[int, int]:
+        """Write the action (held open if `hold_commits`); returns the counters as they
+        were before it, to take it back."""
+        before = (self._seq, self._snapshot_seq)
         snapshot = self._snapshot(state) if verb == "do" else None
         self.journal.append(
             self.game_id, self._seq, verb, command, events, self.rules.summary(state),
-            snapshot,
+            snapshot, hold=self.hold_commits,
         )
         self._seq += 1
         if snapshot is not None:
             self._snapshot_seq = snapshot.seq
+        return before
 
     def _snapshot(self, after: Any) -> Snapshot | None:
         """A snapshot of the state after this "do" if one is due. After a "do" nothing

@@ -96,3 +96,62 @@ def test_the_roll_is_drawn_first_and_the_leds_follow_in_the_next_frame(launch: A
     assert [p.state for p in clock_pins(ui)] == [True] + [False] * 11  # still XII
     EventLoop.idle()  # the next frame: the LEDs
     assert [p.state for p in clock_pins(ui)] == [i == state.time for i in range(12)]
+
+
+def test_a_roll_that_cannot_be_saved_is_never_shown_nor_played_on_the_leds(
+        launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The roll's commit is made just before its frame is swapped: when it fails (a full
+    card), that frame is never swapped, the LEDs never follow, and the next frame shows
+    the turn as it was and why."""
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
+
+    from tests.test_core_held_commit import FailingCommits
+
+    ui = launch(hardware=True, seed=4)
+    new_game(ui, minutes=40)
+    app = ui.app
+    game = app.session.game_id
+    before, entries = app.session.state, len(app.journal.entries(game))
+    swapped: list[str] = []  # the turn label drawn in each frame that reached the screen
+    drawn = [""]
+    paint, swap = Window.on_draw, Window.flip
+
+    def draw() -> None:
+        drawn[0] = ui.text("play.turn")
+        paint()
+
+    def flip() -> None:
+        swap()
+        swapped.append(drawn[0])
+
+    monkeypatch.setattr(Window, "on_draw", draw)
+    monkeypatch.setattr(Window, "flip", flip)
+    connection = FailingCommits(app.journal._db)
+    monkeypatch.setattr(app.journal, "_db", connection)
+    connection.fail = True
+    button = app.root.get_screen("evil_play").roll_button
+    touch = UnitTestTouch(*button.to_window(*button.center))
+    touch.touch_down()
+    ui.pump(1)
+    EventLoop._dispatch_input("end", touch)
+    EventLoop.idle()  # the roll's frame: drawn, its commit failed, never swapped
+    assert ui.text("play.turn").startswith("Turn 1") and app.session.state == before
+    ui.pump(3)
+    assert swapped and all(text.startswith("Turn 1") for text in swapped), swapped
+    assert ui.dialog == "error"
+    assert ui.text("error.text").startswith("Could not save")
+    assert "disk is full" in ui.text("error.text")
+    assert [p.state for p in clock_pins(ui)] == [True] + [False] * 11  # still XII
+    assert len(app.journal.entries(game)) == entries
+    # the card has room again: the same roll is played, saved, shown and followed
+    connection.fail = False
+    ui.tap("error.ok")
+    ui.tap("play.roll")
+    answer_dialogs(ui, 40)
+    ui.pump(2)
+    state = app.session.state
+    assert ui.text("play.turn").startswith("Turn 2") and swapped[-1].startswith("Turn 2")
+    assert len(app.journal.entries(game)) > entries
+    assert [p.state for p in clock_pins(ui)] == [i == state.time for i in range(12)]

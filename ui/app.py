@@ -61,6 +61,7 @@ class CompanionApp(App):
         self.new_seed = new_seed
         self.translator = Translator(config.get("language", "en"))
         self.session: Session | None = None
+        self._outputs: list[Callable[[], None]] = []  # see `_later`
         self.dialog: Dialog | None = None
         self.watchdog = Watchdog.from_environment()
         self.night_dimmer: Any = None
@@ -80,6 +81,10 @@ class CompanionApp(App):
         self.bind(scale=rescale_all)  # every text and row that follows the window size
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._rescale, on_keyboard=self._on_key)
+        # an action's commit is held open while its frame is laid out and drawn, and
+        # made just before the swap (see `settle`)
+        Window.bind(on_flip=self._before_flip)
+        self._outputs_soon = Clock.create_trigger(self._run_outputs)
         self._rescale(Window, Window.size)
         return self._screens()
 
@@ -197,12 +202,14 @@ class CompanionApp(App):
 
             message(self.tr("hardware.gpio.title"), self.say(problem), tid="gpio_problem")
         if self.session is not None and self.session.rules.kind == "evil":
-            self.hardware.attach(self.session)  # the clock hardware is Pr. Evil's
+            # the clock hardware is Pr. Evil's
+            self.hardware.attach(self.session, later=self._later)
         play = self.root.built("evil_play")
         if play is not None:
             play.offer_pins()
 
     def on_stop(self) -> None:
+        self.settle()
         self.watchdog.stopping()
         if self.hardware is not None:
             self.hardware.close()
@@ -241,24 +248,65 @@ class CompanionApp(App):
         return True
 
     def _open(self, session: Session) -> None:
+        self.settle()
         if self.session is not None:
             self.session.unsubscribe(self._on_update)
         self.session = session
         session.snapshot_every = max(1, int(self.settings.get("snapshot_every", 100)))
+        session.hold_commits = True
         session.subscribe(self._on_update)
         if self.hardware is not None:
             self.hardware.detach()
             if session.rules.kind == "evil":  # the clock hardware is Pr. Evil's
                 # the outputs follow in the next frame: the screen shows the roll first
-                self.hardware.attach(session, later=lambda fn: Clock.schedule_once(
-                    lambda _dt: fn()))
+                self.hardware.attach(session, later=self._later)
         kind = session.rules.kind
         play = self.root.get_screen(self.screen_name(kind, "play"))
         play.open_session(session)
         self.root.current = play.name
         play.after_update(None)
 
+    # -- durable before shown ----------------------------------------------------------
+    def settle(self) -> bool:
+        """Commit the action the session holds open. If that fails, the session has
+        taken the action back: the outputs it would have driven are dropped (those of
+        the take-back kept), the error is said, and False is returned."""
+        session = self.session
+        if session is None:
+            return True
+        before = len(self._outputs)
+        try:
+            session.settle()
+        except CompanionError as exc:
+            del self._outputs[:before]
+            self.show_error(exc.message)
+            return False
+        return True
+
+    def _before_flip(self, _window: Any) -> bool:
+        if self.session is not None and self.session.holding:
+            from kivy.graphics.opengl import glFlush
+
+            # the frame's drawing is sent to the GPU (or llvmpipe's threads) first: it
+            # is rendered while the commit waits for the disk
+            glFlush()
+        # True stops the swap: a frame showing an action that could not be saved is
+        # never shown; the next one shows the action taken back, and why
+        return not self.settle()
+
+    def _later(self, work: Callable[[], None]) -> None:
+        """The LEDs, ring and buzzer: in the next frame, once the action is durable."""
+        self._outputs.append(work)
+        self._outputs_soon()
+
+    def _run_outputs(self, _dt: float) -> None:
+        self.settle()  # already done by the frame's swap, unless nothing was drawn
+        work, self._outputs = self._outputs, []
+        for follow in work:
+            follow()
+
     def leave_game(self) -> None:
+        self.settle()
         self.close_dialog()
         if self.session is not None:
             self.session.unsubscribe(self._on_update)
@@ -284,7 +332,7 @@ class CompanionApp(App):
 
     def _act(self, action: Callable[[Session], Any]) -> bool:
         self.collector.activity()  # a hardware button is the table at work too
-        if self.session is None:
+        if self.session is None or not self.settle():
             return False
         try:
             action(self.session)

@@ -4,7 +4,8 @@ Usage: python app_crash_child.py JOURNAL GAME_ID (under an X display). The app s
 as `companion` does (config, journal, CompanionApp) and reopens the unfinished game
 itself; after the first frame the child prints `ready <entries> <digest>` of the app's
 session, then acts once per frame through the app (`send`, `undo`, `redo`: the path of
-a touch) and prints `<entries committed> <digest>` after each acknowledged action.
+a touch) and prints `<entries committed> <digest>` for each action once acknowledged:
+once the frame that shows it is swapped to the screen (the app commits it just before).
 """
 
 from __future__ import annotations
@@ -37,6 +38,19 @@ def main() -> None:
     journal = Journal(path)
     app = CompanionApp(cfg, journal, new_seed=lambda: 1)
     seq = 0
+    shown: list[str] = []  # acknowledged by the next swap
+    from kivy.core.window import Window
+
+    swap = Window.flip
+
+    def flip() -> None:
+        swap()
+        if shown:
+            sys.stdout.write("".join(shown))
+            sys.stdout.flush()
+            shown.clear()
+
+    Window.flip = flip
 
     def play(_dt: float) -> None:
         nonlocal seq
@@ -50,8 +64,7 @@ def main() -> None:
             app.stop()
             return
         seq += 1
-        sys.stdout.write(f"{seq} {digest(session)}\n")
-        sys.stdout.flush()
+        shown.append(f"{seq} {digest(session)}\n")
 
     def started() -> None:
         nonlocal seq

@@ -1,0 +1,179 @@
+"""An action's commit held open for its frame (`Session.hold_commits`): the app writes
+the action, lays out and draws the frame that shows it, and commits just before that
+frame is swapped to the screen (`Session.settle`). Nothing is shown before it is
+durable, and a commit that fails takes the action back: the session is as before it,
+in memory as in the journal."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from companion.games import rules_for
+from companion.games.evil import commands as c
+from companion.journal import FILE_NAME, Journal, JournalError
+from companion.session import Session, Update
+from tests.helpers import tables
+from tests.helpers.evil import history_of, setup, start
+from tests.test_night_support import params
+
+
+class FailingCommits:
+    """The journal's connection, except that COMMIT fails while `fail` is set (a full
+    disk, an I/O error)."""
+
+    def __init__(self, real: sqlite3.Connection) -> None:
+        self.real = real
+        self.fail = False
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT" and self.fail:
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.real.execute(sql, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def _holding(journal: Journal, **kwargs: Any) -> tuple[Session, FailingCommits, list[Update]]:
+    session = start(journal, **kwargs)
+    session.hold_commits = True
+    connection = FailingCommits(journal._db)
+    journal._db = connection  # type: ignore[assignment]
+    updates: list[Update] = []
+    session.subscribe(updates.append)
+    return session, connection, updates
+
+
+def _committed(path: Path) -> int:
+    """Actions another program reading the file sees (only what is committed)."""
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute("SELECT count(*) FROM actions").fetchone()[0])
+    finally:
+        db.close()
+
+
+def test_a_held_action_reaches_the_file_when_settled(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    session, _, updates = _holding(journal)
+    session.dispatch(c.MoveTime(1))
+    assert [u.verb for u in updates] == ["do"]  # the screen is told (and draws) at once
+    assert journal.holding and _committed(path) == 0  # not in the file yet
+    session.settle()
+    assert not journal.holding and _committed(path) == 1
+    session.settle()  # nothing held: nothing to do
+    assert _committed(path) == 1
+    journal.close()
+
+
+def test_the_next_action_settles_the_one_held_before_it(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    session, _, _ = _holding(journal)
+    session.dispatch(c.MoveTime(1))
+    session.dispatch(c.MoveTime(1))
+    assert _committed(path) == 1
+    session.undo()
+    assert _committed(path) == 2
+    journal.close()  # closing commits what is held
+    assert _committed(path) == 3
+
+
+@pytest.mark.parametrize("verb", ["do", "undo", "redo"])
+def test_an_action_whose_commit_fails_is_taken_back(tmp_path: Path, verb: str) -> None:
+    journal = Journal(tmp_path / FILE_NAME)
+    session, connection, updates = _holding(journal)
+    for _ in range(3):
+        session.dispatch(c.MoveTime(1))
+    session.undo()
+    session.undo()  # two steps to redo: a "do" takes them, its take-back gives them back
+    session.settle()
+    before, stacks, entries = session.state, history_of(session), journal.entries(1)
+    updates.clear()
+    connection.fail = True
+    {"do": lambda: session.dispatch(c.MoveTime(1)), "undo": session.undo,
+     "redo": session.redo}[verb]()
+    told = updates[0].state
+    with pytest.raises(JournalError) as caught:
+        session.settle()
+    assert caught.value.message.key == "core.error.journal_write"
+    assert "disk is full" in caught.value.message.params["reason"]
+    assert session.state == before and history_of(session) == stacks
+    assert told != before
+    # the screen is told to show the state before it again, as the inverse action
+    inverse = "redo" if verb == "undo" else "undo"
+    assert [(u.verb, u.events, u.state) for u in updates[1:]] == [(inverse, (), before)]
+    assert journal.entries(1) == entries and not journal.holding
+    # and play goes on, written where it should be
+    connection.fail = False
+    session.redo()
+    session.settle()
+    resumed = Session.resume(session.rules, journal, 1)
+    assert history_of(resumed) == history_of(session)
+    journal.close()
+
+
+def test_another_write_first_commits_the_held_action(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    session, connection, _ = _holding(journal)
+    session.dispatch(c.MoveTime(1))
+    other = Session.start(session.rules, journal, setup())  # a new game: a write of its own
+    assert _committed(path) == 1 and other.game_id == 2
+    session.dispatch(c.MoveTime(1))
+    connection.fail = True
+    with pytest.raises(JournalError):
+        journal.abandon(other.game_id)  # the held action's commit fails first
+    # the session hears of it at its own settle, and takes its action back
+    before = session.state
+    with pytest.raises(JournalError):
+        session.settle()
+    assert session.state != before and len(journal.entries(1)) == 1
+    connection.fail = False
+    assert history_of(Session.resume(session.rules, journal, 1)) == history_of(session)
+    journal.close()
+
+
+def _table(kind: str, journal: Journal) -> Session:
+    if kind == "evil":
+        game = setup(seed=99, players=3, treasures={"red": 40, "green": 50, "blue": 55})
+    else:
+        game = {"params": params(kind), "seed": 11,
+                "players": [{"name": n} for n in ("Ann", "Bob", "Cid")]}
+    return Session.start(rules_for(kind), journal, game)
+
+
+@pytest.mark.parametrize("kind", ["evil", "castor", "bond"])
+@given(failures=st.lists(st.booleans(), min_size=1, max_size=30))
+def test_memory_and_journal_agree_whichever_commits_fail(kind: str,
+                                                         failures: list[bool]) -> None:
+    """The table plays (do, undo, redo), each action held then settled; the commits
+    that fail are taken back. After each, the session in memory is the one a resume
+    reads from the journal."""
+    journal = Journal(":memory:")
+    session = _table(kind, journal)
+    session.hold_commits = True
+    connection = FailingCommits(journal._db)
+    journal._db = connection  # type: ignore[assignment]
+    played = 0
+    for fail in failures:
+        before = history_of(session)
+        tables.act(session, tables.next_action(session, played))
+        connection.fail = fail
+        try:
+            session.settle()
+        except JournalError:
+            assert fail and history_of(session) == before
+        else:
+            assert not fail
+            played += 1
+        connection.fail = False
+        resumed = Session.resume(session.rules, journal, session.game_id)
+        assert history_of(resumed) == history_of(session)
