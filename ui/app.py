@@ -84,7 +84,7 @@ class CompanionApp(App):
         # an action's commit is held open while its frame is laid out and drawn, and
         # made just before the swap (see `settle`)
         Window.bind(on_flip=self._before_flip)
-        self._outputs_soon = Clock.create_trigger(self._run_outputs)
+        self._settle_soon = Clock.create_trigger(self._run_outputs)
         self._rescale(Window, Window.size)
         return self._screens()
 
@@ -297,10 +297,11 @@ class CompanionApp(App):
     def _later(self, work: Callable[[], None]) -> None:
         """The LEDs, ring and buzzer: in the next frame, once the action is durable."""
         self._outputs.append(work)
-        self._outputs_soon()
+        self._settle_soon()
 
     def _run_outputs(self, _dt: float) -> None:
-        self.settle()  # already done by the frame's swap, unless nothing was drawn
+        # settled by the frame's swap; here too, in the next tick, if no frame was drawn
+        self.settle()
         work, self._outputs = self._outputs, []
         for follow in work:
             follow()
@@ -316,6 +317,7 @@ class CompanionApp(App):
         self.root.current = "home"
 
     def _on_update(self, update: Update) -> None:
+        self._settle_soon()  # (the frame's swap settles first)
         kind = self.session.rules.kind if self.session else ""
         screen = self.root.get_screen(self.screen_name(kind, "play"))
         screen.after_update(update)
