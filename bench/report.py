@@ -158,7 +158,7 @@ def markdown(results: dict[str, Any]) -> str:
             lines += [f"Memory after the rolls (VmRSS, the larger of the processes): ours "
                       f"{m['ours']:.0f} MiB, of which {r['kept_mib']:.1f} MiB of kept text "
                       f"textures; bare {m['bare']:.0f} MiB.", ""]
-        for key, name in (("commit_by_outcome", "Touch → committed, labels set"),
+        for key, name in (("commit_by_outcome", "Touch → action written, labels set"),
                           ("shown_by_outcome", "Touch → frame swapped")):
             split = r.get(key, {})
             if split:
