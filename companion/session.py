@@ -265,7 +265,7 @@ class _Held:
 
     verb: str
     command: Any
-    undo: tuple[int, int]  # the session's action and snapshot counters before it
+    counters: tuple[int, int]  # the session's action and snapshot counters before it
     dropped: tuple[Step, ...]  # the redo steps a "do" took
 
 
@@ -368,35 +368,35 @@ class Session:
         before = self.state
         after, events = self.rules.apply(before, command)
         events = tuple(events)
-        undo = self._commit("do", encode(command), [encode(e) for e in events], after)
+        counters = self._commit("do", encode(command), [encode(e) for e in events], after)
         dropped = self._history.do(Step(command, events, before, after))
-        self._hold("do", command, undo, dropped)
+        self._hold("do", command, counters, dropped)
         self._notify(Update("do", command, events, after))
         return events
 
     def undo(self) -> Any:
         self.settle()
         step = self._history.peek_undo()
-        undo = self._commit("undo", None, [], step.before)
+        counters = self._commit("undo", None, [], step.before)
         self._history.undo()
-        self._hold("undo", step.command, undo)
+        self._hold("undo", step.command, counters)
         self._notify(Update("undo", step.command, (), step.before))
         return step.command
 
     def redo(self) -> Any:
         self.settle()
         step = self._history.peek_redo()
-        undo = self._commit("redo", None, [], step.after)
+        counters = self._commit("redo", None, [], step.after)
         self._history.redo()
-        self._hold("redo", step.command, undo)
+        self._hold("redo", step.command, counters)
         self._notify(Update("redo", step.command, step.events, step.after))
         return step.command
 
     # -- holding a commit for its frame ---------------------------------------------
-    def _hold(self, verb: str, command: Any, undo: tuple[int, int],
+    def _hold(self, verb: str, command: Any, counters: tuple[int, int],
               dropped: Sequence[Step] = ()) -> None:
         if self.hold_commits:
-            self._held = _Held(verb, command, undo, tuple(dropped))
+            self._held = _Held(verb, command, counters, tuple(dropped))
 
     @property
     def holding(self) -> bool:
@@ -415,7 +415,7 @@ class Session:
             self.journal.release()
         except JournalError:
             self._history.take_back(held.verb, held.dropped)
-            self._seq, self._snapshot_seq = held.undo
+            self._seq, self._snapshot_seq = held.counters
             inverse = "redo" if held.verb == "undo" else "undo"
             self._notify(Update(inverse, held.command, (), self.state))
             raise

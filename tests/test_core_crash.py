@@ -96,15 +96,6 @@ APP_CHILD = Path(__file__).with_name("helpers") / "app_crash_child.py"
 APP_RUNS = 102  # 34 per game
 
 
-def _table_setup(kind: str) -> dict[str, object]:
-    from tests.test_night_support import params
-
-    if kind == "evil":
-        return setup(seed=99, players=3, treasures={"red": 40, "green": 50, "blue": 55})
-    names = ("Ann", "Bob", "Cid")
-    return {"params": params(kind), "seed": 11, "players": [{"name": n} for n in names]}
-
-
 class _Table:
     """One game in its own journal file, and its twin played in memory."""
 
@@ -114,7 +105,7 @@ class _Table:
 
         self.kind, self.rules, self.tables = kind, rules_for(kind), tables
         self.path = folder / kind / FILE_NAME
-        game = _table_setup(kind)
+        game = tables.table_setup(kind)
         journal = Journal(self.path)
         self.game_id = Session.start(self.rules, journal, game).game_id
         journal.close()

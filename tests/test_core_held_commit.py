@@ -20,7 +20,6 @@ from companion.journal import FILE_NAME, Journal, JournalError
 from companion.session import Session, Update
 from tests.helpers import tables
 from tests.helpers.evil import history_of, setup, start
-from tests.test_night_support import params
 
 
 class FailingCommits:
@@ -40,8 +39,11 @@ class FailingCommits:
         return getattr(self.real, name)
 
 
-def _holding(journal: Journal, **kwargs: Any) -> tuple[Session, FailingCommits, list[Update]]:
-    session = start(journal, **kwargs)
+def _holding(journal: Journal, session: Session | None = None
+             ) -> tuple[Session, FailingCommits, list[Update]]:
+    """`session` (a new Pr. Evil game by default) holding its commits, on a connection
+    whose commits can be made to fail, and what its observers are told."""
+    session = start(journal) if session is None else session
     session.hold_commits = True
     connection = FailingCommits(journal._db)
     journal._db = connection  # type: ignore[assignment]
@@ -141,15 +143,6 @@ def test_another_write_first_commits_the_held_action(tmp_path: Path) -> None:
     journal.close()
 
 
-def _table(kind: str, journal: Journal) -> Session:
-    if kind == "evil":
-        game = setup(seed=99, players=3, treasures={"red": 40, "green": 50, "blue": 55})
-    else:
-        game = {"params": params(kind), "seed": 11,
-                "players": [{"name": n} for n in ("Ann", "Bob", "Cid")]}
-    return Session.start(rules_for(kind), journal, game)
-
-
 @pytest.mark.parametrize("kind", ["evil", "castor", "bond"])
 @given(failures=st.lists(st.booleans(), min_size=1, max_size=30))
 def test_memory_and_journal_agree_whichever_commits_fail(kind: str,
@@ -158,10 +151,8 @@ def test_memory_and_journal_agree_whichever_commits_fail(kind: str,
     that fail are taken back. After each, the session in memory is the one a resume
     reads from the journal."""
     journal = Journal(":memory:")
-    session = _table(kind, journal)
-    session.hold_commits = True
-    connection = FailingCommits(journal._db)
-    journal._db = connection  # type: ignore[assignment]
+    session, connection, _ = _holding(
+        journal, Session.start(rules_for(kind), journal, tables.table_setup(kind)))
     played = 0
     for fail in failures:
         before = history_of(session)

@@ -17,6 +17,17 @@ from companion.session import Session
 from tests.helpers import evil_play
 
 
+def table_setup(kind: str) -> dict[str, Any]:
+    """The setup of the deterministic table of `kind` (three players)."""
+    from tests.helpers.evil import setup
+    from tests.test_night_support import params
+
+    if kind == "evil":
+        return setup(seed=99, players=3, treasures={"red": 40, "green": 50, "blue": 55})
+    names = ("Ann", "Bob", "Cid")
+    return {"params": params(kind), "seed": 11, "players": [{"name": n} for n in names]}
+
+
 def digest(session: Session) -> str:
     """A short fingerprint of the state and the stacks (stable across processes)."""
     history = session._history  # the stacks are what must survive the kill
