@@ -472,7 +472,8 @@ def test_every_screen_and_dialog_reads_at_arm_s_length(launch: Any, language: st
 def test_the_phase_strip_shows_one_current_phase(launch: Any) -> None:
     ui = launch(seed=7)
     new_game(ui, minutes=30)
-    chips = ui.app.root.get_screen("evil_play").card.phase_chips
+    screen = ui.app.root.get_screen("evil_play")
+    chips = screen.card.phase_chips
     assert [chip.phase_state for chip in chips] == ["current", "next", "next"]
     assert not any(chip.text.startswith("✓") for chip in chips)
 
@@ -486,12 +487,14 @@ def test_the_phase_strip_shows_one_current_phase(launch: Any) -> None:
     enter("chevron1", "red", "clock2")  # XII -> II
     enter("chevron1", "red", "clock2")  # II -> IV: past the power space III
     ui.wait_until(lambda: ui.dialog == "power")
+    chips = screen.card.phase_chips  # the card on screen (a roll may swap in another)
     # the roll is the phase until the table has chosen: 1 and 2 done, 3 alone current
     assert [chip.phase_state for chip in chips] == ["done", "done", "current"]
     assert chips[0].text.startswith("✓") and chips[1].text.startswith("✓")
     assert not chips[2].text.startswith("✓")
     ui.tap("power.skip")
     ui.pump(4)
+    chips = screen.card.phase_chips
     assert [chip.phase_state for chip in chips] == ["current", "next", "next"]
 
 
@@ -520,15 +523,17 @@ def test_a_long_story_fits_its_column(launch: Any) -> None:
 
 
 def record_renders(monkeypatch: pytest.MonkeyPatch,
-                   cls: type) -> list[tuple[Any, str, float, float]]:
-    """Every texture `cls` labels render from now on: (label, text, font size, width),
-    as they are when rendered."""
-    rendered: list[tuple[Any, str, float, float]] = []
+                   cls: type) -> list[tuple[Any, str, float, float, int]]:
+    """Every texture `cls` labels render from now on: (label, text, font size, width,
+    frame), as they are when rendered."""
+    from kivy.clock import Clock
+
+    rendered: list[tuple[Any, str, float, float, int]] = []
     update = cls.texture_update
 
     def texture_update(self: Any, *args: Any) -> None:  # Kivy calls it by this name
         if self.text:
-            rendered.append((self, self.text, self.font_size, self.width))
+            rendered.append((self, self.text, self.font_size, self.width, Clock.frames))
         update(self, *args)
 
     monkeypatch.setattr(cls, "texture_update", texture_update)
@@ -546,19 +551,27 @@ def test_the_card_renders_each_text_once_at_the_size_it_shows(
     rendered = record_renders(monkeypatch, Para)
     ui = launch(seed=3)
     new_game(ui, minutes=30)
-    card = ui.app.root.get_screen("evil_play").card
+    screen = ui.app.root.get_screen("evil_play")
     largest = sp(LINE_SP[0]) * ui.app.scale
+    ui.pump(2)
+    rendered.clear()  # the game's first card
     shrunk = 0
     for _ in range(12):
         answer_dialogs(ui, 30)
         if ui.screen != "evil_play":
             break
-        rendered.clear()
         ui.tap("play.roll")
         ui.pump(2)
-        assert rendered, "a roll re-tells the card"
-        assert [(text, size) for label, text, size, _ in rendered
-                if size != label.font_size] == []
+        # the card on screen was told (and fitted) in one frame: as the roll's own, or
+        # off screen for it while the table played. Each of its texts was rendered in
+        # that frame at the size it shows it at, and only at that size: never first at
+        # the largest size (twice the work)
+        card = screen.card
+        last = {id(label): frame for label, *_, frame in rendered}
+        for label in (card.headline, *card.lines):
+            assert id(label) in last, f"{label.text!r} was never rendered"
+            assert [size for told, text, size, _, frame in rendered
+                    if told is label and frame == last[id(label)]] == [label.font_size]
         shrunk += any(text.font_size < largest for text in card.lines)
     assert shrunk, "no card had to shrink: the test would prove nothing"
 
@@ -580,19 +593,37 @@ def test_the_card_s_rows_stack_their_icons_and_texts_in_few_layout_passes(
 
     counted.__name__ = "do_layout"  # Kivy's triggers find it by name
     monkeypatch.setattr(BoxLayout, "do_layout", counted)
+    from ui.screens.evil.card import TurnCard
+
+    told: list[Any] = []  # each time a card is told a new content and laid out again
+    rebuild = TurnCard._rebuild
+
+    def telling(self: Any) -> None:
+        told.append(self)
+        rebuild(self)
+
+    monkeypatch.setattr(TurnCard, "_rebuild", telling)
     ui = launch(seed=3)
     new_game(ui, minutes=30)
-    card = ui.app.root.get_screen("evil_play").card
+    screen = ui.app.root.get_screen("evil_play")
+    ui.pump(2)
+    passes.clear()  # the game's first layout
+    told.clear()
     seen = 0
     for _ in range(10):
         answer_dialogs(ui, 30)
         if ui.screen != "evil_play":
             break
-        passes.clear()
         ui.tap("play.roll")
         ui.pump(2)
-        in_card = [w for w in passes if w is card or card in _parents(w)]
-        assert len(in_card) <= 6, [type(w).__name__ for w in in_card]
+        # from the last action on, each card told: the one shown (after an answer to a
+        # dialog) and the one the next roll swaps in, laid out off screen meanwhile
+        cards = (screen.card, screen._next_card)
+        in_card = [w for w in passes if any(w is c or c in _parents(w) for c in cards)]
+        assert len(in_card) <= 6 * max(1, len(told)), [type(w).__name__ for w in in_card]
+        passes.clear()
+        told.clear()
+        card = screen.card
         top = card.lines_box.top
         for row in card.lines_box.rows:
             assert row.top <= top + 0.5 and row.width == pytest.approx(card.width)
@@ -636,7 +667,7 @@ def test_the_last_roll_renders_the_end_screen_s_texts_once_at_their_widths(
     assert ui.screen == "evil_end"
     end = ui.app.root.get_screen("evil_end")
     on_end = {id(widget) for widget in end.walk()}
-    told = [(label, text, width) for label, text, _, width in rendered
+    told = [(label, text, width) for label, text, _, width, _ in rendered
             if id(label) in on_end]
     assert told, "the last roll tells the end"
     assert [(text, width) for label, text, width in told if width != label.width] == []

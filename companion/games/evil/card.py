@@ -16,7 +16,8 @@ from companion.games.evil import commands as c
 from companion.games.evil import events as e
 from companion.games.evil.instructions import colour, colour_upper, doors, roman
 from companion.games.evil.state import EvilState
-from companion.messages import Message, msg
+from companion.messages import Message, RuleError, msg
+from companion.rules import Rules
 
 #: commands that belong to a roll's resolution: the card keeps showing that roll
 _ROLL_FOLLOW_UPS = (c.PlaceTreasure, c.ActivatePower, c.SkipPower, c.Reroll, c.SetDie)
@@ -71,6 +72,27 @@ def turn_card(state: EvilState, steps: Sequence[Any], verb: str = "do") -> Card:
     settling = state.pending_clock is not None or bool(state.pending_powers) or (
         rolled and bool(state.empty_colours))
     return Card(headline, tuple(lines), 3 if settling else 1)
+
+
+@dataclass(frozen=True)
+class _Rolled:
+    """The step a roll would add (what `turn_card` reads of a step)."""
+
+    command: Any
+    events: tuple[Any, ...]
+
+
+def next_roll_card(rules: Rules, state: EvilState) -> Card | None:
+    """The card the next ROLL will show, or None when the rules would refuse a roll now.
+
+    A roll's dice follow from the state (its seed and draws), so the card is known before
+    the table rolls: the play screen prepares it while the table plays. The roll's step
+    is the card's anchor, so no earlier step is read."""
+    try:
+        after, events = rules.apply(state, c.Roll())
+    except RuleError:
+        return None
+    return turn_card(after, [_Rolled(c.Roll(), tuple(events))], "do")
 
 
 def board(state: EvilState) -> Line:

@@ -143,11 +143,23 @@ class TurnCard(BoxLayout):
         self._shown: list[Line] = []
         self.card: Card | None = None
         self._colours: tuple[str, ...] = ()
+        self._scale_shown = 0.0  # the type scale the card was last laid out at
         # fitting sets the rows' and texts' heights, never the card's own size: neither
         # trigger can set off itself, and each runs once per frame at most
         self._fit_soon = Clock.create_trigger(self._fit, -1)
         self._rebuild_soon = Clock.create_trigger(lambda _dt: self._rebuild(), -1)
         self.bind(size=self._rebuild_soon)
+
+    # nothing on the card takes a touch: a touch need not visit its few dozen widgets
+    # (every tap on the screen did, ROLL's included)
+    def on_touch_down(self, touch: Any) -> bool:
+        return False
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return False
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return False
 
     def warm(self, rows: int) -> bool:
         """Build up to `rows` more rows of the pool (while the table plays); True while
@@ -170,11 +182,19 @@ class TurnCard(BoxLayout):
         self.card, self._colours = card, colours
         self._rebuild()
 
+    def shows(self, card: Card, colours: tuple[str, ...], like: TurnCard) -> bool:
+        """This card shows `card` as `like` would: the same content at the same size,
+        place and type scale (a card prepared away from the screen, see the play screen)."""
+        return (self.card == card and self._colours == colours
+                and self._scale_shown == self._scale()
+                and tuple(self.size) == tuple(like.size) and tuple(self.pos) == tuple(like.pos))
+
     def _rebuild(self) -> None:
         """Lay the card out again at its largest type, then fit it to the height."""
         card, colours = self.card, self._colours
         if card is None or self.width <= 1:
             return  # told once its screen gives it a width (its size calls this again)
+        self._scale_shown = self._scale()
         # the fit is asked for before any text changes: it runs before the texts' own
         # updates in this frame, which then render each text once, at the size it
         # settles on (not first at the largest)
@@ -203,11 +223,21 @@ class TurnCard(BoxLayout):
             self.pool.append(CardRow())
         for index, line in enumerate(card.lines):
             row = self.pool[index]
+            # a row new to the card takes its width now, not from the stack's next pass:
+            # its text would be wrapped (and rendered) at a row's default width first
+            row.width = self.lines_box.width
             row.show(line, index, colours, side)
             self.lines_box.add_widget(row)
             self.lines.append(row.text)
             self._rows.append(row)
             self._shown.append(line)
+        # a text asked to render before the fit was (a row just built for the pool, in
+        # this same tick) renders after it all the same: once, at the size it settles on
+        for text in (self.headline, *self.lines):
+            pending = text._trigger_texture
+            if pending.is_triggered:
+                pending.cancel()
+                pending()
         self._refit()
 
     # -- fitting ------------------------------------------------------------------------

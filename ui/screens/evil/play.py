@@ -20,7 +20,7 @@ from kivy.uix.widget import Widget
 
 from companion.games.evil import commands as c
 from companion.games.evil import events as e
-from companion.games.evil.card import turn_card
+from companion.games.evil.card import Card, next_roll_card, turn_card
 from companion.games.evil.dice import DICE, draw
 from companion.games.evil.state import EvilState
 from companion.session import Session, Update
@@ -60,6 +60,9 @@ class EvilPlayScreen(PlayScreen):
         self._placement: Any = None
         self._power: Any = None
         self._treasure_pool: dict[str, TreasureButton] = {}  # by colour, across games
+        #: the card the next ROLL will show, laid out off screen while the table plays
+        #: (`_prepare_roll`); the roll swaps it in for the card shown
+        self._next_card: TurnCard | None = None
 
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
@@ -227,15 +230,60 @@ class EvilPlayScreen(PlayScreen):
         elif state.empty_colours and not self.placement_snoozed:
             dialogs().placement_dialog(state, state.empty_colours[0],
                                        on_later=self.snooze_placement)
+        else:
+            self._prepare_roll()
+
+    def _prepare_roll(self) -> None:
+        """Lay out, off screen, the card the next ROLL will show (a roll's dice follow
+        from the state): the roll then swaps it in, its texts measured and drawn. Done
+        in the frame after the one that showed the last action, while the table plays."""
+        spare = self._next_card
+        if spare is None or self.session is None or self.roll_button.disabled:
+            return
+        if tuple(spare.size) != tuple(self.card.size) or tuple(spare.pos) != tuple(self.card.pos):
+            # laid out at the card's size and place in this frame, told in the next: a
+            # text is then rendered once, at its width and the size the card fits at
+            spare.size, spare.pos = self.card.size, self.card.pos
+            Clock.schedule_once(lambda _dt: self._prepare_roll())
+            return
+        card = next_roll_card(self.session.rules, self.state)
+        if card is not None:
+            spare.show(card, self.state.params.colours)
+
+    def _show_card(self, card: Card, colours: tuple[str, ...]) -> None:
+        spare = self._next_card
+        if spare is None or not spare.shows(card, colours, like=self.card):
+            self.card.show(card, colours)
+            return
+        shown = self.card
+        parent = shown.parent
+        index = parent.children.index(shown)
+        due = parent._trigger_layout.is_triggered  # by another change: it still runs
+        parent.remove_widget(shown)
+        parent.add_widget(spare, index=index)
+        # the swap sets off layouts that would change nothing: the card shown is laid
+        # out at this size and place already, the one taken out is laid out again when
+        # prepared, and its column's children keep their sizes and places
+        spare._trigger_layout.cancel()
+        shown._trigger_layout.cancel()
+        if not due:
+            parent._trigger_layout.cancel()
+        self.card, self._next_card = spare, shown
 
     def warm_steps(self) -> Iterator[None]:
         """Then the turn card's rows and the power and placement dialogs, sized for this
         game (its minutes keys, its seats): the roll that opens one builds nothing."""
         yield from super().warm_steps()
-        more = True
-        while more:
-            more = self.card.warm(rows=4)
+        if self._next_card is None:
+            self._next_card = TurnCard()
             yield
+        for card in (self.card, self._next_card):
+            more = True
+            while more:
+                more = card.warm(rows=4)
+                yield
+        self._prepare_roll()
+        yield
         self.placement().prepare(self.state)
         yield
         self.power().prepare(self.state)
@@ -286,7 +334,7 @@ class EvilPlayScreen(PlayScreen):
             state.empty_colours or state.pending_powers or state.waiting_for_replacement)
         self.roll_button.disabled = state.outcome is not None or unsettled
         assert self.session is not None
-        self.card.show(turn_card(state, self.session.steps, self._verb), p.colours)
+        self._show_card(turn_card(state, self.session.steps, self._verb), p.colours)
         rolled = update is not None and update.verb == "do" and any(
             isinstance(ev, e.DiceRolled) and ev.source == "app" for ev in update.events)
         self._show_dice(state, animate=rolled)
