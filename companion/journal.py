@@ -159,6 +159,10 @@ class Journal:
 
     #: an action written with `append(hold=True)`, its transaction left open for `release`
     _held = False
+    #: an action given to `append(hold=True)` and not written yet: `release` writes and
+    #: commits it at once (after the frame showing it is drawn, while it is rendered);
+    #: a read before that writes it first, its transaction then held open
+    _queued: Callable[[bool], None] | None = None
     #: why a held action could not be committed when another write came first
     _release_failure: JournalError | None = None
 
@@ -311,12 +315,7 @@ class Journal:
         """One write transaction; `hold`: left open, to be committed by `release`."""
         if self.read_only is not None:
             raise JournalError(self.read_only.key, **self.read_only.params)
-        if self._held:  # another write before the held action's release: it goes first
-            try:
-                self.release()
-            except JournalError as exc:
-                self._release_failure = exc  # for the held action's owner, at its release
-                raise
+        self._release_first()
         try:
             self._db.execute("BEGIN IMMEDIATE")
             try:
@@ -331,12 +330,25 @@ class Journal:
         except sqlite3.Error as exc:
             raise self._write_error(exc) from exc
 
+    def _release_first(self) -> None:
+        """Another write before the held action's release: the held action goes first."""
+        if self._held or self._queued:
+            try:
+                self.release()
+            except JournalError as exc:
+                self._release_failure = exc  # for the held action's owner, at its release
+                raise
+
     def release(self) -> None:
-        """Commit the action `append(hold=True)` left open. Raises JournalError if it
-        cannot be (full disk, I/O error): the action is then not in the journal."""
+        """Write and commit the action `append(hold=True)` left. Raises JournalError if
+        it cannot be (full disk, I/O error): the action is then not in the journal."""
         failure, self._release_failure = self._release_failure, None
         if failure is not None:
             raise failure
+        queued, self._queued = self._queued, None
+        if queued is not None:
+            queued(False)  # written and committed in one go
+            return
         if not self._held:
             return
         self._held = False
@@ -345,10 +357,21 @@ class Journal:
         except sqlite3.Error as exc:
             raise self._write_error(exc) from exc
 
+    def _write_queued(self) -> None:
+        """The queued action written now, its transaction held open (a read must see
+        it); a failure is kept for its owner's `release`."""
+        queued, self._queued = self._queued, None
+        if queued is None:
+            return
+        try:
+            queued(True)
+        except JournalError as exc:
+            self._release_failure = exc
+
     @property
     def holding(self) -> bool:
-        """An action is written and waits for `release`."""
-        return self._held or self._release_failure is not None
+        """An action waits for `release` (written, or to be written)."""
+        return self._held or self._queued is not None or self._release_failure is not None
 
     def _write_error(self, exc: sqlite3.Error) -> JournalError:
         if self._db.in_transaction:
@@ -383,10 +406,24 @@ class Journal:
         hold: bool = False,
     ) -> None:
         """Commit one action and the game's new summary together (and a snapshot of
-        the state after it, if given). `hold`: written, but committed only by `release`
+        the state after it, if given). `hold`: written and committed only by `release`
         (the app releases it just before the frame that shows it is swapped: the
-        rasteriser draws that frame meanwhile, while the disk syncs)."""
+        rasteriser draws that frame meanwhile, while the disk syncs); a read before
+        that sees it."""
         now = time.time()
+        if hold:
+            if self.read_only is not None:  # refused now, as a write is
+                raise JournalError(self.read_only.key, **self.read_only.params)
+            self._release_first()
+            self._queued = lambda held: self._write_action(
+                game_id, seq, verb, command, events, summary, snapshot, now, held)
+            return
+        self._write_action(game_id, seq, verb, command, events, summary, snapshot, now, False)
+
+    def _write_action(self, game_id: int, seq: int, verb: str,
+                      command: dict[str, Any] | None, events: Sequence[dict[str, Any]],
+                      summary: dict[str, Any], snapshot: Snapshot | None, now: float,
+                      hold: bool) -> None:
         with self._transaction(hold) as db:
             db.execute(
                 "INSERT INTO actions(game_id, seq, verb, command, events, at)"
@@ -563,6 +600,7 @@ class Journal:
 
     def backup_into(self, target: Path | str) -> None:
         """A consistent copy of the whole journal, with SQLite's online backup API."""
+        self._write_queued()
         copy = sqlite3.connect(str(target))
         try:
             self._db.backup(copy)
@@ -576,6 +614,7 @@ class Journal:
     def _fetch(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
         """Every row; text that is not valid UTF-8 (a flipped bit) comes back as
         `Undecodable` instead of failing the whole query."""
+        self._write_queued()
         try:
             return self._db.execute(sql, params).fetchall()
         except sqlite3.OperationalError as exc:

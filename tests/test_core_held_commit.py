@@ -23,15 +23,18 @@ from tests.helpers.evil import history_of, setup, start
 
 
 class FailingCommits:
-    """The journal's connection, except that COMMIT fails while `fail` is set (a full
-    disk, an I/O error)."""
+    """The journal's connection, except that COMMIT (or the statement `fails`) fails
+    while `fail` is set (a full disk, an I/O error)."""
 
     def __init__(self, real: sqlite3.Connection) -> None:
         self.real = real
         self.fail = False
+        self.fails = "COMMIT"
+        self.statements: list[str] = []  # every statement run, in order
 
     def execute(self, sql: str, *args: Any) -> Any:
-        if sql == "COMMIT" and self.fail:
+        self.statements.append(sql.split()[0])
+        if sql.split()[0] == self.fails and self.fail:
             raise sqlite3.OperationalError("database or disk is full")
         return self.real.execute(sql, *args)
 
@@ -72,6 +75,50 @@ def test_a_held_action_reaches_the_file_when_settled(tmp_path: Path) -> None:
     assert not journal.holding and _committed(path) == 1
     session.settle()  # nothing held: nothing to do
     assert _committed(path) == 1
+    journal.close()
+
+
+def test_the_action_is_written_when_settled_after_its_frame_is_drawn(
+        tmp_path: Path) -> None:
+    # the dispatch only computes; the write itself (its statements, its sync) comes at
+    # the settle, while the frame that shows the action is rendered
+    journal = Journal(tmp_path / FILE_NAME)
+    session, connection, _ = _holding(journal)
+    session.dispatch(c.MoveTime(1))
+    assert connection.statements == [] and journal.holding
+    session.settle()
+    assert connection.statements == ["BEGIN", "INSERT", "UPDATE", "COMMIT"]
+    journal.close()
+
+
+def test_a_read_before_the_settle_sees_the_held_action(tmp_path: Path) -> None:
+    path = tmp_path / FILE_NAME
+    journal = Journal(path)
+    session, connection, _ = _holding(journal)
+    session.dispatch(c.MoveTime(1))
+    assert len(journal.entries(1)) == 1  # written for the read, in its open transaction
+    assert journal.holding and _committed(path) == 0  # and not committed before the settle
+    session.settle()
+    assert _committed(path) == 1 and connection.statements.count("INSERT") == 1
+    journal.close()
+
+
+def test_a_write_failing_for_a_read_is_the_held_action_s_failure(tmp_path: Path) -> None:
+    journal = Journal(tmp_path / FILE_NAME)
+    session, connection, updates = _holding(journal)
+    session.dispatch(c.MoveTime(1))
+    session.settle()
+    before = session.state
+    session.dispatch(c.MoveTime(1))
+    connection.fails, connection.fail = "INSERT", True
+    # a read writes the action first; the write fails, the read does not
+    assert [g.id for g in journal.unfinished()] == [1]
+    connection.fail = False
+    with pytest.raises(JournalError) as caught:
+        session.settle()  # the action's owner hears of it, and takes it back
+    assert "disk is full" in caught.value.message.params["reason"]
+    assert session.state == before and updates[-1].verb == "undo"
+    assert len(journal.entries(1)) == 1 and not journal.holding
     journal.close()
 
 
