@@ -74,12 +74,14 @@ def turn_card(state: EvilState, steps: Sequence[Any], verb: str = "do") -> Card:
     return Card(headline, tuple(lines), 3 if settling else 1)
 
 
-@dataclass(frozen=True)
 class _Rolled:
-    """The step a roll would add (what `turn_card` reads of a step)."""
+    """The step a roll would add (what `turn_card` reads of a step). A plain class: a
+    dataclass costs its module's import (at every start) a quarter of a millisecond."""
 
-    command: Any
-    events: tuple[Any, ...]
+    __slots__ = ("command", "events")
+
+    def __init__(self, command: Any, events: tuple[Any, ...]) -> None:
+        self.command, self.events = command, events
 
 
 def next_roll_card(rules: Rules, state: EvilState) -> Card | None:
