@@ -34,9 +34,11 @@ ICON_DP = 40
 #: when the card cannot fit at the smallest type, lines go in this order (higher first)
 DROP_FIRST = {"turn": 4, "power": 3, "place": 3, "recovered": 2, "lost": 2, "board": 0}
 PHASE_KEYS = ("evil.ui.phase1", "evil.ui.phase2", "evil.ui.phase3")
-#: the pool's rows (`TurnCard.warm`): more than a roll can say (its die, a loss per
-#: treasure, the waiting black die, a placement per treasure, the clock, the power space
-#: and the choice, the next turn); a longer card (many corrections) adds rows once
+#: the pool's rows (`TurnCard.warm`), shared by the card shown and the one prepared for
+#: the next roll: more than two usual cards say together (a roll says three to six
+#: lines; its longest: its die, a loss per treasure, the waiting black die, a placement
+#: per treasure, the clock, the power space and the choice, the next turn); a longer
+#: pair adds rows, once
 POOL = 16
 
 
@@ -107,7 +109,9 @@ SYMBOLS: dict[str, tuple[str, tuple[float, float, float, float]]] = {
 class TurnCard(BoxLayout):
     """The card. `show(card)` replaces its content; it then fits itself to its height."""
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, pool: list[CardRow] | None = None, **kwargs: Any) -> None:
+        """`pool`: the rows of another card, shared (the play screen's card prepared
+        for the next roll): each card takes the rows the other does not show."""
         # no width until its screen lays it out (not Kivy's default 100 px): the card is
         # fitted once it has its own
         kwargs.setdefault("size", (0, 0))
@@ -137,7 +141,7 @@ class TurnCard(BoxLayout):
         # the lines' widgets, re-told by each card: the first card builds the rows it
         # needs (the first frame waits for no more), `warm` the rest of the pool while
         # the table plays, so that a roll builds none
-        self.pool: list[CardRow] = []
+        self.pool: list[CardRow] = [] if pool is None else pool
         self.lines: list[Para] = []
         self._rows: list[CardRow] = []
         self._shown: list[Line] = []
@@ -219,10 +223,12 @@ class TurnCard(BoxLayout):
         self._rows = []
         self._shown = []
         side = dp(ICON_DP) * scale
-        while len(self.pool) < len(card.lines):
-            self.pool.append(CardRow())
+        free = [row for row in self.pool if row.parent is None]  # not on the other card
+        while len(free) < len(card.lines):
+            free.append(CardRow())
+            self.pool.append(free[-1])
         for index, line in enumerate(card.lines):
-            row = self.pool[index]
+            row = free[index]
             # a row new to the card takes its width now, not from the stack's next pass:
             # its text would be wrapped (and rendered) at a row's default width first
             row.width = self.lines_box.width

@@ -275,13 +275,12 @@ class EvilPlayScreen(PlayScreen):
         game (its minutes keys, its seats): the roll that opens one builds nothing."""
         yield from super().warm_steps()
         if self._next_card is None:
-            self._next_card = TurnCard()
+            self._next_card = TurnCard(pool=self.card.pool)  # the two share their rows
             yield
-        for card in (self.card, self._next_card):
-            more = True
-            while more:
-                more = card.warm(rows=4)
-                yield
+        more = True
+        while more:
+            more = self.card.warm(rows=4)
+            yield
         self._prepare_roll()
         yield
         self.placement().prepare(self.state)
