@@ -313,8 +313,7 @@ class Journal:
     @contextmanager
     def _transaction(self, hold: bool = False) -> Iterator[sqlite3.Connection]:
         """One write transaction; `hold`: left open, to be committed by `release`."""
-        if self.read_only is not None:
-            raise JournalError(self.read_only.key, **self.read_only.params)
+        self._writable()
         self._release_first()
         try:
             self._db.execute("BEGIN IMMEDIATE")
@@ -329,6 +328,11 @@ class Journal:
                 self._db.execute("COMMIT")
         except sqlite3.Error as exc:
             raise self._write_error(exc) from exc
+
+    def _writable(self) -> None:
+        """Refuse a write to a journal opened read-only."""
+        if self.read_only is not None:
+            raise JournalError(self.read_only.key, **self.read_only.params)
 
     def _release_first(self) -> None:
         """Another write before the held action's release: the held action goes first."""
@@ -412,8 +416,7 @@ class Journal:
         that sees it."""
         now = time.time()
         if hold:
-            if self.read_only is not None:  # refused now, as a write is
-                raise JournalError(self.read_only.key, **self.read_only.params)
+            self._writable()  # refused now, as a write is
             self._release_first()
             self._queued = lambda held: self._write_action(
                 game_id, seq, verb, command, events, summary, snapshot, now, held)
