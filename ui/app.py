@@ -76,8 +76,10 @@ class CompanionApp(App):
 
     # -- building ---------------------------------------------------------------------
     def build(self) -> ScreenManager:
+        from ui.widgets import pictures
         from ui.widgets.basics import rescale_all
 
+        pictures.hold()  # the first frame draws shapes, not pictures: see `_after_start`
         self.bind(scale=rescale_all)  # every text and row that follows the window size
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._rescale, on_keyboard=self._on_key)
@@ -161,6 +163,9 @@ class CompanionApp(App):
         Window.bind(on_flip=flipping)
 
     def _after_start(self) -> None:
+        from ui.widgets import pictures
+
+        pictures.release()  # the dice and markers drawn into pictures, in the next frame
         # full garbage collections wait for a quiet table (ui/memory.py)
         Window.bind(on_touch_down=self.collector.activity)
         Clock.schedule_interval(self.collector.tick, 1.0)

@@ -9,7 +9,9 @@ spaces over them, the hand, the markers). What moves is built once for a size an
 number of markers, and a roll moves it. Kivy redraws the whole window for any
 change, and under a software renderer the face's shapes were most of the dial's cost in
 every frame. Each treasure marker carries a letter as well as its colour, and a
-coloured arc shows the time left before the time marker reaches it.
+coloured arc shows the time left before the time marker reaches it. A marker is a
+picture too, drawn once per size; before the app's first frame, its shapes are drawn
+directly instead (`ui.widgets.pictures`).
 """
 
 from __future__ import annotations
@@ -28,15 +30,19 @@ from kivy.graphics import (
     Color,
     Fbo,
     InstructionGroup,
+    PopMatrix,
+    PushMatrix,
     Rectangle,
     SmoothEllipse,
     SmoothLine,
+    Translate,
 )
 from kivy.metrics import sp
 from kivy.uix.widget import Widget
 
 from companion.games.evil.instructions import roman
 from ui import theme
+from ui.widgets import pictures
 from ui.widgets.rounded import RoundedBox
 from ui.widgets.shapes import arc_segments, disc
 
@@ -82,6 +88,10 @@ class Dial(Widget):
         self._draw_soon = Clock.create_trigger(self._draw, -1)
         self.bind(pos=self._draw_soon, size=self._draw_soon)
 
+    def pictures_allowed(self) -> None:
+        self._layout = None  # built again, its markers as pictures
+        self._draw_soon()
+
     def show(self, view: DialView) -> None:
         if view != self.view:
             self.view = view
@@ -125,25 +135,30 @@ class Dial(Widget):
             self._face = Fbo(size=size)
         fbo = self._face
         fbo.clear()
-        cx, cy = self.center_x - origin[0], self.center_y - origin[1]
-        view = self.view
         with fbo:
             # the window's own background around the disc: the picture is opaque, so
             # its antialiased edges blend once, on the background, as drawn directly
             ClearColor(*theme.BACKGROUND)
             ClearBuffers()
-            Color(*theme.PANEL)
-            SmoothEllipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
-            Color(0.45, 0.47, 0.52, 1)
-            SmoothLine(circle=(cx, cy, r), width=2)
-            # the numerals; the power spaces' gold discs are drawn over the arcs
-            Color(*theme.TEXT)
-            for p in range(view.steps):
-                if p not in view.power_spaces:
-                    x, y = self._point(p, r * 0.78)
-                    self._blit(roman(p, view.steps), numeral_size, x - origin[0],
-                               y - origin[1])
+            self._face_shapes(r, numeral_size, origin)
         return fbo, origin
+
+    def _face_shapes(self, r: float, numeral_size: float, origin: tuple[int, int]) -> None:
+        """The face's instructions (disc, rim, numerals), where the window's `origin` is
+        (0, 0): into its picture, or onto the dial before the first frame."""
+        assert self.view is not None
+        cx, cy = self.center_x - origin[0], self.center_y - origin[1]
+        Color(*theme.PANEL)
+        SmoothEllipse(pos=(cx - r, cy - r), size=(2 * r, 2 * r))
+        Color(0.45, 0.47, 0.52, 1)
+        SmoothLine(circle=(cx, cy, r), width=2)
+        # the numerals; the power spaces' gold discs are drawn over the arcs
+        Color(*theme.TEXT)
+        for p in range(self.view.steps):
+            if p not in self.view.power_spaces:
+                x, y = self._point(p, r * 0.78)
+                self._blit(roman(p, self.view.steps), numeral_size, x - origin[0],
+                           y - origin[1])
 
     def _power_spaces(self, r: float, numeral_size: float) -> None:
         """The power spaces highlighted in gold, over the time-left arcs they may touch."""
@@ -169,25 +184,35 @@ class Dial(Widget):
         scale = float(getattr(App.get_running_app(), "scale", 1.0))
         numeral_size = min(sp(theme.SIZE_FIGURE) * scale, r * 0.25)
         self.numeral_font = self.marker_font = numeral_size
-        face, origin = self._face_picture(r, numeral_size)
-        layout = (self._face_key, origin, tuple(self.center))
+        face: Fbo | None = None
+        origin = (0, 0)
+        if pictures.allowed(self):
+            face, origin = self._face_picture(r, numeral_size)
+            layout: tuple[Any, ...] = (self._face_key, origin, tuple(self.center))
+        else:  # before the first frame: the face's shapes, where its picture goes
+            layout = ("shapes", tuple(self.size), tuple(self.center), r, numeral_size,
+                      view.steps, view.power_spaces)
         if layout != self._layout:
             self._layout = layout
             self._build(face, origin, r, numeral_size)
         self._slots(len(view.markers))
         self._move(view, r, numeral_size)
 
-    def _build(self, face: Fbo, origin: tuple[int, int], r: float,
+    def _build(self, face: Fbo | None, origin: tuple[int, int], r: float,
                numeral_size: float) -> None:
         """The dial's instructions for this size; a roll then moves them (`_move`) and
         makes none: dropped instructions are cycles that only a full collection frees,
         and the memory behind their vertices stays until it does."""
         self.canvas.clear()
-        self.canvas.add(face)  # drawn into only when flagged: a new size or new settings
         cx, cy = self.center
-        with self.canvas:
-            Color(1, 1, 1, 1)
-            Rectangle(texture=face.texture, pos=origin, size=face.size)
+        if face is None:
+            with self.canvas:
+                self._face_shapes(r, numeral_size, (0, 0))  # in the window's place
+        else:
+            self.canvas.add(face)  # drawn into only when flagged: a new size or settings
+            with self.canvas:
+                Color(1, 1, 1, 1)
+                Rectangle(texture=face.texture, pos=origin, size=face.size)
         # time-left arcs, one ring per treasure, from the time marker to its marker
         self._arc_box = InstructionGroup()
         self.canvas.add(self._arc_box)
@@ -250,11 +275,21 @@ class Dial(Widget):
         # tokens on the board
         stacked: dict[int, int] = {}
         d = self._marker_side
-        for (_, picture), (colour, text, position, _) in zip(
+        direct = not pictures.allowed(self)
+        for (group, picture), (colour, text, position, _) in zip(
                 self._markers[:len(view.markers)], view.markers, strict=True):
             level = stacked.get(position, 0)
             stacked[position] = level + 1
             mx, my = self._point(position, max(r * 0.06, r * 0.5 - level * d * 0.85))
+            if direct:  # before the first frame: its shapes, where its picture goes
+                side = marker_picture_side(d)
+                group.clear()
+                group.add(PushMatrix())
+                group.add(Translate(round(mx - side / 2), round(my - side / 2)))
+                group.add(marker_art(side, d, theme.colour(colour),
+                                     self._text(text, numeral_size)))
+                group.add(PopMatrix())
+                continue
             texture = self._marker_picture(colour, text, numeral_size)
             picture.texture = texture
             picture.size = texture.size
@@ -276,10 +311,15 @@ class Dial(Widget):
         return texture
 
 
+def marker_picture_side(d: float) -> int:
+    """The side (px) of a marker's picture: the marker `d` across, its rim and edge."""
+    return math.ceil(d + 4) + 2
+
+
 def marker_picture(d: float, fill: theme.Rgba, letter: Any) -> Any:
     """`marker_art` drawn into a texture of its own, on a transparent ground (the
     framebuffer goes once drawn; its texture stays)."""
-    side = math.ceil(d + 4) + 2
+    side = marker_picture_side(d)
     fbo = Fbo(size=(side, side))
     with fbo:
         ClearColor(0, 0, 0, 0)

@@ -26,6 +26,7 @@ from kivy.graphics import (
 from kivy.uix.widget import Widget
 
 from ui import theme
+from ui.widgets import pictures
 from ui.widgets.rounded import RoundedBox
 from ui.widgets.shapes import circle_segments, disc
 
@@ -81,7 +82,8 @@ class DieFace(Widget):
     a frame draws a die as one textured square, not its six to eight shapes, and a roll
     shows a kept picture and makes no drawing instructions. (Dropped instructions are
     cycles that only a full collection frees, and the memory behind each one's
-    vertices stays until it does.)"""
+    vertices stays until it does.) Before the app's first frame, the shapes are drawn
+    directly instead (`ui.widgets.pictures`)."""
 
     def __init__(self, die: str, white: bool = True,
                  backdrop: theme.Rgba = theme.BACKGROUND, **kwargs: Any) -> None:
@@ -113,11 +115,17 @@ class DieFace(Widget):
             self.face, self.letter = face, letter
             self._draw_soon()
 
+    def pictures_allowed(self) -> None:
+        self._draw_soon()
+
     def _draw(self, *_: Any) -> None:
         side = min(self.width, self.height) * 0.94
         picture: InstructionGroup | None = None
         self.figure_font = 0.0
-        if side >= 8:
+        if side >= 8 and not pictures.allowed(self):
+            # before the first frame: the face's shapes, drawn where its picture goes
+            picture = self._picture(side)
+        elif side >= 8:
             key = (self.face, self.letter, self.white, round(side, 2), self.backdrop)
             kept = self._pictures.get(key)
             if kept is None:
@@ -130,6 +138,7 @@ class DieFace(Widget):
                                     size=texture.size))
                 kept = self._pictures[key] = (group, font)
             picture, self.figure_font = kept
+        if picture is not None:
             # whole pixels: the picture's pixels are the screen's, as sharp as drawn
             self._place.xy = (round(self.center_x - side / 2), round(self.center_y - side / 2))
         if picture is not self._shown:

@@ -47,9 +47,10 @@ def _mask(radius: float) -> tuple[Texture, int]:
     if key not in _MASKS:
         n, alphas = corner_alphas(key)
         size = 2 * n + 1
+        pixels = bytearray(b"\xff" * (4 * size * size))  # white...
+        pixels[3::4] = bytes(alphas)  # ... each pixel's alpha its coverage
         texture = Texture.create(size=(size, size), colorfmt="rgba")
-        texture.blit_buffer(b"".join(bytes((255, 255, 255, a)) for a in alphas),
-                            colorfmt="rgba", bufferfmt="ubyte")
+        texture.blit_buffer(bytes(pixels), colorfmt="rgba", bufferfmt="ubyte")
         _MASKS[key] = (texture, n)
     return _MASKS[key]
 
