@@ -11,6 +11,10 @@ os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+# The window is made once per test process, by whichever test first needs it: with the
+# app's window settings (no multisampling, config/app.yaml), whatever test that is. A
+# multisampled window antialiases shapes otherwise than the app's window does.
+os.environ.setdefault("KCFG_GRAPHICS_MULTISAMPLES", "0")
 # Never the user's own files: a test that saves a setting or opens the default journal
 # writes into a throw-away home, and no config of the machine's leaks into a test.
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="companion-config-")
