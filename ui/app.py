@@ -214,10 +214,13 @@ class CompanionApp(App):
             play.offer_pins()
 
     def on_stop(self) -> None:
+        from ui.widgets import pictures
+
         self.settle()
         self.watchdog.stopping()
         if self.hardware is not None:
             self.hardware.close()
+        pictures.release()  # an app stopped before its first frame holds them no longer
 
     # -- games and sessions -----------------------------------------------------------
     def playable(self, kind: str) -> bool:
