@@ -186,7 +186,8 @@ class Dial(Widget):
         self.numeral_font = self.marker_font = numeral_size
         face: Fbo | None = None
         origin = (0, 0)
-        if pictures.allowed(self):
+        shapes = not pictures.allowed(self)
+        if not shapes:
             face, origin = self._face_picture(r, numeral_size)
             layout: tuple[Any, ...] = (self._face_key, origin, tuple(self.center))
         else:  # before the first frame: the face's shapes, where its picture goes
@@ -196,7 +197,7 @@ class Dial(Widget):
             self._layout = layout
             self._build(face, origin, r, numeral_size)
         self._slots(len(view.markers))
-        self._move(view, r, numeral_size)
+        self._move(view, r, numeral_size, shapes)
 
     def _build(self, face: Fbo | None, origin: tuple[int, int], r: float,
                numeral_size: float) -> None:
@@ -255,8 +256,9 @@ class Dial(Widget):
                 for slot in slots[:count]:
                     box.add(slot[0])
 
-    def _move(self, view: DialView, r: float, numeral_size: float) -> None:
-        """Put the hand, the arcs and the markers where `view` says."""
+    def _move(self, view: DialView, r: float, numeral_size: float, shapes: bool) -> None:
+        """Put the hand, the arcs and the markers where `view` says; `shapes`: the
+        markers as their shapes, not their pictures (before the first frame)."""
         assert self._hand is not None and self._tip is not None
         cx, cy = self.center
         start = 360 * view.time / view.steps
@@ -275,14 +277,13 @@ class Dial(Widget):
         # tokens on the board
         stacked: dict[int, int] = {}
         d = self._marker_side
-        direct = not pictures.allowed(self)
+        side = marker_picture_side(d)
         for (group, picture), (colour, text, position, _) in zip(
                 self._markers[:len(view.markers)], view.markers, strict=True):
             level = stacked.get(position, 0)
             stacked[position] = level + 1
             mx, my = self._point(position, max(r * 0.06, r * 0.5 - level * d * 0.85))
-            if direct:  # before the first frame: its shapes, where its picture goes
-                side = marker_picture_side(d)
+            if shapes:  # before the first frame: its shapes, where its picture goes
                 group.clear()
                 group.add(PushMatrix())
                 group.add(Translate(round(mx - side / 2), round(my - side / 2)))

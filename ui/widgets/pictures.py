@@ -1,11 +1,12 @@
 """When shapes may be drawn into pictures: once the app's first frame is on screen.
 
-A die's face and a treasure marker are drawn once into a picture (a framebuffer pass),
-which later frames draw as one textured square. Each pass is a flush of the renderer
-of its own: ~2 ms under a software renderer, and a resumed Pr. Evil game's first frame
-needed six (three dice, three markers). Until that frame is up, a widget draws the same
-shapes directly, which look the same pixel for pixel (tests/test_ui_pictures.py), and
-it is told when it may make its pictures: in the frames after, when nobody waits.
+A die's face, the dial's face and a treasure marker are drawn once into a picture (a
+framebuffer pass), which later frames draw as one textured square. Each pass is a flush
+of the renderer of its own: ~2 ms under a software renderer, the first one in a process
+more, and a resumed Pr. Evil game's first frame needed seven (three dice, the dial's
+face, three markers). Until that frame is up, a widget draws the same shapes directly,
+which look the same pixel for pixel (tests/test_ui_pictures.py), and it is told when
+it may make its pictures: in the frames after, when nobody waits.
 """
 
 from __future__ import annotations
