@@ -5,7 +5,7 @@ pixel. A label's text, a die's picture and the dial's face and markers are drawn
 their own size with their corner on a whole pixel, so each pixel's centre is a texel's
 centre and nearest sampling gives exactly the same pixels. Under a software renderer
 (llvmpipe: a desktop without a GPU, the tests and the benchmarks) the play screen's frame
-rasterised ~0.5 ms faster, of ~1.7 ms (docs/benchmarks.md); a GPU samples either at
+rasterised in 1.34 ms instead of 1.69 (docs/benchmarks.md); a GPU samples either at
 the same speed. Where such a texture is shown off the pixel grid (a list scrolled by a
 fraction of a pixel), nearest keeps it sharp on the nearest pixel, where linear blurred
 it over two."""
