@@ -132,6 +132,13 @@ def markdown(results: dict[str, Any]) -> str:
                       f"{_verdict(p99_ratio, 1.5)} |",
                       f"| ROLL → frame max over {o['n']} rolls < 100 ms | {_ms(o['max'])} | "
                       f"{_verdict(o['max'], 0.1)} |"]
+            same = shown.get("bare_same")
+            if same:
+                ratio_same = o["p99"] / same["p99"] if same["p99"] else 0
+                lines.append(f"| … the same p99 against bare Kivy with our window settings "
+                             f"(no multisampling; bare median {_ms(same['median'])}): "
+                             f"like for like, no target | {_ms(o['p99'])} / {_ms(same['p99'])} "
+                             f"= {ratio_same:.2f}x | – |")
             if "dialog_s" in r:
                 d = r["dialog_s"]
                 bound = b["p99"] + 2 / 60

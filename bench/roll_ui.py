@@ -15,9 +15,11 @@ any Kivy app) is switched off in both children, so a sample is the app's own wor
 input dispatch, rules, journal commit, labels, drawing and the swap.
 
 The bare app: a Button that sets a Label's text to the next turn, same touches, same
-timing; what any Kivy app pays for a tap that changes a label.
+timing; what any Kivy app pays for a tap that changes a label. It runs twice: in Kivy's
+default window (2 samples a pixel), the issue's measure, and with our window settings
+(`bare-same`: no multisampling, as our app), the like-for-like figure.
 
-    python -m bench.roll_ui {ours,bare} OUT.json --rolls N --data-dir DIR
+    python -m bench.roll_ui {ours,bare,bare-same} OUT.json --rolls N --data-dir DIR
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ from bench.apps import FlipProbe, configure_bare, quiet_kivy, rss_kib
 from bench.stats import ratio, summary
 
 WARMUP_ROLLS = 10  # first textures, first code paths: not counted
+APPS = ("ours", "bare", "bare-same")  # one process of each per part, in this order
 MAX_FRAMES = 200  # loop passes allowed for one roll to show before giving up
 
 
@@ -104,7 +107,7 @@ def dialog_shown(opened: Callable[[], bool], timing: Timing, loop: Any,
 
 
 # -- the child ----------------------------------------------------------------------------
-def _prepare_kivy(ours: bool) -> Any:
+def _prepare_kivy(ours: bool, same_window: bool = False) -> Any:
     from companion import config as config_module
     from companion.config import Config
 
@@ -119,7 +122,7 @@ def _prepare_kivy(ours: bool) -> Any:
         cfg = Config(data)
         configure_kivy(cfg)
     else:
-        configure_bare()
+        configure_bare(same_window)
     from kivy.config import Config as KivyConfig
 
     KivyConfig.set("graphics", "maxfps", "0")  # before kivy.clock is imported
@@ -266,8 +269,8 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
             **cpu}
 
 
-def run_bare(rolls: int) -> dict[str, Any]:
-    _prepare_kivy(ours=False)
+def run_bare(rolls: int, same_window: bool = False) -> dict[str, Any]:
+    _prepare_kivy(ours=False, same_window=same_window)
     from kivy.base import EventLoop
     from kivy.uix.boxlayout import BoxLayout
     from kivy.uix.button import Button
@@ -321,25 +324,26 @@ def run_bare(rolls: int) -> dict[str, Any]:
 
 def child_main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench.roll_ui")
-    parser.add_argument("app", choices=("ours", "bare"))
+    parser.add_argument("app", choices=("ours", "bare", "bare-same"))
     parser.add_argument("out", type=Path)
     parser.add_argument("--rolls", type=int, default=500)
     parser.add_argument("--data-dir", type=Path, required=True)
     args = parser.parse_args(argv)
-    result = run_ours(args.rolls, args.data_dir) if args.app == "ours" else run_bare(args.rolls)
+    result = run_ours(args.rolls, args.data_dir) if args.app == "ours" else \
+        run_bare(args.rolls, same_window=args.app == "bare-same")
     args.out.write_text(json.dumps(result), encoding="utf-8")
     return 0
 
 
 # -- the parent ----------------------------------------------------------------------------
 def measure(workdir: Path, rolls: int = 1000, parts: int = 2) -> dict[str, Any]:
-    """`rolls` per app, in `parts` fresh processes each, interleaved ours/bare."""
+    """`rolls` per app, in `parts` fresh processes each, interleaved ours/bare/bare-same."""
     env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"), KIVY_NO_ARGS="1",
                KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", GPIOZERO_PIN_FACTORY="mock")
     per_part = [rolls // parts + (1 if i < rolls % parts else 0) for i in range(parts)]
-    raw: dict[str, list[dict[str, Any]]] = {"ours": [], "bare": []}
+    raw: dict[str, list[dict[str, Any]]] = {app: [] for app in APPS}
     for i, count in enumerate(per_part):
-        for app in ("ours", "bare"):
+        for app in APPS:
             run = workdir / f"roll-{i}-{app}"
             run.mkdir(parents=True)
             out = run / "result.json"
@@ -357,7 +361,9 @@ def measure(workdir: Path, rolls: int = 1000, parts: int = 2) -> dict[str, Any]:
         result[key] = {"ours": ours}
         if key in raw["bare"][0]:
             bare = summary([v for r in raw["bare"] for v in r[key]])
-            result[key].update(bare=bare, ratio=ratio(ours["median"], bare["median"]))
+            same = summary([v for r in raw["bare-same"] for v in r[key]])
+            result[key].update(bare=bare, ratio=ratio(ours["median"], bare["median"]),
+                               bare_same=same)
     dialog_values = [v for r in raw["ours"] for v in r["dialog_s"]]
     if dialog_values:
         result["dialog_s"] = summary(dialog_values)
