@@ -11,7 +11,7 @@ The dialogs are answered by touches too, untimed; a finished game is followed by
 one, untimed.
 
 Kivy's frame pacing (maxfps, at most 1/60 s of waiting for the next frame, the same for
-any Kivy app) is switched off in both children, so a sample is the app's own work:
+any Kivy app) is switched off in every child, so a sample is the app's own work:
 input dispatch, rules, journal commit, labels, drawing and the swap.
 
 The bare app: a Button that sets a Label's text to the next turn, same touches, same
