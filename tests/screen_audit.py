@@ -344,6 +344,28 @@ def is_key_figure(widget: Any, screen: str) -> bool:
                              for where, pattern in KEY_FIGURES)
 
 
+def outside_button(widget: Any) -> str:
+    """How far the label's drawn text reaches outside the button it is part of ('' if
+    it stays inside): a label can fit its own box while that box overflows the button
+    (a treasure's "min" past its button's edge)."""
+    from kivy.core.window import Window
+    from kivy.uix.behaviors import ButtonBehavior
+
+    node = widget.parent
+    while node is not None and node is not Window and not isinstance(node, ButtonBehavior):
+        node = node.parent
+    if node is None or node is Window or not widget.texture_size[0]:
+        return ""
+    tw, th = widget.texture_size
+    cx, cy = widget.to_window(*widget.center)
+    bx0, by0, bx1, by1 = _box(node)
+    past = max(bx0 - (cx - tw / 2), (cx + tw / 2) - bx1,
+               by0 - (cy - th / 2), (cy + th / 2) - by1)
+    if past > 0.5:
+        return f"text reaches {past:.0f} px outside its button {name_of(node)}"
+    return ""
+
+
 def audit(root: Any, screen: str, language: str, scale: float = 1.0,
           shown: str = "") -> list[Violation]:
     """Every rule on every widget shown under `root`; `screen` names the picture in the
@@ -368,7 +390,7 @@ def audit(root: Any, screen: str, language: str, scale: float = 1.0,
         if not isinstance(widget, Label) or not plain(widget).strip():
             continue
         text = plain(widget)
-        why = overflow(widget)
+        why = overflow(widget) or outside_button(widget)
         if why:
             report(widget, f"does not fit: {why}")
         size = float(widget.font_size)

@@ -295,6 +295,44 @@ def test_idle_screen_redraws_nothing_and_targets_are_large(launch: Any) -> None:
         assert button.height >= dp(48) and button.width >= dp(48), button.tid
 
 
+def test_a_treasure_button_keeps_its_figures_inside_at_any_width(launch: Any) -> None:
+    """The letter and the minutes (key figures) and the unit stay inside the button:
+    at 800x480 "min" once ran past the green button's edge. A narrower button (more
+    colours, a smaller window) drops its gaps first, then its unit, never its figures."""
+    from tests.screen_audit import outside_button
+    from ui.screens.evil.play import TreasureButton
+
+    ui = launch()
+    new_game(ui, minutes=30)
+    screen = ui.app.root.get_screen("evil_play")
+    for colour, button in screen.treasure_buttons.items():
+        assert button.text == f"{button.letter.text} 30 min"
+        for label in (button.letter, button.minutes, button.unit):
+            assert label.opacity == 1 and outside_button(label) == "", (colour, label.tid)
+
+    button = TreasureButton("green", tid="test.treasure")
+    button.letter.text = "G"
+    button.show("45", "min")
+    button.size_hint = (None, None)
+    screen.add_widget(button)
+    try:
+        found = {}
+        for width in (160, 111, 80):
+            button.size = (width, screen.treasure_buttons["red"].height)
+            ui.pump(3)
+            assert button.letter.font_size == screen.treasure_buttons["red"].letter.font_size
+            for label in (button.letter, button.minutes, button.unit):
+                if label.opacity:  # what is shown
+                    assert outside_button(label) == "", (width, label.tid)
+            found[width] = (button.spacing, button.unit.opacity)
+        assert found[160][0] > 0 and found[160][1] == 1  # room to spare: gaps and unit
+        assert found[111] == (0, 1)  # the width at 800x480: no gaps, the unit kept
+        assert found[80] == (0, 0)  # "G45": the unit goes, the figures stay
+        assert button.unit.width == 0 and button.minutes.width > 0
+    finally:
+        screen.remove_widget(button)
+
+
 def test_home_offers_the_unfinished_game_and_abandoning_removes_it(launch: Any) -> None:
     ui = launch(seed=2)
     new_game(ui, minutes=45)

@@ -16,7 +16,6 @@ from kivy.graphics import Color
 from kivy.metrics import dp
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
-from kivy.uix.widget import Widget
 
 from companion.games.evil import commands as c
 from companion.games.evil import events as e
@@ -39,6 +38,8 @@ if TYPE_CHECKING:
 ANIMATION_FPS = 12
 LEFT_SHARE = 0.44  # of the width: the dial's side, where the dialogs open
 TREASURE_ROW = 64  # px at 800x480: the treasure buttons, their minutes a key figure
+TREASURE_GAP = 3  # px between a treasure's letter, minutes and unit, when they fit
+TREASURE_EDGE = 3  # px kept clear inside each edge of a treasure button
 
 
 def dialogs() -> ModuleType:
@@ -93,7 +94,8 @@ class EvilPlayScreen(PlayScreen):
                          size_hint_x=LEFT_SHARE)
         self.dial = Dial()
         left.add_widget(self.dial)
-        self.treasure_row = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)),
+        # the buttons closer than the rest (SPACE_XS): each holds two key figures and a unit
+        self.treasure_row = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)),
                                           theme.touch(TREASURE_ROW))
         left.add_widget(self.treasure_row)
         body.add_widget(left)
@@ -422,7 +424,7 @@ class TreasureButton(ButtonBehavior, BoxLayout):
     Opens its dialog."""
 
     def __init__(self, colour: str, tid: str) -> None:
-        super().__init__(padding=(dp(2), 0), spacing=dp(3))
+        super().__init__()
         self.tid = tid
         self.fill = theme.colour(colour)
         ink = theme.text_on(self.fill)
@@ -433,15 +435,29 @@ class TreasureButton(ButtonBehavior, BoxLayout):
         self.letter = fit_text("", theme.SIZE_FIGURE, ink, f"{tid}.letter")
         self.minutes = fit_text("", theme.SIZE_FIGURE, ink, f"{tid}.minutes")
         self.unit = fit_text("", theme.SIZE_SMALL, ink, f"{tid}.unit", bold=False)
-        self.add_widget(Widget())
         for label in (self.letter, self.minutes, self.unit):
             label.bind(texture_size=self._fit)
             self.add_widget(label)
-        self.add_widget(Widget())
+        self.bind(width=self._fit)
 
     def _fit(self, *_: Any) -> None:
-        for label in (self.letter, self.minutes, self.unit):
-            label.width = label.texture_size[0] + 1 if label.text else 0
+        """Centred, and always inside the button: the gaps go first, then the unit (the
+        letter and the minutes are key figures, kept at their size)."""
+        labels = (self.letter, self.minutes, self.unit)
+        widths = [label.texture_size[0] + 1 if label.text else 0 for label in labels]
+        room = self.width - 2 * dp(TREASURE_EDGE)
+        gap = dp(TREASURE_GAP)
+        if sum(widths) + 2 * gap > room:
+            gap = 0.0  # the glyphs' own side bearings keep the letter and figure apart
+        self.unit.opacity = 1.0
+        if sum(widths) > room and widths[2]:
+            widths[2] = 0  # a narrow button (many colours, a small window): "R45"
+            self.unit.opacity = 0.0
+        for label, width in zip(labels, widths, strict=True):
+            label.width = width
+        side = max(0.0, (self.width - sum(widths) - 2 * gap) / 2)
+        self.spacing = gap
+        self.padding = (side, 0, side, 0)
 
     def _redraw(self, *_: Any) -> None:
         self._rect.pos, self._rect.size = self.pos, self.size
