@@ -25,6 +25,7 @@ from companion.messages import CompanionError, Message, msg
 from companion.session import Session, Update
 from ui import theme
 from ui.memory import IdleCollector
+from ui.renderer_threads import spread_renderer_threads
 from ui.screen_registry import LazyScreenManager
 from ui.watchdog import Watchdog
 
@@ -80,6 +81,8 @@ class CompanionApp(App):
         from ui.widgets.basics import rescale_all
 
         pictures.hold()  # the first frame draws shapes, not pictures: see `_after_start`
+        if spread_renderer_threads():  # software rendering: its threads one per core
+            log.info("software rendering: its threads kept on separate cores")
         self.bind(scale=rescale_all)  # every text and row that follows the window size
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._rescale, on_keyboard=self._on_key)
