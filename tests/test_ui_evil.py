@@ -329,6 +329,10 @@ def test_a_treasure_button_keeps_its_figures_inside_at_any_width(launch: Any) ->
         assert found[111] == (0, 1)  # the width at 800x480: no gaps, the unit kept
         assert found[80] == (0, 0)  # "G45": the unit goes, the figures stay
         assert button.unit.width == 0 and button.minutes.width > 0
+        assert button.text == "G 45"  # what it shows
+        button.size = (160, button.height)
+        ui.pump(3)
+        assert button.unit.opacity == 1 and button.text == "G 45 min"
     finally:
         screen.remove_widget(button)
 

@@ -469,5 +469,7 @@ class TreasureButton(ButtonBehavior, BoxLayout):
 
     @property
     def text(self) -> str:
-        return " ".join(part for part in (self.letter.text, self.minutes.text, self.unit.text)
-                        if part)
+        """What the button shows ("R 45 min"; "G 45" where the unit did not fit)."""
+        shown = (self.letter, self.minutes, self.unit) if self.unit.opacity else (
+            self.letter, self.minutes)
+        return " ".join(label.text for label in shown if label.text)
