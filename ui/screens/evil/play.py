@@ -449,10 +449,10 @@ class TreasureButton(ButtonBehavior, BoxLayout):
         gap = dp(TREASURE_GAP)
         if sum(widths) + 2 * gap > room:
             gap = 0.0  # the glyphs' own side bearings keep the letter and figure apart
-        self.unit.opacity = 1.0
         if sum(widths) > room and widths[2]:
             widths[2] = 0  # a narrow button (many colours, a small window): "R45"
-            self.unit.opacity = 0.0
+        # set once: a hidden unit set visible and hidden again would redraw each time
+        self.unit.opacity = 1.0 if widths[2] or not self.unit.text else 0.0
         for label, width in zip(labels, widths, strict=True):
             label.width = width
         side = max(0.0, (self.width - sum(widths) - 2 * gap) / 2)
