@@ -29,6 +29,7 @@ class Station:
         self._dispatch = dispatch_on_main
         self._actions: dict[str, Action] = dict(actions or {})
         self._on_error: Callable[[Message], None] | None = None
+        self._router: Callable[[str], None] | None = None
         self._listeners: list[Callable[[], None]] = []
         self._notify_pending = threading.Event()
         self._session: Any = None
@@ -140,6 +141,13 @@ class Station:
         else:
             self._actions[button] = action
 
+    def route(self, router: Callable[[str], None] | None) -> None:
+        """Hand every press (`"roll"`, `"undo"`, `"ok"`) to `router`, on the main thread,
+        instead of the actions bound here: the app's `press`, which does what a touch
+        on the screen would (and nothing under an open dialog). None: the bound actions
+        again (the hardware tests, the doctor)."""
+        self._router = router
+
     def on_error(self, callback: Callable[[Message], None] | None) -> None:
         """Where a refused press goes (a toast on screen), on the main thread."""
         self._on_error = callback
@@ -191,6 +199,9 @@ class Station:
     def _press(self, button: str) -> None:
         # on the main thread, handed over by Buttons
         action = self._actions.get(button)
+        if self._router is not None:
+            router = self._router
+            action = lambda: router(button)  # noqa: E731
         if action is None:
             log.debug("button %s: nothing bound", button)
             return

@@ -86,7 +86,9 @@ def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[An
         started.clear()
 
     def start(language: str = "en", seed: int = 7, journal_file: Path | None = None,
-              hardware: bool = False, **overrides: Any) -> Driver:
+              hardware: bool = False, hardware_section: dict[str, Any] | None = None,
+              **overrides: Any) -> Driver:
+        """`hardware_section`: merged into the config's `hardware` (the mock pins')."""
         stop_all()
         if tuple(Window.size) != (800, 480):
             Window.size = (800, 480)
@@ -99,6 +101,7 @@ def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[An
 
             import hardware as hardware_layer
 
+            data["hardware"] = config.merge(data["hardware"], hardware_section or {})
             data["hardware"]["ring"]["port"] = "loop://"
 
             def start_hardware() -> Any:  # as `companion` does: after the first frame

@@ -3,6 +3,7 @@ button press that takes the same path as a touch."""
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -42,13 +43,20 @@ def test_the_panel_shows_the_clock_leds_and_its_roll_button_rolls(launch: Any) -
     assert ui.find("pins.clock") is None
 
 
-def test_a_refused_button_press_is_said_on_screen(launch: Any) -> None:
+def test_undo_with_nothing_to_undo_does_what_the_disabled_undo_does(launch: Any) -> None:
     ui = launch(hardware=True, seed=4)
     new_game(ui, minutes=40)
+    assert ui.app.root.get_screen("evil_play").undo_button.disabled
     ui.tap("play.pins")
-    ui.tap("pins.undo")  # UNDO with nothing to undo (the pin is "not fitted": virtual path)
-    ui.wait_until(lambda: ui.dialog == "error")
-    assert ui.text("error.text") == "Nothing to undo."
+    ui.tap("pins.undo")  # UNDO (the pin is "not fitted": the virtual path)
+    ui.pump(4)
+    assert ui.dialog is None and ui.app.session.steps == []
+    ui.tap("pins.roll")
+    ui.wait_until(lambda: len(ui.app.session.steps) == 1)
+    answer_dialogs(ui, 40)
+    ui.tap("pins.undo")
+    ui.wait_until(lambda: ui.app.session.steps == [])
+    assert ui.app.session.can_redo()
 
 
 def enter_physical_roll(ui: Any, professor: str, colour: str, clock: str) -> None:
@@ -59,17 +67,15 @@ def enter_physical_roll(ui: Any, professor: str, colour: str, clock: str) -> Non
     ui.tap("enter_roll.ok")
 
 
-def test_a_refused_roll_button_does_not_lose_the_power_choice(launch: Any) -> None:
+def test_the_roll_button_under_the_power_choice_leaves_it_open(launch: Any) -> None:
     ui = launch(hardware=True, seed=4)
     new_game(ui, minutes=55)
     enter_physical_roll(ui, "chevron1", "red", "clock2")  # XII -> II
     enter_physical_roll(ui, "chevron2", "blue", "clock2")  # II -> IV: passes III
     assert ui.dialog == "power"
-    ui.app.hardware.press("roll")  # the physical ROLL button while the table decides
-    ui.wait_until(lambda: ui.dialog == "error")
-    assert "before rolling again" in ui.text("error.text")
-    ui.tap("error.ok")
-    ui.wait_until(lambda: ui.dialog == "power")  # the choice is asked again
+    before = ui.app.session.state
+    press_pin(ui, "roll")  # the physical ROLL button while the table decides
+    assert ui.dialog == "power" and ui.app.session.state == before  # nothing behind it
     ui.tap("power.Edward Wyre")  # selects; the choice is confirmed on its own button
     assert ui.dialog == "power"
     ui.tap("power.choose")
@@ -155,3 +161,116 @@ def test_a_roll_that_cannot_be_saved_is_never_shown_nor_played_on_the_leds(
     assert ui.text("play.turn").startswith("Turn 2") and swapped[-1].startswith("Turn 2")
     assert len(app.journal.entries(game)) > entries
     assert [p.state for p in clock_pins(ui)] == [i == state.time for i in range(12)]
+
+
+def press_pin(ui: Any, button: str) -> None:
+    """The physical button: its mock pin driven low, held, released; then the main
+    loop runs what the press handed to it."""
+    buttons = ui.app.hardware.buttons
+    assert button in buttons.pins, f"{button} is not fitted"
+    accepted = buttons.accepted[button]
+    # a finger presses again after the last release's bounce time, never within it
+    ui.wait_until(lambda: time.monotonic() >= buttons._lines[button].quiet_until)
+    ui.app.hardware.press(button)  # on mock pins: drives the pin, the real path
+    ui.wait_until(lambda: buttons.accepted[button] == accepted + 1)
+    ui.pump(4)  # handed to the main loop, acted on, and what it opens opened
+
+
+#: every button fitted (the shipped config fits ROLL only), on the treasure LEDs' pins
+ALL_PINS = {"treasure_leds": {"enabled": False},
+            "buttons": {"pins": {"roll": 21, "undo": 25, "ok": 12}}}
+
+
+def old_game_one_loss_from_the_end(path: Any) -> None:
+    """A Pr. Evil game written before rules versions (it opens with the "old order"
+    note), where the next roll loses the game (seed 7: the roll takes a treasure)."""
+    from companion.games.evil import RULES
+    from companion.games.evil import commands as c
+    from companion.journal import Journal
+    from companion.session import Session
+    from tests.helpers.evil import setup
+
+    journal = Journal(path)
+    old = Session.start(RULES, journal, setup(seed=7, lost_to_lose=2,
+                                              treasures={"red": 5, "green": 5, "blue": 5}))
+    assert old.state.rules_version == 1
+    old.dispatch(c.MarkLost("red"))
+    journal.close()
+
+
+def test_the_roll_button_under_the_old_order_note_never_acts_behind_it(
+        launch: Any, tmp_path: Any) -> None:
+    """ROLL pressed while a note is open does what a finger could do there: nothing to
+    the game behind it. (It used to roll, end the game, and dismissing the note then
+    dismissed it again without end.)"""
+    path = tmp_path / "old.sqlite3"
+    old_game_one_loss_from_the_end(path)
+    ui = launch(hardware=True, journal_file=path, hardware_section=ALL_PINS)
+    ui.wait_until(lambda: ui.dialog == "old_order" and ui.app.hardware is not None)
+    session = ui.app.session
+    before = session.state
+    for button in ("roll", "undo", "roll"):
+        press_pin(ui, button)
+        assert ui.dialog == "old_order" and ui.screen == "evil_play"
+        assert session.state == before and len(session.steps) == 1
+    ui.tap("old_order.ok")  # then what is due: the lost red treasure's replacement
+    ui.wait_until(lambda: ui.dialog == "place")
+    assert session.state == before
+    press_pin(ui, "roll")  # under the keypad too
+    assert ui.dialog == "place" and session.state == before
+    ui.tap("place.later")
+    assert ui.dialog is None
+    press_pin(ui, "roll")  # nothing over the screen: the roll, as a touch on ROLL
+    ui.wait_until(lambda: ui.screen == "evil_end")
+    assert session.state.outcome == "lost" and len(session.steps) == 2
+    assert len(ui.app.journal.entries(session.game_id)) == 2
+    press_pin(ui, "roll")  # the end screen has no ROLL: nothing happens
+    assert ui.screen == "evil_end" and len(session.steps) == 2 and ui.dialog is None
+
+
+def test_a_button_press_follows_the_screens_own_button(launch: Any) -> None:
+    """ROLL and UNDO act as a touch on the play screen's buttons would: not while the
+    screen's ROLL is disabled, not on another screen; OK is the dialog's default."""
+    ui = launch(hardware=True, seed=4, hardware_section=ALL_PINS)
+    new_game(ui, minutes=40)
+    ui.wait_until(lambda: ui.app.hardware is not None)
+    screen = ui.app.root.get_screen("evil_play")
+    screen.roll_button.disabled = True  # as in the frame between a roll and its question
+    press_pin(ui, "roll")
+    assert ui.app.session.steps == []
+    screen.roll_button.disabled = False
+    press_pin(ui, "roll")
+    assert len(ui.app.session.steps) == 1
+    answer_dialogs(ui, 40)
+    press_pin(ui, "undo")
+    assert ui.app.session.steps == [] and ui.app.session.can_redo()
+    ui.tap("play.adjust")
+    assert ui.dialog == "adjust"
+    press_pin(ui, "undo")  # under a dialog: not for the screen behind it
+    assert ui.app.session.can_redo() and ui.dialog == "adjust"
+    press_pin(ui, "ok")  # OK: the dialog's own default
+    assert ui.dialog != "error"
+
+
+def test_closing_a_dialog_twice_or_from_its_own_dismissal_is_harmless(launch: Any) -> None:
+    from ui.dialogs import message
+
+    ui = launch()
+    closed: list[str] = []
+    note = message("Note", "A note", tid="note")
+    # a handler of the dismissal that closes "the open dialog" again (as the end of a
+    # game does): once, no recursion
+    def dismissed(*_: Any) -> None:  # (a truthy answer would cancel the dismissal)
+        closed.append("note")
+        ui.app.close_dialog()
+
+    note.bind(on_dismiss=dismissed)
+    ui.app.close_dialog()
+    ui.app.close_dialog()
+    note.dismiss()
+    assert closed == ["note"] and ui.app.dialog is None
+    again = message("Again", "Another note", tid="again")
+    again.bind(on_dismiss=lambda *_: again.dismiss() and None)
+    ui.pump(5)  # laid out
+    ui.tap("again.ok")
+    assert ui.app.dialog is None and ui.find("again.ok") is None

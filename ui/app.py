@@ -202,7 +202,7 @@ class CompanionApp(App):
         Clock.schedule_interval(self.night_dimmer.tick, 5)
 
     def _wire_hardware(self) -> None:
-        self.hardware.bind("ok", self.confirm)
+        self.hardware.route(self.press)  # every button: the path of a touch
         self.hardware.on_error(self.show_error)
         problem = getattr(self.hardware, "gpio_problem", None)
         if problem is not None:  # a Pi on mock pins: say it, with what to do
@@ -343,6 +343,25 @@ class CompanionApp(App):
     def redo(self) -> bool:
         return self._act(lambda s: s.redo())
 
+    def press(self, button: str) -> None:
+        """A hardware button (`ok`, `roll`, `undo`), on the main thread: OK is the open
+        dialog's default (as Enter); ROLL and UNDO are a touch on the shown screen's
+        own button, only where a finger could touch it now: no dialog over it, the
+        button enabled. A press under a dialog is not for the screen behind it."""
+        self.collector.activity()
+        if button == "ok":
+            self.confirm()
+            return
+        if self.dialog is not None:
+            log.info("button %s: a dialog is open (%s), nothing done", button, self.dialog.tid)
+            return
+        screen = self.root.current_screen if self.root is not None else None
+        target = getattr(screen, "hardware_button", lambda _b: None)(button)
+        if target is None or target.disabled or target.get_root_window() is None:
+            log.info("button %s: nothing to press on this screen now", button)
+            return
+        target.trigger_action(duration=0)  # the touch's own path: on_press, on_release
+
     def _act(self, action: Callable[[Session], Any]) -> bool:
         self.collector.activity()  # a hardware button is the table at work too
         if self.session is None or not self.settle():
@@ -367,9 +386,11 @@ class CompanionApp(App):
             self.dialog = None
 
     def close_dialog(self) -> None:
-        if self.dialog is not None:
-            self.dialog.dismiss(animation=False)
-            self.dialog = None
+        """Close the open dialog, if any: twice, or from the dialog's own dismissal,
+        is harmless (forgotten before it is dismissed)."""
+        dialog, self.dialog = self.dialog, None
+        if dialog is not None:
+            dialog.dismiss(animation=False)
 
     def confirm(self) -> None:
         """The OK button: the open dialog's default action."""

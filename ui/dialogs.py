@@ -42,6 +42,7 @@ class Dialog(ModalView):
         self._drop_unseen_style()
         self.tid = tid
         self.default: Action | None = None
+        self._dismissing = False
         self._share: float | None = None  # set when the dialog fits its rows
         self.box = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_M),
                              spacing=dp(theme.SPACE_S))
@@ -121,9 +122,17 @@ class Dialog(ModalView):
             self.default()
 
     def dismiss(self, *args: Any, **kwargs: Any) -> None:
-        # no fade-out: a closing dialog must not swallow the next touch
-        kwargs["animation"] = False
-        super().dismiss(*args, **kwargs)
+        # a handler of this very dismissal may close it again (the app closing "the
+        # open dialog"): ModalView counts it open until the end, so that would recurse
+        if self._dismissing:
+            return
+        self._dismissing = True
+        try:
+            # no fade-out: a closing dialog must not swallow the next touch
+            kwargs["animation"] = False
+            super().dismiss(*args, **kwargs)
+        finally:
+            self._dismissing = False
 
 
 def open_dialog(dialog: Dialog) -> Dialog:

@@ -153,6 +153,10 @@ class PlayScreen(Screen):
                      back_tid="play.home")
         return bar, bar.title_label  # type: ignore[attr-defined]
 
+    def hardware_button(self, name: str) -> Tap | None:
+        """The button on this screen a hardware button presses (`CompanionApp.press`)."""
+        return getattr(self, "undo_button", None) if name == "undo" else None
+
     def refresh_history_buttons(self) -> None:
         assert self.session is not None
         self.undo_button.disabled = not self.session.can_undo()

@@ -112,6 +112,10 @@ class CastorTricksScreen(Screen):
         self._built = True
 
     # -- drawing ----------------------------------------------------------------------
+    def hardware_button(self, name: str) -> Tap | None:
+        """The button a hardware button presses (`CompanionApp.press`): UNDO's."""
+        return self.undo_button if name == "undo" else None
+
     def refresh(self, update: Update | None) -> None:
         """Redraw from the committed state; ask for the leader when a power says so."""
         if not self._built:

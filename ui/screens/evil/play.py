@@ -126,6 +126,9 @@ class EvilPlayScreen(PlayScreen):
         page.add_widget(body)
         self.add_widget(page)
 
+    def hardware_button(self, name: str) -> Tap | None:
+        return self.roll_button if name == "roll" else super().hardware_button(name)
+
     def offer_pins(self) -> None:
         """A Pins button when the hardware runs on mock pins (a desktop): the app sets
         up the hardware after the first frame, so this may come after the screen."""
