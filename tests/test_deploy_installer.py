@@ -126,7 +126,8 @@ def test_the_users_config_and_kivys_own_settings_are_kept(tmp_path: Path, capsys
     ini.read(kivy)
     assert ini.get("graphics", "rotation") == "180"
     assert ini.get("kivy", "config_version") == "27"
-    assert dict(ini.items("input")) == deploy.KIVY_INPUT["mtdev"]
+    assert dict(ini.items("input")) == {"mouse": "mouse,disable_on_activity",
+                                        "%(name)s": "probesysfs,provider=mtdev"}
 
 
 def test_hidinput_can_be_chosen(tmp_path: Path, capsys) -> None:
@@ -135,6 +136,24 @@ def test_hidinput_can_be_chosen(tmp_path: Path, capsys) -> None:
     install(root, "--console", "--touch", "hidinput", capsys=capsys)
     text = (root / "var/lib/table-companion/kivy/config.ini").read_text()
     assert "%(name)s = probesysfs,provider=hidinput" in text
+
+
+def test_the_desktop_reads_no_raw_touch_and_replaces_an_older_reader(
+        tmp_path: Path, capsys) -> None:
+    """The desktop's touches are the compositor's (turned with the desktop): the raw
+    reader an older install wrote is taken out, and the key Kivy would fill with one
+    on its first start stays there, empty."""
+    root = tmp_path / "root"
+    kivy = root / "home/pi/.local/share/table-companion/kivy/config.ini"
+    kivy.parent.mkdir(parents=True)
+    kivy.write_text("[input]\nmouse = mouse,disable_on_activity\n"
+                    "%(name)s = probesysfs,provider=mtdev\n")
+    install(root, "--desktop", "--user", "pi", "--home", "/home/pi", "--touch", "hidinput",
+            capsys=capsys)
+    ini = configparser.RawConfigParser(interpolation=None)
+    ini.optionxform = str  # type: ignore[assignment,method-assign]
+    ini.read(kivy)
+    assert dict(ini.items("input")) == {"mouse": "mouse", "%(name)s": ""}
 
 
 def test_dry_run_on_this_system_writes_nothing(capsys) -> None:

@@ -36,7 +36,10 @@ def configure_kivy(cfg: Config | None) -> None:
     KivyConfig.set("graphics", "rotation", str(display.get("rotation", 0)))
     KivyConfig.set("kivy", "exit_on_escape", "0")  # Escape closes dialogs, never the kiosk
     current = dict(KivyConfig.items("input")) if KivyConfig.has_section("input") else {}
-    for key, value in input_settings(current).items():
+    settings = input_settings(current)
+    for key in current.keys() - settings.keys():
+        KivyConfig.remove_option("input", key)
+    for key, value in settings.items():
         KivyConfig.set("input", key, value)
 
 
@@ -44,15 +47,17 @@ def input_settings(current: dict[str, str]) -> dict[str, str]:
     """Kivy's [input] section: the one from config.ini (the installer's touch settings,
     or Kivy's own) with its mouse provider made right.
 
+    An entry left empty is off: the desktop setup writes `%(name)s =` so that Kivy's
+    first start does not add its raw touch reader there (see ui/commands/deploy.py).
     No red dots for right clicks (multitouch_on_demand). And whenever a touch provider is
     configured (probesysfs, mtdev, hidinput...), the mouse provider ignores the mouse
-    events made while a finger is down (disable_on_activity): on the Pi, SDL turns each
-    touch into a mouse event while mtdev reads the same touch, which would make one tap
-    two (two rolls for one touch)."""
-    mouse_keys = [k for k, v in current.items() if v.split(",")[0].strip() == "mouse"]
-    touch = any(k not in mouse_keys for k in current)
+    events made while a finger is down (disable_on_activity): a second line of defence
+    for a screen that also reports itself as a mouse; SDL's own mouse copy of each
+    touch is switched off by the console unit (SDL_TOUCH_MOUSE_EVENTS=0)."""
+    settings = {k: v for k, v in current.items() if v.strip()}
+    mouse_keys = [k for k, v in settings.items() if v.split(",")[0].strip() == "mouse"]
+    touch = any(k not in mouse_keys for k in settings)
     args = ["multitouch_on_demand", *(["disable_on_activity"] if touch else [])]
-    settings = dict(current)
     for key in mouse_keys or ["mouse"]:
         given = [a.strip() for a in settings.get(key, "mouse").split(",")[1:] if a.strip()]
         settings[key] = ",".join(["mouse", *given, *(a for a in args if a not in given)])

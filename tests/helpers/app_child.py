@@ -49,13 +49,16 @@ def run_app(check: Callable[[Any], None], argv: list[str], delay: float = 0.5) -
     return code
 
 
-def run_child(script: str, args: list[str], tmp_path: Path, kivy_home: Path) -> dict[str, Any]:
+def run_child(script: str, args: list[str], tmp_path: Path, kivy_home: Path,
+              environment: dict[str, str] | None = None) -> dict[str, Any]:
     """Run `script` (Python source calling `run_app`) in a child with mock pins and
-    empty user config; its RESULT."""
+    empty user config, and `environment` (e.g. a unit's) on top; its RESULT."""
     env = {**os.environ, "KIVY_HOME": str(kivy_home), "GPIOZERO_PIN_FACTORY": "mock",
            "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1",
            "XDG_CONFIG_HOME": str(tmp_path / "xdg-empty")}
     env.pop("NOTIFY_SOCKET", None)
+    env.pop("SDL_TOUCH_MOUSE_EVENTS", None)  # only what the test gives
+    env.update(environment or {})
     child = subprocess.run([sys.executable, "-c", script, *args], capture_output=True,
                            text=True, env=env, timeout=120, cwd=REPO)
     lines = [line for line in child.stdout.splitlines() if line.startswith("RESULT ")]

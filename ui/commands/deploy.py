@@ -69,16 +69,25 @@ display:
   show_cursor: false
 """
 
-# Kivy's touch input for the official 7" screen (and most USB touch screens): each
-# touch device found in /sys is read through mtdev (or hidinput); the mouse provider
-# stands down while a finger is down, so one touch is never counted twice.
-# The key `%(name)s` is the one Kivy's first start would fill with a second provider.
-KIVY_INPUT = {
-    "mtdev": {"mouse": "mouse,disable_on_activity",
-              "%(name)s": "probesysfs,provider=mtdev"},
-    "hidinput": {"mouse": "mouse,disable_on_activity",
-                 "%(name)s": "probesysfs,provider=hidinput"},
-}
+# Kivy's [input] section, one input path per setup, so that one tap is one touch:
+# - console (KMSDRM, no compositor): Kivy's touch reader (mtdev, or hidinput) reads the
+#   touch screen, and the unit switches SDL's own copy of each touch off
+#   (SDL_TOUCH_MOUSE_EVENTS=0 in systemd/table-companion.service: SDL would turn every
+#   touch into a mouse event too, and Kivy 2.3.1 would make a second touch of it). The
+#   mouse provider is for a real mouse, and stands down while a finger is down.
+# - desktop: the compositor's pointer events only, turned with the desktop (SDL turns
+#   the compositor's touches into mouse events); no raw reader, which would read the
+#   panel in its own, unturned axes. The key `%(name)s` is there, empty (off), so that
+#   Kivy's first start does not add its own raw reader (`probesysfs`) under it.
+TOUCH_READERS = ("mtdev", "hidinput")
+DESKTOP_INPUT = {"mouse": "mouse", "%(name)s": ""}
+
+
+def kivy_input(target: Target) -> dict[str, str]:
+    if target.mode == "desktop":
+        return dict(DESKTOP_INPUT)
+    return {"mouse": "mouse,disable_on_activity",
+            "%(name)s": f"probesysfs,provider={target.touch}"}
 
 
 # -- steps ------------------------------------------------------------------------------
@@ -239,7 +248,7 @@ def plan_install(target: Target, probe: Probe) -> list[Step]:
                                (UNITS / SESSION_DESKTOP).read_text(encoding="utf-8")))
     steps.append(Symlink(wants, target.unit_path))
     steps.append(WriteFile(target.config_path, USER_CONFIG, keep_existing=True))
-    steps.append(KivyInput(target.data_path / "kivy" / "config.ini", KIVY_INPUT[target.touch]))
+    steps.append(KivyInput(target.data_path / "kivy" / "config.ini", kivy_input(target)))
     steps += _reload(target)
     if target.mode == "console":
         # The app owns the screen of tty1: no login prompt there.
@@ -518,7 +527,7 @@ def _parser(tr: Translator, name: str, purge: bool = False) -> argparse.Argument
     parser.add_argument("--user", help=tr("deploy.install.user_help"))
     parser.add_argument("--home", type=Path, help=tr("deploy.install.home_help"))
     parser.add_argument("--venv", type=Path, help=tr("deploy.install.venv_help"))
-    parser.add_argument("--touch", choices=sorted(KIVY_INPUT), default="mtdev",
+    parser.add_argument("--touch", choices=TOUCH_READERS, default="mtdev",
                         help=tr("deploy.install.touch_help"))
     if purge:
         parser.add_argument("--purge", action="store_true", help=tr("deploy.install.purge_help"))
