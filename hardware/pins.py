@@ -1,12 +1,13 @@
 """Choosing the pin factory: the Pi's GPIO when there is one, gpiozero's mock otherwise.
 
-On a desktop the mock is expected. On a Raspberry Pi (known from its device tree) it
-is a fault: `gpio_problem` says why and what to do, for the screen and the log.
+On a Raspberry Pi the header's GPIO chip is found by its label (`hardware.gpiochips`)
+and handed to gpiozero's LGPIOFactory. On a desktop the mock is expected. On a Pi (known
+from its device tree) it is a fault: `gpio_problem` says why and what to do, for the
+screen and the log.
 """
 
 from __future__ import annotations
 
-import glob
 import importlib.util
 import logging
 import os
@@ -15,12 +16,12 @@ from pathlib import Path
 from typing import Any
 
 from companion.messages import Message, msg
+from hardware import gpiochips
 
 log = logging.getLogger(__name__)
 _said_mocked = False
 # Where the kernel names the board; tests and images point it elsewhere.
 MODEL_FILE = Path(os.environ.get("COMPANION_DEVICE_TREE_MODEL", "/proc/device-tree/model"))
-GPIO_CHIPS = os.environ.get("COMPANION_GPIOCHIPS", "/dev/gpiochip*")
 
 
 def pi_model(model_file: Path | None = None) -> str | None:
@@ -33,17 +34,20 @@ def pi_model(model_file: Path | None = None) -> str | None:
     return model if model.startswith("Raspberry Pi") else None
 
 
-def gpio_problem(reason: str, model_file: Path | None = None,
-                 chips: str | None = None) -> Message | None:
+def gpio_problem(reason: str, model_file: Path | None = None) -> Message | None:
     """On a Pi, why its GPIO is not used and what to do; None off a Pi."""
     model = pi_model(model_file)
     if model is None:
         return None
-    found = sorted(glob.glob(chips or GPIO_CHIPS))
+    found = gpiochips.chips()
     if not found:
         fix = msg("hardware.gpio.fix_no_chip")
-    elif not any(os.access(chip, os.R_OK | os.W_OK) for chip in found):
-        fix = msg("hardware.gpio.fix_access", chip=found[0])
+    elif not any(os.access(chip.path, os.R_OK | os.W_OK) for chip in found):
+        fix = msg("hardware.gpio.fix_access", chip=str(found[0].path))
+    elif gpiochips.header_chip(found) is None:
+        fix = msg("hardware.gpio.fix_no_header",
+                  chips=", ".join(chip.describe() for chip in found),
+                  labels=", ".join(gpiochips.HEADER_LABELS))
     elif importlib.util.find_spec("lgpio") is None:
         fix = msg("hardware.gpio.fix_lgpio")
     else:
@@ -110,6 +114,11 @@ last_fallback: str | None = None  # why the last choice fell back to mock, unask
 def _real_factory(choice: str) -> Any:
     from gpiozero import Device
 
+    if (choice in ("auto", "lgpio") and pi_model() is not None
+            and not os.environ.get("GPIOZERO_PIN_FACTORY")):
+        header = _header_factory()
+        if header is not None:
+            return header
     if choice == "auto":
         with warnings.catch_warnings(record=True) as fallbacks:
             warnings.simplefilter("always")
@@ -129,3 +138,23 @@ def _real_factory(choice: str) -> Any:
     }
     module, name = modules[choice]
     return getattr(__import__(module, fromlist=[name]), name)()
+
+
+def _header_factory() -> Any:
+    """On a Pi: gpiozero's lgpio factory on the header's chip, found by label; None
+    if lgpio is not installed (then gpiozero's other factories are tried, as before).
+    Raises NoHeaderChip, naming the chips seen, when none has a header's label."""
+    found = gpiochips.chips()
+    header = gpiochips.header_chip(found)
+    if header is None:
+        raise gpiochips.NoHeaderChip(found)
+    if importlib.util.find_spec("lgpio") is None:
+        return None
+    log.info("GPIO: the 40-pin header is %s", header.describe())
+    return lgpio_factory(header.number)
+
+
+def lgpio_factory(chip: int) -> Any:
+    from gpiozero.pins.lgpio import LGPIOFactory
+
+    return LGPIOFactory(chip=chip)

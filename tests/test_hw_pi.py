@@ -12,7 +12,8 @@ import pytest
 
 import hardware
 from companion.i18n import Translator
-from hardware import pins
+from hardware import gpiochips, pins
+from tests.helpers import gpiotree
 from tests.test_hw_support import MainThread, section
 
 PI5 = b"Raspberry Pi 5 Model B Rev 1.0\x00"
@@ -27,10 +28,10 @@ def board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
         model_file = tmp_path / "model"
         if model is not None:
             model_file.write_bytes(model)
-        for n in range(chips):
-            (tmp_path / f"gpiochip{n}").write_text("")
+        dev, sys = gpiotree.make(tmp_path / "tree", gpiotree.PI5_CHIP0[:chips])
         monkeypatch.setattr(pins, "MODEL_FILE", model_file)
-        monkeypatch.setattr(pins, "GPIO_CHIPS", str(tmp_path / "gpiochip*"))
+        monkeypatch.setattr(gpiochips, "DEV", dev)
+        monkeypatch.setattr(gpiochips, "SYS", sys)
         monkeypatch.setattr(pins, "_said_mocked", False)
         monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
         monkeypatch.setattr(Device, "pin_factory", None)
@@ -78,8 +79,8 @@ def test_a_pi_on_mock_pins_is_an_error_in_the_log_with_what_to_do(
 
 def test_what_to_do_follows_what_is_missing(board, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
-    board(PI5, chips=1)
-    chip = str(tmp_path / "gpiochip0")
+    board(PI5, chips=1)  # the RP1, the header's chip
+    chip = str(tmp_path / "tree/dev/gpiochip0")
     monkeypatch.setattr(os, "access", lambda *_a, **_k: False)
     assert "usermod -aG gpio" in text(pins.gpio_problem("x"))
     assert chip in text(pins.gpio_problem("x"))
