@@ -11,16 +11,19 @@ touch would. Debouncing is done here, not by the pin driver: the mock pins ignor
 - after an accepted press is released, a new press within `debounce` seconds of the
   last release edge is the contacts bouncing, not a second press.
 
-Only edge times are compared, never the time a timer thread wakes up: a press held at
-least `min_press` counts even when the machine is too busy to run the timer on time
-(its release then accepts it).
+Only edge times are compared, never the time a callback or a timer thread runs: each
+edge is timed by the pin's own timestamp (gpiozero hands every pin callback the edge's
+`ticks`: lgpio's kernel timestamp on a Pi, the mock pin's time of the change), so a
+0.5 ms glitch is 0.5 ms however late a busy machine runs its callbacks. A press held at
+least `min_press` counts even when the timer runs late (its release then accepts it);
+a timer that wakes while the line reads released leaves the decision to that release
+edge, whose callback may not have run yet.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -40,14 +43,13 @@ class _Line:
     edges: int = 0  # every edge: a pending press checks that none came since it
     pressed_at: float | None = None  # the press edge waiting to be held long enough
     down: bool = False  # an accepted press not yet released
-    quiet_until: float = 0.0  # press edges before this are bounces of a release
+    quiet_until: float = float("-inf")  # press edges before this: bounces of a release
     timer: threading.Timer | None = None
 
 
 class Buttons:
     def __init__(self, section: Mapping[str, Any], factory: Any, dispatch_on_main: Dispatch,
-                 on_press: Callable[[str], None], clock: Callable[[], float] = time.monotonic
-                 ) -> None:
+                 on_press: Callable[[str], None]) -> None:
         from gpiozero import Button
 
         self.debounce = float(section["debounce"])
@@ -55,22 +57,38 @@ class Buttons:
         self.pins = {n: p for n, p in section["pins"].items() if p != NOT_FITTED}
         self._dispatch = dispatch_on_main
         self._on_press = on_press
-        self._clock = clock
+        self._factory = factory
+        self._epoch = factory.ticks()  # ticks are opaque: seconds are counted from here
         self._lock = threading.Lock()
         self._lines = {name: _Line() for name in self.pins}
         self.accepted = dict.fromkeys(self.pins, 0)
         self.ignored = dict.fromkeys(self.pins, 0)
         self.devices: dict[str, Any] = {}
+        # the pins keep only a weak reference to their callback: held here
+        self._handlers: dict[str, Callable[[Any, Any], None]] = {}
+        pull_up = bool(section["pull_up"])
         for name, pin in self.pins.items():
-            button = Button(pin, pull_up=section["pull_up"], bounce_time=None,
-                            pin_factory=factory)
-            button.when_pressed = lambda _d=None, n=name: self._edge(n, pressed=True)
-            button.when_released = lambda _d=None, n=name: self._edge(n, pressed=False)
+            button = Button(pin, pull_up=pull_up, bounce_time=None, pin_factory=factory)
+            own = button.pin.when_changed  # the device's own bookkeeping (is_pressed)
+
+            def changed(ticks: Any, state: Any, n: str = name, own: Any = own) -> None:
+                own(ticks, state)
+                # wired to ground with the pull-up: low is pressed
+                self._edge(n, pressed=bool(state) != pull_up, at=self._seconds(ticks))
+
+            button.pin.when_changed = self._handlers[name] = changed
             self.devices[name] = button
 
-    def _edge(self, name: str, pressed: bool) -> None:
-        # runs on a gpiozero thread: decide, then only hand over to the main thread
-        now = self._clock()
+    def _seconds(self, ticks: Any) -> float:
+        return float(self._factory.ticks_diff(ticks, self._epoch))
+
+    def _now(self) -> float:
+        return self._seconds(self._factory.ticks())
+
+    def _edge(self, name: str, pressed: bool, at: float) -> None:
+        # runs on a gpiozero thread: decide, then only hand over to the main thread.
+        # `at`: the edge's own time, not this callback's
+        now = at
         accept = False
         with self._lock:
             line = self._lines[name]
@@ -108,8 +126,10 @@ class Buttons:
             line = self._lines[name]
             if line.edges != edges or line.pressed_at is None:
                 return  # an edge came since: the release decided already
-            if self._clock() - line.pressed_at < self.min_press:
+            if self._now() - line.pressed_at < self.min_press:
                 return  # woken early (or a test's clock): the release will decide
+            if not self.devices[name].is_pressed:
+                return  # released already, its edge not told yet: that edge decides
             accept = self._accept(name, line)
         if accept:
             self._dispatch(lambda: self._on_press(name))
