@@ -141,6 +141,11 @@ class Buttons:
         self.accepted[name] += 1
         return True
 
+    def quiet(self, name: str) -> bool:
+        """A press starting now would count: not inside a release's bounce time."""
+        with self._lock:
+            return self._now() >= self._lines[name].quiet_until
+
     def is_pressed(self, name: str) -> bool:
         return name in self.devices and bool(self.devices[name].is_pressed)
 

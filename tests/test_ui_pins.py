@@ -3,7 +3,6 @@ button press that takes the same path as a touch."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -170,7 +169,7 @@ def press_pin(ui: Any, button: str) -> None:
     assert button in buttons.pins, f"{button} is not fitted"
     accepted = buttons.accepted[button]
     # a finger presses again after the last release's bounce time, never within it
-    ui.wait_until(lambda: time.monotonic() >= buttons._lines[button].quiet_until)
+    ui.wait_until(lambda: buttons.quiet(button))
     ui.app.hardware.press(button)  # on mock pins: drives the pin, the real path
     ui.wait_until(lambda: buttons.accepted[button] == accepted + 1)
     ui.pump(4)  # handed to the main loop, acted on, and what it opens opened
