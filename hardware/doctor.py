@@ -1,7 +1,8 @@
 """`companion doctor`: the builder's first check of the wiring.
 
 Lights each LED in turn, plays a scale, reports button presses for a few seconds, finds
-the LED ring and prints its handshake. Runs on mock pins where there is no GPIO (or with
+the LED ring and prints its handshake. `--report` prints what a maintainer needs to know
+about the machine instead (hardware/report.py). Runs on mock pins where there is no GPIO (or with
 `--mock`), so it can be tried, and tested, anywhere.
 """
 
@@ -31,6 +32,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--port", help="the LED ring's port, instead of the config's")
     parser.add_argument("--no-ring", action="store_true", help="skip the LED ring")
     parser.add_argument("--config", type=Path, help="a config file (default: the user's)")
+    parser.add_argument("--report", action="store_true",
+                        help="print what a maintainer needs to know about this machine "
+                             "(model, OS, kernel, GPIO chips, input devices, display, "
+                             "units) and stop; nothing is lit, played or changed")
     return parser
 
 
@@ -49,6 +54,11 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
             print(problem.format(tr.message), file=out)
         return 2
     tr = Translator(conf.get("language", "en"))
+    if args.report:
+        from hardware.report import report
+
+        report(out, tr)
+        return 0
 
     def say(message: Message) -> None:
         print(tr.message(message), file=out, flush=True)
