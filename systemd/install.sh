@@ -11,8 +11,9 @@
 # that is already right. Other options are passed on (see `companion install --help`).
 #
 # GPIO is optional: the app runs without it (mock pins, and it says so on screen). It
-# comes from Debian's python3-lgpio (the venv sees the system's packages), else from
-# lgpio's wheel (Python 3.11), else from a build with swig, a compiler and liblgpio-dev.
+# comes from Raspberry Pi OS's python3-lgpio (the venv sees the system's packages), else
+# from lgpio's wheel on PyPI (Python 3.11), else from lgpio's source built with swig and
+# a compiler, with the lg library inside it (PYPI=1: plain Debian has no liblgpio-dev).
 # When none works the install goes on and says what to do.
 set -eu
 
@@ -24,10 +25,11 @@ ARCH=${COMPANION_ARCH:-$(dpkg --print-architecture 2>/dev/null || uname -m)}
 # Runtime libraries for Kivy's SDL2 wheels (GL, EGL, GBM/DRM for KMSDRM, mtdev for
 # touch), git for `companion update`, venv for the app's own Python packages.
 APT_PACKAGES="python3-venv git libmtdev1 libgl1 libegl1 libgles2 libgbm1 libdrm2"
-# GPIO, best first: Debian's binding of lgpio (Raspberry Pi OS has it on bookworm and
-# trixie), else what pip needs to build lgpio (no cp313 wheel exists).
+# GPIO, best first: the lgpio binding of Raspberry Pi OS's archive (bookworm and trixie;
+# plain Debian has none), else what pip needs to build lgpio from source (no cp313 wheel
+# exists): the lg C library is compiled into it (PYPI=1), so no liblgpio-dev is needed.
 APT_GPIO="python3-lgpio"
-APT_GPIO_BUILD="swig gcc python3-dev liblgpio-dev"
+APT_GPIO_BUILD="swig gcc libc6-dev python3-dev"
 
 DRY_RUN=""
 LIST=""
@@ -134,17 +136,17 @@ fi
 
 # -- GPIO (optional) -----------------------------------------------------------------------
 if [ -n "$DRY_RUN" ]; then
-    echo "would run: $VENV/bin/python -c 'import lgpio' || $VENV/bin/pip install --quiet -c $REPO/systemd/constraints.txt -e $REPO[pi]"
+    echo "would run: $VENV/bin/python -c 'import lgpio' || env PYPI=1 $VENV/bin/pip install --quiet -c $REPO/systemd/constraints.txt -e $REPO[pi]"
 elif "$VENV/bin/python" -c 'import lgpio' 2>/dev/null; then
     say "GPIO: lgpio is there ($("$VENV/bin/python" -c 'import lgpio; print(lgpio.__file__)'))"
-elif run "$VENV/bin/pip" install --quiet -c "$REPO/systemd/constraints.txt" -e "$REPO[pi]" \
+elif run env PYPI=1 "$VENV/bin/pip" install --quiet -c "$REPO/systemd/constraints.txt" -e "$REPO[pi]" \
         && "$VENV/bin/python" -c 'import lgpio' 2>/dev/null; then
-    say "GPIO: lgpio installed from PyPI"
+    say "GPIO: lgpio installed from PyPI ($("$VENV/bin/pip" show lgpio 2>/dev/null | sed -n 's/^Version: //p'))"
 else
     warn "GPIO: lgpio could not be installed, so the LEDs, buzzer and buttons will not"
     warn "work (the app still runs and shows this on screen). To fix it:"
     warn "  sudo apt-get install python3-lgpio    (Raspberry Pi OS), or"
-    warn "  sudo apt-get install swig gcc python3-dev liblgpio-dev"
+    warn "  sudo apt-get install $APT_GPIO_BUILD    (any Debian: lgpio is built from source)"
     warn "then run this installer again."
 fi
 

@@ -57,8 +57,11 @@ def system(tmp_path: Path):
 
 # What apt knows on Raspberry Pi OS (its archive has python3-lgpio on both releases).
 RASPIOS_APT = "python3-lgpio liblgpio-dev swig gcc python3-dev"
-# Plain Debian 13: no lgpio at all.
-DEBIAN_APT = "swig gcc python3-dev"
+# Plain Debian 12 and 13: no lgpio at all (neither python3-lgpio nor liblgpio-dev).
+DEBIAN_APT = "swig gcc libc6-dev python3-dev"
+# Every package the installer may ask Debian for, checked against Debian's own lists.
+DEBIAN_NAMES = set(
+    ("python3-venv git libmtdev1 libgl1 libegl1 libgles2 libgbm1 libdrm2 " + DEBIAN_APT).split())
 
 
 def apt_install(out: str) -> list[str]:
@@ -86,8 +89,35 @@ def test_a_debian_without_python3_lgpio_gets_what_building_lgpio_needs(system) -
     result = system("trixie", "amd64", "--dry-run", available=DEBIAN_APT)
     assert result.returncode == 0, result.stderr
     packages = apt_install(result.stdout)
-    assert {"swig", "gcc", "python3-dev"} <= set(packages)  # a compiler, not only swig
-    assert "python3-lgpio" not in packages
+    assert {"swig", "gcc", "libc6-dev", "python3-dev"} <= set(packages)  # a compiler too
+    assert set(packages) <= DEBIAN_NAMES  # only names plain Debian has
+    # lgpio's source is built with its own copy of the lg library (no liblgpio-dev)
+    assert "env PYPI=1 " in result.stdout and "[pi]" in result.stdout
+
+
+def test_the_gpio_build_bundles_the_lg_library(system, tmp_path: Path) -> None:
+    venv = make_venv(tmp_path, lgpio_importable=False, pi_extra_ok=True)
+    (venv / "bin/pip").write_text(
+        '#!/bin/sh\necho "pip PYPI=${PYPI:-unset} $*" >> "$FAKE_LOG"\nexit 0\n')
+    installed = ("python3-venv git libmtdev1 libgl1 libegl1 libgles2 libgbm1 libdrm2 "
+                 + DEBIAN_APT)
+    result = system("trixie", "arm64", venv=venv, available=DEBIAN_APT, installed=installed)
+    assert result.returncode == 0, result.stderr
+    pi_install = [line for line in result.log.splitlines() if "[pi]" in line]
+    assert pi_install and all(line.startswith("pip PYPI=1 ") for line in pi_install)
+
+
+@pytest.mark.skipif(not Path("/var/lib/apt/lists").is_dir(), reason="not a Debian system")
+def test_every_package_named_for_plain_debian_exists_in_its_lists() -> None:
+    """Asked of this machine's apt (Debian 12 or 13, after `apt-get update`)."""
+    def known(name: str) -> bool:
+        return subprocess.run(["apt-cache", "show", "--no-all-versions", name],
+                              capture_output=True).returncode == 0
+
+    if not known("python3"):
+        pytest.skip("apt's lists are empty here (no `apt-get update` yet)")
+    # Debian 13 renamed some libraries (libmtdev1 -> libmtdev1t64), which apt still finds
+    assert [n for n in sorted(DEBIAN_NAMES) if not (known(n) or known(f"{n}t64"))] == []
 
 
 def test_list_packages_is_the_plan_for_this_release(system) -> None:
