@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import configparser
 import os
+import pwd
+import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -15,13 +19,20 @@ from ui.commands import deploy
 
 CONSOLE_FILES = {
     "etc/modules-load.d/table-companion.conf",
+    "etc/udev/rules.d/70-table-companion-backlight.rules",
     "etc/systemd/system/table-companion.service",
     "etc/systemd/system/multi-user.target.wants/table-companion.service",
+    # the image's systemd is unknown: the retry timer that works on every version
+    "etc/systemd/system/table-companion-retry.timer",
+    "etc/systemd/system/timers.target.wants/table-companion-retry.timer",
     "etc/table-companion/config.yaml",
     "var/lib/table-companion/kivy/config.ini",
 }
 DESKTOP_FILES = {
+    "etc/udev/rules.d/70-table-companion-backlight.rules",
     "home/pi/.config/systemd/user/table-companion.service",
+    "home/pi/.config/systemd/user/table-companion-retry.timer",
+    "home/pi/.config/systemd/user/graphical-session.target.wants/table-companion-retry.timer",
     "home/pi/.config/systemd/user/table-companion-session.target",
     "home/pi/.config/systemd/user/graphical-session.target.wants/table-companion.service",
     "home/pi/.config/autostart/table-companion-session.desktop",
@@ -66,7 +77,8 @@ def test_console_install_writes_exactly_the_expected_files(tmp_path: Path, capsy
     assert os.readlink(link) == "/etc/systemd/system/table-companion.service"
     unit = (root / "etc/systemd/system/table-companion.service").read_text()
     assert unit == (deploy.UNITS / "table-companion.service").read_text().replace(
-        "/opt/table-companion/src", str(deploy.REPO))
+        "/opt/table-companion/src", str(deploy.REPO)).replace(
+        "StartLimitIntervalSec=0\n", deploy.START_LIMIT)  # this image's systemd is unknown
     user_config = yaml.safe_load((root / "etc/table-companion/config.yaml").read_text())
     assert user_config == {"display": {"fullscreen": True, "show_cursor": False}}
     ini = configparser.RawConfigParser(interpolation=None)
@@ -80,10 +92,11 @@ def test_console_install_writes_exactly_the_expected_files(tmp_path: Path, capsy
     assert "would run: useradd --system" in out
     assert "would run: systemctl daemon-reload" in out
     assert "would run: systemctl disable getty@tty1.service" in out
-    # the ring's driver at every boot (DeviceAllow=char-ttyACM needs it loaded) and now
-    assert (root / "etc/modules-load.d/table-companion.conf").read_text().splitlines()[-1] \
-        == "cdc_acm"
-    assert "would run: modprobe cdc_acm" in out
+    # the ring's drivers at every boot (DeviceAllow=char-ttyACM and char-ttyUSB need
+    # them loaded) and now
+    assert (root / "etc/modules-load.d/table-companion.conf").read_text().splitlines()[-2:] \
+        == ["cdc_acm", "usbserial"]
+    assert "would run: modprobe -a cdc_acm usbserial" in out
 
 
 def test_desktop_install_writes_exactly_the_expected_files(tmp_path: Path, capsys) -> None:
@@ -193,7 +206,8 @@ def test_uninstall_keeps_config_and_data_unless_purged(tmp_path: Path, capsys) -
     assert set(snapshot(root)) == {"etc/table-companion/config.yaml",
                                    "var/lib/table-companion/kivy/config.ini",
                                    "var/lib/table-companion/journal.sqlite"}
-    assert "would run: systemctl disable --now table-companion.service" in out
+    assert ("would run: systemctl disable --now table-companion-retry.timer "
+            "table-companion.service") in out
     assert not venv.exists()
     # nothing left to remove: says so, still succeeds
     assert deploy.uninstall_main(["--root", str(root), "--console", "--purge",
@@ -222,7 +236,7 @@ def test_update_pulls_installs_pinned_and_reinstalls(capsys) -> None:
         f"{repo}/systemd/constraints.txt -e {repo}",
         # GPIO is optional: Debian's python3-lgpio, else lgpio's wheel or build
         "would run: /opt/table-companion/venv/bin/python -c 'import lgpio'",
-        f"would run: /opt/table-companion/venv/bin/pip install --quiet -c "
+        f"would run: env PYPI=1 /opt/table-companion/venv/bin/pip install --quiet -c "
         f"{repo}/systemd/constraints.txt -e '{repo}[pi]'",
         "would run: /opt/table-companion/venv/bin/companion install --console --user "
         "table-companion --venv /opt/table-companion/venv --touch mtdev",
@@ -279,3 +293,101 @@ def test_an_image_for_another_machine_is_not_judged_by_this_one(
         tmp_path: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(deploy.platform, "machine", lambda: "armv7l")
     install(tmp_path, "--console", capsys=capsys)  # --root: an image, written anyway
+
+
+# -- the data folder on a RAM file system (raspi-config's Overlay File System) -----------
+MOUNTINFO = """\
+22 1 179:2 / / rw,noatime shared:1 - ext4 /dev/mmcblk0p2 rw
+23 22 0:21 / /proc rw shared:2 - proc proc rw
+30 22 0:26 / /run rw shared:5 - tmpfs tmpfs rw,size=94424k
+41 22 8:1 / /media/pi/USB\\040STICK rw shared:9 - vfat /dev/sda1 rw
+"""
+# raspi-config's Overlay File System: / itself is an overlay over the read-only SD card
+OVERLAY = """\
+25 1 0:24 / / rw,relatime shared:1 - overlay overlayroot rw,lowerdir=/media/root-ro
+26 25 179:2 / /media/root-ro ro,relatime shared:2 - ext4 /dev/mmcblk0p2 ro
+"""
+
+
+def test_a_data_folder_in_ram_is_found() -> None:
+    assert deploy.volatile_fs(Path("/var/lib/table-companion"), MOUNTINFO) is None
+    assert deploy.volatile_fs(Path("/run/table-companion"), MOUNTINFO) == "tmpfs"
+    assert deploy.volatile_fs(Path("/media/pi/USB STICK/games"), MOUNTINFO) is None
+    assert deploy.volatile_fs(Path("/var/lib/table-companion"), OVERLAY) == "overlay"
+    assert deploy.volatile_fs(Path("/home/pi/.local/share/table-companion"), OVERLAY) \
+        == "overlay"
+    assert deploy.volatile_fs(Path("/media/root-ro/srv"), OVERLAY) is None
+
+
+def test_the_install_warns_loudly_when_the_games_would_live_in_ram(
+        capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deploy, "volatile_fs", lambda path: "overlay")
+    monkeypatch.setattr(deploy.os, "geteuid", lambda: 0)
+    assert deploy.install_main(["--dry-run", "--console", "--venv",
+                                "/opt/table-companion/venv"]) == 0
+    err = capsys.readouterr().err
+    assert err.startswith("WARNING: the games would be kept in /var/lib/table-companion, "
+                          "on a overlay file system")
+    assert "disable_overlayfs" in err and "data_dir" in err  # what to do
+
+
+# -- `companion update` of a checkout owned by a user -------------------------------------
+def test_update_runs_git_as_the_checkouts_owner() -> None:
+    target = deploy.Target(mode="desktop", venv=Path("/opt/table-companion/venv"),
+                           user="pi", home=Path("/home/pi"), repo=Path("/home/pi/src"))
+    first = deploy.plan_update(target, "pi")[0]
+    assert first == deploy.Run(("runuser", "-u", "pi", "--", "git", "-C", "/home/pi/src",
+                                "pull", "--ff-only"))
+    assert deploy.plan_update(target, None)[0].argv[0] == "git"  # our own checkout
+
+
+def _git(*args: str, cwd: Path, user: str | None = None) -> subprocess.CompletedProcess[str]:
+    argv = ["git", *args] if user is None else ["runuser", "-u", user, "--", "git", *args]
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1",
+           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+           "GIT_COMMITTER_EMAIL": "t@t"}
+    return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, env=env)
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("runuser"),
+                    reason="needs root and runuser, as `sudo companion update` has")
+def test_sudo_update_pulls_a_checkout_owned_by_a_user(tmp_path: Path) -> None:
+    """Git refuses, as root, a repository another user owns ("dubious ownership"):
+    the update's pull runs as the owner and leaves the checkout the owner's."""
+    owner = "nobody"
+    base = Path(tempfile.mkdtemp(prefix="tc-update-", dir="/tmp"))  # others may enter
+    try:
+        os.chmod(base, 0o755)
+        origin, checkout = base / "origin", base / "checkout"
+        origin.mkdir()
+        assert _git("init", "-q", "-b", "main", cwd=origin).returncode == 0
+        (origin / "README").write_text("one\n")
+        _git("add", "README", cwd=origin)
+        assert _git("commit", "-qm", "one", cwd=origin).returncode == 0
+        assert _git("clone", "-q", str(origin), str(checkout), cwd=base).returncode == 0
+        account = pwd.getpwnam(owner)
+        for path in [checkout, *checkout.rglob("*"), origin, *origin.rglob("*")]:
+            os.chown(path, account.pw_uid, account.pw_gid, follow_symlinks=False)
+        (origin / "README").write_text("two\n")
+        assert _git("commit", "-qam", "two", cwd=origin, user=owner).returncode == 0
+
+        # what `sudo companion update` did before: git as root refuses the checkout
+        refused = _git("-C", str(checkout), "pull", "--ff-only", cwd=base)
+        assert refused.returncode != 0 and "dubious ownership" in refused.stderr
+
+        target = deploy.Target(mode="console", venv=base / "venv", user="table-companion",
+                               home=deploy.STATE_DIR, repo=checkout)
+        assert deploy.owner_if_not_me(checkout) == owner
+        pull = deploy.plan_update(target, deploy.owner_if_not_me(checkout))[0]
+        lines: list[str] = []
+        # as sudo runs it: HOME is root's, which the owner may not read
+        env = {**os.environ, "HOME": "/root"}
+        env.pop("GIT_CONFIG_GLOBAL", None)
+        executor = deploy.Executor(Translator("en"), out=lines.append, runner=lambda argv:
+                                   subprocess.call(list(argv), env=env))
+        assert executor.carry_out([pull]) == 0, lines
+        assert (checkout / "README").read_text() == "two\n"
+        assert {p.stat().st_uid for p in [checkout, *checkout.rglob("*")]} \
+            == {account.pw_uid}
+    finally:
+        shutil.rmtree(base)

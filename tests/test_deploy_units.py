@@ -146,10 +146,10 @@ def test_console_unit_waits_for_the_splash_takes_tty1_and_never_gives_up(venv: P
     after = " ".join(values(text, "After")).split()
     assert {"plymouth-quit-wait.service", "getty@tty1.service"} <= set(after)
     assert values(text, "Conflicts") == ["getty@tty1.service"]
-    # restart forever: no start limit (0 switches the rate limit off)
-    assert values(text, "StartLimitIntervalSec") == ["0"]
     assert values(text, "Restart") == ["on-failure"]
-    assert not values(text, "StartLimitBurst")
+    # restart forever where the delay can grow: no start limit (0 switches it off)
+    new = deploy.render_unit(console(venv, systemd_version=257))
+    assert values(new, "StartLimitIntervalSec") == ["0"] and not values(new, "StartLimitBurst")
 
 
 @pytest.mark.parametrize("make", [console, desktop])
@@ -158,8 +158,37 @@ def test_back_off_between_restarts_only_where_systemd_has_it(venv: Path, make) -
     new = deploy.render_unit(make(venv, systemd_version=257))
     assert not values(old, "RestartSteps") and not values(old, "RestartMaxDelaySec")
     assert values(new, "RestartSteps") == ["10"]
-    assert values(new, "RestartMaxDelaySec") == ["60"]
+    assert values(new, "RestartMaxDelaySec") == ["300"]  # minutes, not 2 s forever
     assert values(new, "RestartSec") == ["2"]
+    # before 254: five quick tries, then the start limit, then the retry timer
+    assert values(old, "StartLimitIntervalSec") == ["300"]
+    assert values(old, "StartLimitBurst") == ["5"]
+    timer = deploy.render_retry_timer(make(venv, systemd_version=252))
+    assert values(timer, "Unit") == [deploy.UNIT]
+    assert values(timer, "OnUnitInactiveSec") == ["5min"]
+
+
+@pytest.mark.parametrize("version", [252, 257])
+def test_the_installer_writes_the_retry_timer_only_where_the_delay_cannot_grow(
+        tmp_path: Path, venv: Path, version: int) -> None:
+    target = console(venv, systemd_version=version)
+    steps = deploy.plan_install(target, deploy.Probe(tmp_path))
+    timer = Path("/etc/systemd/system") / deploy.RETRY_TIMER
+    written = {s.path for s in steps if isinstance(s, deploy.WriteFile)}
+    removed = {s.path for s in steps if isinstance(s, deploy.Remove)}
+    assert (timer in written) == (version < deploy.BACKOFF_SINCE)
+    assert (timer in removed) == (version >= deploy.BACKOFF_SINCE)  # an upgrade drops it
+
+
+@pytest.mark.parametrize("user", [False, True])
+def test_the_retry_timer_verifies(tmp_path: Path, venv: Path, user: bool) -> None:
+    target = (desktop if user else console)(venv, systemd_version=252)
+    unit = write_unit(tmp_path, target, deploy.UNIT)
+    timer = unit.parent / deploy.RETRY_TIMER
+    timer.write_text(deploy.render_retry_timer(target))
+    result = analyze("verify", "--man=no", str(timer), str(unit), user=user, tmp=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "table-companion-retry.timer" not in result.stderr, result.stderr
 
 
 def test_the_unit_for_this_hosts_systemd_verifies(tmp_path: Path, venv: Path) -> None:
@@ -195,9 +224,72 @@ def test_lgpio_gets_a_writable_working_directory(venv: Path) -> None:
 def test_the_ring_is_allowed_even_when_plugged_in_after_start(venv: Path) -> None:
     """DeviceAllow=char-ttyACM resolves through /proc/devices when the unit starts: the
     installer loads cdc_acm at every boot, before multi-user.target."""
-    assert "char-ttyACM rw" in values(deploy.render_unit(console(venv)), "DeviceAllow")
-    assert deploy.MODULES.splitlines()[-1] == "cdc_acm"
+    allowed = values(deploy.render_unit(console(venv)), "DeviceAllow")
+    assert {"char-ttyACM rw", "char-ttyUSB rw"} <= set(allowed)
+    # char-ttyUSB is registered by usbserial, char-ttyACM by cdc_acm: both loaded at boot
+    assert deploy.MODULES.splitlines()[-2:] == ["cdc_acm", "usbserial"]
     assert Path("/etc/modules-load.d/table-companion.conf") == deploy.MODULES_LOAD
+
+
+def test_a_usb_stick_mounted_before_the_desktop_unit_starts_is_writable(venv: Path) -> None:
+    """ProtectSystem=strict remounts every mount present at start read-only, the stick
+    udisks2 put in /media/USER before the session included, unless listed writable."""
+    text = deploy.render_unit(desktop(venv))
+    assert values(text, "ProtectSystem") == ["strict"]
+    writable = " ".join(values(text, "ReadWritePaths")).split()
+    assert {"-/media", "-/run/media", "-/mnt"} <= set(writable)
+
+
+DESKTOP_FILE_VALIDATE = shutil.which("desktop-file-validate")
+
+
+@pytest.mark.skipif(DESKTOP_FILE_VALIDATE is None,
+                    reason="desktop-file-validate missing: apt-get install desktop-file-utils")
+def test_the_session_desktop_file_is_valid() -> None:
+    result = subprocess.run([DESKTOP_FILE_VALIDATE, str(deploy.UNITS / deploy.SESSION_DESKTOP)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0 and result.stdout.strip() == "", result.stdout
+
+
+# -- dimming and blanking under the hardened units ------------------------------------
+BACKLIGHT = "/sys/devices/platform/soc/fe205000.i2c/i2c-22/i2c-10/10-0045/backlight/10-0045"
+
+
+@pytest.mark.parametrize("make", [console, desktop])
+def test_the_backlight_is_writable_and_the_kernel_tunables_stay_protected(
+        tmp_path: Path, venv: Path, make) -> None:
+    """ProtectKernelTunables=yes makes all of /sys read-only: the backlight's own folder
+    (where /sys/class/backlight/NAME points) is listed writable, nothing else."""
+    target = make(venv, backlights=(BACKLIGHT,))
+    text = deploy.render_unit(target)
+    assert values(text, "ProtectKernelTunables") == ["yes"]
+    assert f"-{BACKLIGHT}" in " ".join(values(text, "ReadWritePaths")).split()
+    unit = write_unit(tmp_path, target, deploy.UNIT)
+    limit = 0.6 if make is console else MAX_EXPOSURE
+    assert exposure(tmp_path, unit, user=make is desktop) <= limit
+    result = analyze("verify", "--man=no", str(unit), user=make is desktop, tmp=tmp_path)
+    assert result.returncode == 0, result.stderr
+
+
+def test_the_backlight_folders_are_where_the_class_links_point(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    device = tmp_path / "devices/platform/rpi_backlight/backlight/rpi_backlight"
+    device.mkdir(parents=True)
+    links = tmp_path / "class/backlight"
+    links.mkdir(parents=True)
+    (links / "rpi_backlight").symlink_to(device)
+    monkeypatch.setattr(deploy, "SYS_BACKLIGHT", links)
+    assert deploy.backlight_devices(Path("/")) == (str(device),)
+    assert deploy.backlight_devices(tmp_path / "image") == ()  # an image's /sys is empty
+
+
+def test_the_udev_rule_gives_the_video_group_brightness_and_power() -> None:
+    rule = [line for line in deploy.backlight_rule().splitlines()
+            if line and not line.startswith("#")]
+    assert rule == ['ACTION=="add", SUBSYSTEM=="backlight", '
+                    'RUN+="/bin/chgrp video /sys%p/brightness /sys%p/bl_power", '
+                    'RUN+="/bin/chmod g+w /sys%p/brightness /sys%p/bl_power"']
+    assert "video" in deploy.GROUPS  # the service user and the desktop user are in it
 
 
 def test_exports_to_removable_media_are_writable_and_exposure_stays_at_most_2(

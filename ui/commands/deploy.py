@@ -49,13 +49,27 @@ STATE_DIR = Path("/var/lib/table-companion")
 ETC_CONFIG = Path("/etc") / config.APP_DIR / config.USER_FILE
 PACKAGES = ("companion", "hardware", "ui")  # the app's code, byte-compiled at install
 PRIVATE_TREES = (Path("/home"), Path("/root"), Path("/run/user"))
-# The LED ring's USB serial driver, loaded at boot so that the console unit's
-# DeviceAllow=char-ttyACM finds its device group even before a ring is plugged in.
+# The LED ring's USB serial drivers, loaded at boot so that the console unit's
+# DeviceAllow=char-ttyACM and char-ttyUSB find their device groups (systemd reads them
+# from /proc/devices when the unit starts) even before a ring is plugged in.
 MODULES_LOAD = Path("/etc/modules-load.d/table-companion.conf")
-MODULES = "# Written by `companion install`: the LED ring's USB serial driver.\ncdc_acm\n"
-# Back-off between restarts (systemd 254 and later): 2 s, growing to a minute.
-RESTART_BACKOFF = "RestartSteps=10\nRestartMaxDelaySec=60\n"
+MODULES_LOADED = ("cdc_acm", "usbserial")
+MODULES = ("# Written by `companion install`: the LED ring's USB serial drivers.\n"
+           + "".join(f"{m}\n" for m in MODULES_LOADED))
+# Back-off between restarts (systemd 254 and later): 2 s, growing to five minutes.
+RESTART_BACKOFF = "RestartSteps=10\nRestartMaxDelaySec=300\n"
 BACKOFF_SINCE = 254
+# Before 254 (bookworm's 252) RestartSec= cannot grow: five quick tries, then the unit
+# fails (start limit) and a timer starts it again five minutes later, and so on.
+START_LIMIT = "StartLimitIntervalSec=300\nStartLimitBurst=5\n"
+RETRY_TIMER = "table-companion-retry.timer"
+# The backlight: writable by the group video (the app's users are in it) through a udev
+# rule, and bound writable into the unit (ProtectKernelTunables= makes all of /sys
+# read-only), for dimming and blanking.
+SYS_BACKLIGHT = Path("/sys/class/backlight")
+BACKLIGHT_RULE = Path("/etc/udev/rules.d/70-table-companion-backlight.rules")
+# Where the data must not be: a RAM file system loses every game at power-off.
+VOLATILE_FS = ("overlay", "tmpfs", "ramfs")
 # Kivy has no wheels for these: 32-bit Raspberry Pi OS cannot run the app.
 THIRTY_TWO_BIT = ("armv6l", "armv7l", "armv8l", "armhf", "armel", "i386", "i686")
 
@@ -141,6 +155,7 @@ class Target:
     touch: str = "mtdev"
     data_dir: str = ""
     systemd_version: int | None = None  # None: unknown, only what every systemd has
+    backlights: tuple[str, ...] = ()  # their /sys/devices folders, made writable
 
     @property
     def unit_path(self) -> Path:
@@ -182,13 +197,74 @@ def render_unit(target: Target) -> str:
             binds = " ".join(sorted({str(p) for p in hidden}))
             text = text.replace("ProtectHome=yes\n",
                                 f"ProtectHome=tmpfs\nBindReadOnlyPaths={binds}\n")
-    if target.systemd_version is not None and target.systemd_version >= BACKOFF_SINCE:
+    if has_restart_steps(target):
         text = text.replace("RestartSec=2\n", f"RestartSec=2\n{RESTART_BACKOFF}", 1)
+    else:
+        text = text.replace("StartLimitIntervalSec=0\n", START_LIMIT, 1)
+    anchor = "UMask=0077\n"
     if target.data_dir:
         # `data_dir` in the config moves the journal: that place must stay writable.
-        anchor = "UMask=0077\n"
         text = text.replace(anchor, f"ReadWritePaths=-{target.data_dir}\n{anchor}", 1)
+    for device in target.backlights:
+        text = text.replace(anchor, f"ReadWritePaths=-{device}\n{anchor}", 1)
     return text
+
+
+def has_restart_steps(target: Target) -> bool:
+    return target.systemd_version is not None and target.systemd_version >= BACKOFF_SINCE
+
+
+def render_retry_timer(target: Target) -> str:
+    wanted = "timers.target" if target.mode == "console" else "graphical-session.target"
+    return (
+        "# Written by `companion install` for systemd before 254, which cannot make the\n"
+        "# pause between restarts grow: after a crash loop has hit the unit's start limit,\n"
+        "# start it again five minutes later (and again, while it keeps failing).\n"
+        "[Unit]\nDescription=Table Companion: try again five minutes after a crash loop\n\n"
+        f"[Timer]\nUnit={UNIT}\nOnUnitInactiveSec=5min\n\n"
+        f"[Install]\nWantedBy={wanted}\n")
+
+
+def backlight_rule() -> str:
+    files = "/sys%p/brightness /sys%p/bl_power"
+    return (
+        "# Written by `companion install`: the backlight's brightness and power writable\n"
+        "# by the group video, so that Table Companion (its user is in that group) can dim\n"
+        "# and blank the screen. See docs/raspberry-pi.md, \"Dimming and blanking\".\n"
+        f'ACTION=="add", SUBSYSTEM=="backlight", RUN+="/bin/chgrp video {files}", '
+        f'RUN+="/bin/chmod g+w {files}"\n')
+
+
+def backlight_devices(root: Path) -> tuple[str, ...]:
+    """The real folders behind /sys/class/backlight/* (links into /sys/devices) on this
+    system; none for an image (its /sys is empty)."""
+    if root != Path("/"):
+        return ()
+    try:
+        return tuple(str(link.resolve()) for link in sorted(SYS_BACKLIGHT.iterdir()))
+    except OSError:
+        return ()
+
+
+def volatile_fs(path: Path, mountinfo: str | None = None) -> str | None:
+    """The file system type holding `path` if it does not survive a power cut (the
+    Overlay File System of raspi-config, a tmpfs), else None."""
+    if mountinfo is None:
+        try:
+            mountinfo = Path("/proc/self/mountinfo").read_text(encoding="utf-8")
+        except OSError:
+            return None
+    best, kind = "", ""
+    for line in mountinfo.splitlines():
+        fields, _, rest = line.partition(" - ")
+        parts = fields.split()
+        if len(parts) < 5 or not rest:
+            continue
+        point = parts[4].replace("\\040", " ")
+        inside = str(path) == point or str(path).startswith(point.rstrip("/") + "/")
+        if inside and len(point) >= len(best):
+            best, kind = point, rest.split()[0]
+    return kind if kind in VOLATILE_FS else None
 
 
 def _under(path: Path, trees: Sequence[Path]) -> bool:
@@ -240,7 +316,19 @@ def plan_install(target: Target, probe: Probe) -> list[Step]:
     steps.append(WriteFile(target.unit_path, unit_text))
     if target.mode == "console":
         steps.append(WriteFile(MODULES_LOAD, MODULES))
-        steps.append(Run(("modprobe", "cdc_acm"), may_fail=True))
+        steps.append(Run(("modprobe", "-a", *MODULES_LOADED), may_fail=True))
+    steps.append(WriteFile(BACKLIGHT_RULE, backlight_rule()))
+    steps.append(Run(("udevadm", "trigger", "--subsystem-match=backlight", "--action=add"),
+                     may_fail=True))
+    retry = unit_dir / RETRY_TIMER
+    if has_restart_steps(target):
+        steps.append(Remove(retry))
+        steps.append(Remove(unit_dir / f"{wanted_by(render_retry_timer(target))}.wants"
+                            / RETRY_TIMER))
+    else:
+        timer = render_retry_timer(target)
+        steps.append(WriteFile(retry, timer))
+        steps.append(Symlink(unit_dir / f"{wanted_by(timer)}.wants" / RETRY_TIMER, retry))
     if target.mode == "desktop":
         steps.append(WriteFile(unit_dir / SESSION_TARGET,
                                (UNITS / SESSION_TARGET).read_text(encoding="utf-8")))
@@ -254,6 +342,8 @@ def plan_install(target: Target, probe: Probe) -> list[Step]:
         # The app owns the screen of tty1: no login prompt there.
         steps.append(Run(("systemctl", "disable", "getty@tty1.service"), may_fail=True))
     steps.append(Run((*_systemctl(target), "try-restart", UNIT), may_fail=True))
+    if not has_restart_steps(target):
+        steps.append(Run((*_systemctl(target), "start", RETRY_TIMER), may_fail=True))
     return steps
 
 
@@ -268,14 +358,19 @@ def compile_step(target: Target) -> Run:
 
 def plan_uninstall(target: Target, purge: bool) -> list[Step]:
     unit_dir = target.unit_path.parent
-    steps: list[Step] = [Run((*_systemctl(target), "disable", "--now", UNIT), may_fail=True)]
+    steps: list[Step] = [Run((*_systemctl(target), "disable", "--now", RETRY_TIMER, UNIT),
+                             may_fail=True)]
     for path in (unit_dir / "multi-user.target.wants" / UNIT,
-                 unit_dir / "graphical-session.target.wants" / UNIT, target.unit_path):
+                 unit_dir / "graphical-session.target.wants" / UNIT, target.unit_path,
+                 unit_dir / "timers.target.wants" / RETRY_TIMER,
+                 unit_dir / "graphical-session.target.wants" / RETRY_TIMER,
+                 unit_dir / RETRY_TIMER):
         steps.append(Remove(path))
     if target.mode == "desktop":
         steps.append(Remove(unit_dir / SESSION_TARGET))
         steps.append(Remove(target.home / ".config/autostart" / SESSION_DESKTOP))
     steps += _reload(target)
+    steps.append(Remove(BACKLIGHT_RULE))
     if target.mode == "console":
         steps.append(Remove(MODULES_LOAD))
         steps.append(Run(("systemctl", "enable", "getty@tty1.service"), may_fail=True))
@@ -288,21 +383,43 @@ def plan_uninstall(target: Target, purge: bool) -> list[Step]:
     return steps
 
 
-def plan_update(target: Target) -> list[Step]:
+def plan_update(target: Target, repo_owner: str | None = None) -> list[Step]:
     """New code and pinned dependencies, then the install plan of the new code (run as
     a new process, so the new units are the ones written). GPIO (lgpio) is optional, as
     in systemd/install.sh: Debian's python3-lgpio may already be there, and where pip
-    can neither find a wheel nor build it the update goes on without it."""
+    can neither find a wheel nor build it the update goes on without it.
+
+    `repo_owner`: who owns the checkout, when it is not us (a clone in a user's home):
+    git refuses a repository owned by someone else ("dubious ownership"), and a pull
+    as root would leave root's files in the user's checkout, so git runs as its owner."""
     pip = str(target.venv / "bin" / "pip")
     pins = ("-c", str(target.repo / "systemd/constraints.txt"))
+    git = ("git", "-C", str(target.repo), "pull", "--ff-only")
+    if repo_owner:
+        git = ("runuser", "-u", repo_owner, "--", *git)
     return [
-        Run(("git", "-C", str(target.repo), "pull", "--ff-only")),
+        Run(git),
         Run((pip, "install", "--quiet", *pins, "-e", str(target.repo))),
         Run((str(target.venv / "bin" / "python"), "-c", "import lgpio"), may_fail=True),
-        Run((pip, "install", "--quiet", *pins, "-e", f"{target.repo}[pi]"), may_fail=True),
+        Run(("env", "PYPI=1", pip, "install", "--quiet", *pins, "-e", f"{target.repo}[pi]"),
+            may_fail=True),
         Run((str(target.venv / "bin" / "companion"), "install", f"--{target.mode}",
              "--user", target.user, "--venv", str(target.venv), "--touch", target.touch)),
     ]
+
+
+def owner_if_not_me(path: Path) -> str | None:
+    """The user owning `path`, when that is not the user running this."""
+    try:
+        uid = path.stat().st_uid
+    except OSError:
+        return None
+    if uid == os.geteuid():
+        return None
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return None
 
 
 def _systemctl(target: Target) -> tuple[str, ...]:
@@ -560,9 +677,10 @@ def target_from(args: argparse.Namespace, mode: str) -> Target:
         data_dir = str(config.load().get("data_dir", "") or "")
     except Exception:  # check-config reports it; the install goes on
         data_dir = ""
+    root = args.root.resolve()
     return Target(mode=mode, venv=Path(venv), user=user, home=Path(home),
                   touch=args.touch, data_dir=data_dir,
-                  systemd_version=systemd_version(args.root.resolve()))
+                  systemd_version=systemd_version(root), backlights=backlight_devices(root))
 
 
 def _home_of(user: str) -> Path:
@@ -608,13 +726,18 @@ def _run_command(argv: Sequence[str] | None, action: str) -> int:
             print(tr(exc.key, **exc.params), file=sys.stderr)
             return 1
         executor = Executor(tr, root=root, dry_run=args.dry_run, owner=target.owner)
+        if action == "install" and root == Path("/"):
+            data = Path(target.data_dir) if target.data_dir else target.data_path
+            kind = volatile_fs(data)
+            if kind:  # raspi-config's Overlay File System: every game lost at power-off
+                print(tr("deploy.warn.volatile_data", path=data, kind=kind), file=sys.stderr)
         if action == "install":
             steps = plan_install(target, Probe(root))
         elif action == "update":
             if not (target.repo / ".git").exists():
                 print(tr("deploy.error.no_repo", path=target.repo), file=sys.stderr)
                 return 1
-            steps = plan_update(target)
+            steps = plan_update(target, owner_if_not_me(target.repo))
         else:
             steps = plan_uninstall(target, purge=args.purge)
         code = executor.carry_out(steps)
