@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import math
 import os
 import zlib
@@ -22,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from companion.files import NotRegularFile, keep_aside, open_regular
 from companion.messages import Message, msg
 
 if TYPE_CHECKING:
@@ -35,6 +37,7 @@ PARSED_FILE = "config-parsed.json"  # what the last start parsed (`ParsedCopies`
 
 Path_ = tuple[str, ...]
 Validator = Callable[[Mapping[str, Any]], list[tuple[str, Message]]]
+log = logging.getLogger(__name__)
 _VALIDATORS: dict[str, Validator] = {}
 
 
@@ -73,6 +76,7 @@ class Config:
     user_file: Path | None = None
     files: list[str] = field(default_factory=list)
     settings_file: Path | None = None  # the app's own layer (`companion.settings`)
+    set_aside: SetAside | None = None  # that layer, refused at start and moved aside
 
     def get(self, dotted: str, default: Any = None) -> Any:
         node: Any = self.data
@@ -154,10 +158,12 @@ def _read_bounded(path: Path) -> str:
     """The file's text: at most MAX_BYTES, strict UTF-8; the refusals name a line."""
     file = str(path)
     try:
-        with path.open("rb") as handle:
+        with open_regular(path) as handle:  # a named pipe here must not hang the start
             data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError as exc:
         raise ConfigError([Problem(file, None, "", msg("core.config.missing_file"))]) from exc
+    except NotRegularFile as exc:
+        raise ConfigError([Problem(file, None, "", msg("core.config.not_regular"))]) from exc
     except OSError as exc:
         raise ConfigError([Problem(file, None, "", msg(
             "core.config.unreadable", reason=exc.strerror or str(exc)))]) from exc
@@ -275,32 +281,99 @@ class ParsedCopies:
     """What earlier starts parsed, so that a start whose files have not changed imports
     no YAML parser (PyYAML's import and parse were ~15 ms of a start here).
 
-    A JSON file (`config-parsed.json` beside the journal) keeps, per file text read
-    whole (with its prefix and whether it was scanned), what `read_yaml` returned for
-    it: the data and the line of each key. Only the exact same text gets it back, and
-    only while this module's source is the one that parsed it (the bounds and the
-    reading live here); everything after the reading (types, ranges, each section's
-    validator) runs on every start as before. A copy is kept only for a file that was
-    read without a problem and whose data JSON gives back unchanged (not a date, NaN);
-    an unreadable or foreign copies file is ignored and written again."""
+    A file (`config-parsed.json` beside the journal) keeps, per file text read whole
+    (with its prefix and whether it was scanned), what `read_yaml` returned for it: the
+    data and the line of each key. Only the exact same text gets it back, and only
+    while this module's source is the one that parsed it (the bounds and the reading
+    live here); everything after the reading (types, ranges, each section's validator)
+    runs on every start as before. A copy is kept only for a file that was read without
+    a problem and whose data JSON gives back unchanged (not a date, NaN).
+
+    It is derived data, never trusted more than its source: its first line holds a
+    checksum of the rest (a flipped bit, a truncated write), and each copy taken is
+    checked as a fresh parse would have built it (plain JSON values only, finite
+    numbers, at most MAX_DEPTH deep and MAX_NODES values, lines that are lines). A
+    copy that does not fit drops them all (`drop`): the file is removed, the sources
+    are parsed again, one line is logged, and `load` tries once more without them
+    whatever failed with them. The file is also removed once read, and written again
+    only after the app's first frame (`save`): a start that dies before it, for
+    whatever reason, leaves the next one nothing to trust but the sources."""
 
     MAX_BYTES = 1024 * 1024
+    MAGIC = "companion-parsed-copies 2"
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self.stamp = _source_stamp()
-        self._old: dict[str, list[Any]] = {}
+        self._old: dict[str, Any] = {}
         self._used: dict[str, list[Any]] = {}
-        self.changed = False
+        self.served = 0  # copies handed out by `get`
+        self.dropped: str | None = None  # why the kept copies were not used
         try:
-            with path.open("rb") as handle:
+            with open_regular(path) as handle:
                 raw = handle.read(self.MAX_BYTES + 1)
-            kept = json.loads(raw) if len(raw) <= self.MAX_BYTES else None
-        except (OSError, ValueError, RecursionError):
-            kept = None
-        if isinstance(kept, dict) and kept.get("stamp") == self.stamp \
-                and isinstance(kept.get("files"), dict):
-            self._old = kept["files"]
+        except FileNotFoundError:
+            return
+        except OSError as exc:  # a named pipe in its place, unreadable...
+            self.drop(f"cannot be read ({exc.strerror or exc})", remove=False)
+            return
+        kept = self._verify(raw)
+        if isinstance(kept, str):
+            self.drop(kept)
+            return
+        self._old = kept
+        # read: a start that dies before its first frame leaves nothing to trust
+        self._remove()
+
+    def _verify(self, raw: bytes) -> dict[str, Any] | str:
+        """The copies in `raw`, or why they cannot be used."""
+        if len(raw) > self.MAX_BYTES:
+            return "too big"
+        head, newline, body = raw.partition(b"\n")
+        fields = head.decode("ascii", "replace").rsplit(" ", 2)
+        if not newline or len(fields) != 3 or fields[0] != self.MAGIC:
+            return "not written by this version"
+        if fields[1] != self.stamp:
+            return "written by another version of the reader"
+        if fields[2] != f"{zlib.crc32(body):08x}":
+            return "its checksum does not match (damaged)"
+        try:
+            kept = json.loads(body, parse_constant=_no_constant)
+        except (ValueError, RecursionError) as exc:
+            return f"not JSON ({type(exc).__name__})"
+        if not isinstance(kept, dict):
+            return "not a mapping of copies"
+        return kept
+
+    @property
+    def kept(self) -> bool:
+        """Whether earlier starts left copies to use."""
+        return bool(self._old)
+
+    def forget(self) -> None:
+        """Use none of the kept copies, silently (`load` decides whether they were at
+        fault, and then says so with `drop`)."""
+        self._old = {}
+        self._used = {}
+
+    def _remove(self) -> None:
+        with suppress(OSError):
+            self.path.unlink()
+
+    def drop(self, reason: str, *, remove: bool = True) -> None:
+        """Use no more of the kept copies: the sources are parsed again (logged once).
+        The copies already taken passed every check; what is parsed is kept."""
+        self.blame(reason)
+        self._old = {}
+        if remove:
+            self._remove()
+
+    def blame(self, reason: str) -> None:
+        """Say, once, that the kept copies were not used, and why."""
+        if self.dropped is None:
+            log.warning("config: %s not used, the files are parsed again: %s",
+                        self.path, reason)
+        self.dropped = reason
 
     @staticmethod
     def _key(text: str, prefix: Path_, scan: bool) -> str:
@@ -310,13 +383,16 @@ class ParsedCopies:
             ) -> tuple[Any, dict[Path_, int]] | None:
         key = self._key(text, prefix, scan)
         entry = self._old.get(key)
-        try:
-            data, pairs = entry  # type: ignore[misc]
-            lines = {tuple(path): int(line) for path, line in pairs}
-        except (TypeError, ValueError):
+        if entry is None:
             return None
-        self._used[key] = entry  # type: ignore[assignment]
-        return data, lines
+        problem = _copy_problem(entry, prefix)
+        if problem is not None:
+            self.drop(f"{'.'.join(prefix) or 'top'}: {problem}")
+            return None
+        data, pairs = entry
+        self._used[key] = entry
+        self.served += 1
+        return data, {tuple(path): line for path, line in pairs}
 
     def put(self, text: str, prefix: Path_, scan: bool, data: Any,
             lines: dict[Path_, int]) -> None:
@@ -327,21 +403,59 @@ class ParsedCopies:
             same = False
         if same:
             self._used[self._key(text, prefix, scan)] = entry
-            self.changed = True
 
     def save(self) -> None:
         """Keep the copies this start used, for the next (the app does it once its
         first frame is up; a failed write only costs the next start a parse)."""
-        if not self.changed and self._used.keys() == self._old.keys():
+        if not self._used:
             return
+        body = json.dumps(self._used).encode("utf-8")
+        head = f"{self.MAGIC} {self.stamp} {zlib.crc32(body):08x}\n".encode("ascii")
         temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}")
         try:
-            temporary.write_text(json.dumps({"stamp": self.stamp, "files": self._used}),
-                                 encoding="utf-8")
+            temporary.write_bytes(head + body)
             os.replace(temporary, self.path)
         except OSError:
             with suppress(OSError):
                 temporary.unlink()
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a value a config parse gives")
+
+
+def _copy_problem(entry: Any, prefix: Path_) -> str | None:
+    """Why a kept copy is not what a fresh parse of a file could have given, or None.
+    Walked without recursion: a copy nested 100 000 deep is refused, not followed."""
+    if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], list)):
+        return "not a copy"
+    data, pairs = entry
+    todo: list[tuple[Any, int]] = [(data, 0)]
+    nodes = 0
+    while todo:
+        value, depth = todo.pop()
+        nodes += 1
+        if nodes > MAX_NODES:
+            return f"more than {MAX_NODES} values"
+        if isinstance(value, (dict, list)):
+            if depth >= MAX_DEPTH:
+                return f"nested deeper than {MAX_DEPTH}"
+            todo.extend((item, depth + 1)
+                        for item in (value.values() if isinstance(value, dict) else value))
+        elif isinstance(value, float) and not math.isfinite(value):
+            return "a number that is not finite"
+        elif not isinstance(value, (str, int, float, bool)) and value is not None:
+            return f"a {type(value).__name__}"
+    if len(pairs) > MAX_NODES:
+        return f"more than {MAX_NODES} lines"
+    for pair in pairs:
+        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], list)
+                and len(pair[0]) <= MAX_DEPTH + len(prefix) + 1
+                and all(isinstance(part, str) for part in pair[0])
+                and tuple(pair[0][:len(prefix)]) == prefix
+                and type(pair[1]) is int and 1 <= pair[1] <= MAX_BYTES):
+            return "a line that is not a line"
+    return None
 
 
 def _source_stamp() -> str:
@@ -549,12 +663,19 @@ class _TooMany(Exception):
 def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
          *, use_default_user_file: bool = True, check_defaults: bool = False,
          settings_file: Path | None = None, data_dir: str | None = None,
-         copies: ParsedCopies | None = None) -> Config:
+         copies: ParsedCopies | None = None, set_aside_settings: bool = False) -> Config:
     """The defaults, then the user's file, then the app's settings file, each layer
     over the one before; raises ConfigError listing every problem.
 
     `copies`: what earlier starts parsed (`ParsedCopies`); what this one parses is
-    added to it, for its `save()`.
+    added to it, for its `save()`. Whatever fails with them (a refusal, an exception)
+    is tried again from the files themselves, which decide: a damaged copy can neither
+    stop a start nor blame a correct file.
+
+    `set_aside_settings` (the app's start): a settings file that is refused (it cannot
+    be read, or a value in it is) is moved aside with its reason (`set_aside`) and the
+    start goes on without it; `Config.set_aside` says what was dropped. Otherwise (a
+    save, `companion check-config`) its problems are raised like any other.
 
     With `use_default_user_file`, the user's file is looked for (`user_config_path`)
     and the settings file is `settings_path(...)` (when it exists). A section's
@@ -563,6 +684,38 @@ def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
     start does not import every game to check them."""
     import companion.games  # noqa: F401  (registers each game's validator)
 
+    def attempt(copies_: ParsedCopies | None, set_aside: bool) -> Config:
+        return _load(user_file, config_dir, use_default_user_file, check_defaults,
+                     settings_file, data_dir, copies_, set_aside)
+
+    if copies is None or not copies.kept:
+        return attempt(copies, set_aside_settings)
+    try:  # without setting anything aside: that is decided on the files themselves
+        return attempt(copies, False)
+    except Exception as exc:  # whatever a damaged copy can cause
+        first = exc
+    copies.forget()
+    try:
+        cfg = attempt(copies, set_aside_settings)
+    except ConfigError as exc:
+        if not (isinstance(first, ConfigError) and first.problems == exc.problems):
+            copies.blame(f"with them: {_describe(first)}; without: refused")
+        raise
+    if cfg.set_aside is None:  # the files are fine: the copies were not
+        copies.blame(f"with them: {_describe(first)}")
+    return cfg
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, ConfigError):
+        return f"refused ({exc})"[:300]
+    return f"{type(exc).__name__}: {exc}"[:300]
+
+
+def _load(user_file: Path | None, config_dir: Path, use_default_user_file: bool,
+          check_defaults: bool, settings_file: Path | None, data_dir: str | None,
+          copies: ParsedCopies | None, set_aside_settings: bool,
+          without_settings: SetAside | None = None) -> Config:
     defaults, where = load_defaults(config_dir, copies)
     if user_file is None and use_default_user_file:
         user_file = user_config_path()
@@ -575,12 +728,20 @@ def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
     settings = settings_file
     if settings is None and use_default_user_file:
         settings = settings_path(data, data_dir)
-    if settings is not None and (settings_file is not None or Path(settings).exists()):
+    set_aside = without_settings
+    if settings is not None and set_aside is None \
+            and (settings_file is not None or Path(settings).exists()):
         # the journal's place cannot move with a file kept in that place
-        saved, layer = read_layer(Path(settings), defaults, refused_keys=("data_dir",),
-                                  copies=copies)
-        data = merge(data, saved)
-        layers.append(layer)
+        try:
+            saved, layer = read_layer(Path(settings), defaults, refused_keys=("data_dir",),
+                                      copies=copies)
+        except ConfigError as exc:
+            if not set_aside_settings:
+                raise
+            set_aside = _set_aside(Path(settings), exc.problems)
+        else:
+            data = merge(data, saved)
+            layers.append(layer)
 
     problems: list[Problem] = []
     for section, node in _sections(data):
@@ -594,10 +755,68 @@ def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
             if not line:
                 file, line = where.get(path, where.get(prefix, ("config", 0)))
             problems.append(Problem(file, line or None, ".".join(path), message))
+    if problems and set_aside_settings and settings is not None and set_aside is None:
+        blamed = [p for p in problems if p.file == str(settings)]
+        if blamed:  # a saved value a section refuses: the start goes on without the file
+            return _load(user_file, config_dir, use_default_user_file, check_defaults,
+                         settings_file, data_dir, copies, set_aside_settings,
+                         without_settings=_set_aside(Path(settings), blamed))
     if problems:
         raise ConfigError(problems)
     return Config(data, Path(user_file) if user_file else None,
-                  settings_file=Path(settings) if settings is not None else None)
+                  settings_file=Path(settings) if settings is not None else None,
+                  set_aside=set_aside)
+
+
+# -- the app's own settings file, when refused ----------------------------------------
+MAX_DROPPED_KEYS = 40  # listed on screen; the file kept aside has them all
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """A settings file refused at start and moved out of the way, so the start goes on
+    with the user's config (the people at the table cannot edit the app's own file)."""
+
+    file: str  # where it was (the app saves there again)
+    kept: str | None  # where it is now; None: it could not be moved (said each start)
+    keys: tuple[str, ...] | None  # the settings it held; None: it could not be read
+    problems: tuple[Problem, ...]  # why it was refused
+
+
+def _set_aside(path: Path, problems: list[Problem]) -> SetAside:
+    """Move a refused settings file aside as `<name>.refused-<stamp>`, its reason in a
+    `.reason` file beside it, and say what it held."""
+    keys: tuple[str, ...] | None
+    try:
+        data, _ = read_yaml(path)
+        keys = tuple(_leaf_keys(data)) if isinstance(data, dict) else None
+    except ConfigError:
+        keys = None
+    reason = "\n".join(f"{p.file}:{p.line or '-'}: {p.key or '-'}: {p.message.key} "
+                       f"{json.dumps(p.message.params, default=str)}" for p in problems)
+    kept: Path | None = None
+    try:
+        kept = keep_aside(path, "refused")
+        kept.with_name(kept.name + ".reason").write_text(reason + "\n", encoding="utf-8")
+    except OSError as exc:
+        log.warning("config: the refused %s could not be set aside: %s", path,
+                    exc.strerror or exc)
+    log.warning("config: %s refused, the start goes on without it%s: %s", path,
+                f" (kept as {kept})" if kept else "", reason.replace("\n", "; "))
+    return SetAside(str(path), str(kept) if kept else None, keys, tuple(problems))
+
+
+def _leaf_keys(data: Mapping[str, Any]) -> list[str]:
+    """The dotted keys a settings file sets (the first MAX_DROPPED_KEYS + 1)."""
+    found: list[str] = []
+    todo: list[tuple[str, Any]] = [(str(k), v) for k, v in reversed(list(data.items()))]
+    while todo and len(found) <= MAX_DROPPED_KEYS:
+        key, value = todo.pop()
+        if isinstance(value, Mapping) and value:
+            todo.extend((f"{key}.{k}", v) for k, v in reversed(list(value.items())))
+        else:
+            found.append(key)
+    return found
 
 
 def _sets(lines: Mapping[Path_, int], prefix: Path_) -> bool:

@@ -2,13 +2,20 @@
 
 The journal's own file is never deleted: a journal that cannot be read, one replaced by
 a restore, and one replaced by a salvage are each kept beside it under a new name.
+
+Where a file is expected (the config, its parsed copies, the settings, a backup to
+restore), only a regular file is opened (`open_regular`): a named pipe or a device put
+in its place is refused with a message, never waited on.
 """
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import time
 from pathlib import Path
+from typing import BinaryIO
 
 #: SQLite's side files, which belong to the journal and move with it
 SIDE_FILES = ("-wal", "-shm")
@@ -43,3 +50,39 @@ def fsync_dir(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+class NotRegularFile(OSError):
+    """A path where a file is expected names something else (a named pipe, a device,
+    a socket, a folder): refused at once, never read or waited on."""
+
+
+def _kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISFIFO, "named pipe"), (stat.S_ISDIR, "folder"),
+                       (stat.S_ISCHR, "device"), (stat.S_ISBLK, "device"),
+                       (stat.S_ISSOCK, "socket")):
+        if test(mode):
+            return kind
+    return "special file"
+
+
+def open_regular(path: Path | str) -> BinaryIO:
+    """`path` opened for reading in binary, only if it is (or links to) a regular file.
+
+    Opened without waiting (O_NONBLOCK: a named pipe with no writer would otherwise
+    block the open, and a start, for ever), then checked on the descriptor itself
+    (fstat, so nothing can be swapped in between); the file then reads as usual.
+    Raises NotRegularFile (an OSError, whose strerror says what was found instead),
+    or the OSError of the open (FileNotFoundError...)."""
+    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | getattr(os, "O_CLOEXEC", 0)
+    fd = os.open(path, flags)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise NotRegularFile(errno.EINVAL, f"not a regular file: a {_kind(mode)}",
+                                 str(path))
+        os.set_blocking(fd, True)
+        return os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
