@@ -769,7 +769,7 @@ def _load(user_file: Path | None, config_dir: Path, use_default_user_file: bool,
 
 
 # -- the app's own settings file, when refused ----------------------------------------
-MAX_DROPPED_KEYS = 40  # listed on screen; the file kept aside has them all
+MAX_DROPPED_KEYS = 40  # kept to be listed; the file kept aside has them all
 
 
 @dataclass(frozen=True)
@@ -779,19 +779,24 @@ class SetAside:
 
     file: str  # where it was (the app saves there again)
     kept: str | None  # where it is now; None: it could not be moved (said each start)
-    keys: tuple[str, ...] | None  # the settings it held; None: it could not be read
+    keys: tuple[str, ...] | None  # the settings it held (the first MAX_DROPPED_KEYS);
+    # None: it could not be read
+    count: int  # how many settings it held
     problems: tuple[Problem, ...]  # why it was refused
 
 
 def _set_aside(path: Path, problems: list[Problem]) -> SetAside:
     """Move a refused settings file aside as `<name>.refused-<stamp>`, its reason in a
     `.reason` file beside it, and say what it held."""
-    keys: tuple[str, ...] | None
+    keys: tuple[str, ...] | None = None
+    count = 0
     try:
         data, _ = read_yaml(path)
-        keys = tuple(_leaf_keys(data)) if isinstance(data, dict) else None
     except ConfigError:
-        keys = None
+        data = None
+    if isinstance(data, dict):
+        found = _leaf_keys(data)
+        keys, count = tuple(found[:MAX_DROPPED_KEYS]), len(found)
     reason = "\n".join(f"{p.file}:{p.line or '-'}: {p.key or '-'}: {p.message.key} "
                        f"{json.dumps(p.message.params, default=str)}" for p in problems)
     kept: Path | None = None
@@ -803,14 +808,15 @@ def _set_aside(path: Path, problems: list[Problem]) -> SetAside:
                     exc.strerror or exc)
     log.warning("config: %s refused, the start goes on without it%s: %s", path,
                 f" (kept as {kept})" if kept else "", reason.replace("\n", "; "))
-    return SetAside(str(path), str(kept) if kept else None, keys, tuple(problems))
+    return SetAside(str(path), str(kept) if kept else None, keys, count, tuple(problems))
 
 
 def _leaf_keys(data: Mapping[str, Any]) -> list[str]:
-    """The dotted keys a settings file sets (the first MAX_DROPPED_KEYS + 1)."""
+    """The dotted keys a settings file sets, in the file's order (a read file is
+    bounded: at most MAX_NODES values)."""
     found: list[str] = []
     todo: list[tuple[str, Any]] = [(str(k), v) for k, v in reversed(list(data.items()))]
-    while todo and len(found) <= MAX_DROPPED_KEYS:
+    while todo:
         key, value = todo.pop()
         if isinstance(value, Mapping) and value:
             todo.extend((f"{key}.{k}", v) for k, v in reversed(list(value.items())))

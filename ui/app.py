@@ -64,6 +64,7 @@ class CompanionApp(App):
         self.session: Session | None = None
         self._outputs: list[Callable[[], None]] = []  # see `_later`
         self.dialog: Dialog | None = None
+        self._told_later: list[tuple[str, str, str]] = []  # see `tell`
         self.watchdog = Watchdog.from_environment()
         self.night_dimmer: Any = None
         self.collector = IdleCollector(hold=_background_busy)
@@ -142,6 +143,7 @@ class CompanionApp(App):
                     break
         if self.session is None:
             self.root.current = "home"
+        self._tell_set_aside_settings()
         self.after_first_frame(self._after_start)
 
     def _tell_journal_state(self) -> None:
@@ -156,6 +158,44 @@ class CompanionApp(App):
         elif self.journal.read_only is not None:
             message(self.tr("core.ui.saved_elsewhere"), self.say(self.journal.read_only),
                     tid="journal_read_only")
+
+    #: dropped settings listed on screen; the rest are counted
+    SHOWN_KEYS = 6
+
+    def _tell_set_aside_settings(self) -> None:
+        """The app's own settings file was refused at start and set aside (nobody at
+        the table can edit it): say which settings no longer apply, and why."""
+        aside = self.settings.set_aside
+        if aside is None:
+            return  # the usual start
+        if aside.keys:
+            keys = ", ".join(aside.keys[:self.SHOWN_KEYS])
+            if aside.count > self.SHOWN_KEYS:
+                keys += ", " + self.tr("core.settings.dropped_more",
+                                       n=aside.count - self.SHOWN_KEYS)
+            lines = [self.tr("core.settings.dropped", n=aside.count, keys=keys)]
+        else:
+            lines = [self.tr("core.settings.dropped_unreadable")]
+        reasons = [p.format(self.say) for p in aside.problems[:2]]
+        lines.append(self.tr("core.settings.dropped_why", reason="; ".join(reasons)))
+        lines.append(self.tr("core.settings.dropped_kept", path=aside.kept) if aside.kept
+                     else self.tr("core.settings.dropped_not_kept", path=aside.file))
+        self.tell(self.tr("core.settings.dropped_title"), "\n\n".join(lines),
+                  tid="settings_dropped")
+
+    def tell(self, title: str, text: str, tid: str) -> None:
+        """A message for the table that waits for the open dialog (a resumed game's
+        question, another message) to be closed, so neither replaces the other."""
+        if self.dialog is not None:
+            self._told_later.append((title, text, tid))
+            return
+        from ui.dialogs import message
+
+        message(title, text, tid=tid)
+
+    def _tell_waiting(self, _dt: float = 0) -> None:
+        if self._told_later and self.dialog is None:
+            self.tell(*self._told_later.pop(0))
 
     def after_first_frame(self, work: Callable[[], None]) -> None:
         """Run `work` in the clock tick after the first frame is swapped to the screen."""
@@ -384,6 +424,8 @@ class CompanionApp(App):
     def _forget_dialog(self, dialog: Dialog) -> None:
         if self.dialog is dialog:
             self.dialog = None
+        if self._told_later:  # once whatever closing this dialog opens has opened
+            Clock.schedule_once(self._tell_waiting)
 
     def close_dialog(self) -> None:
         """Close the open dialog, if any: twice, or from the dialog's own dismissal,

@@ -1,13 +1,18 @@
 """Start the app: read the config, open the journal, pick the pins, show the screens.
 
 A bad config or an unreadable data folder does not crash-loop: the problem is printed
-(to the journal, via stderr) and shown on screen until someone reads it.
+(to the journal, via stderr) and shown on screen until someone reads it. Any other
+failure before the first frame is handled the same way (`start_failed`): what the app
+derived from its files (`config-parsed.json`) is dropped and the app starts once more
+from the files alone; only a failure that repeats without it reaches the problem
+screen, so nothing derived can lock the table out.
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
 import logging
 import os
 import sys
@@ -79,7 +84,10 @@ def load_config(user_file: Path | None, data_dir: str | None = None,
     import hardware  # noqa: F401  (registers the hardware section's checks)
     from companion import config as config_module
 
-    return config_module.load(user_file, data_dir=data_dir, copies=copies)
+    # the app's own settings file, refused, is set aside: the start goes on with the
+    # user's config, and the table is told (`CompanionApp`, `config.SetAside`)
+    return config_module.load(user_file, data_dir=data_dir, copies=copies,
+                              set_aside_settings=True)
 
 
 def parsed_copies(data_dir: str | None = None) -> ParsedCopies:
@@ -165,6 +173,38 @@ def start_again() -> None:
     os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
 
 
+#: set in a start that failed before its first frame, for the process that replaces it
+RETRIED = "COMPANION_START_RETRIED"  # the start is tried again once without derived data
+PROBLEM = "COMPANION_START_PROBLEM"  # what failed again: the problem screen shows it
+
+
+def start_failed(exc: BaseException, copies: ParsedCopies, *, window: bool,
+                 language: str | None = None) -> int:
+    """A start that failed before its first frame: what was derived from the files is
+    dropped (it may be the cause; it never is again), then the app starts once more in
+    a fresh process (same pid, for systemd). Failing again, from the files alone, the
+    problem is shown on screen (from a fresh process too when this one's window is
+    made: Kivy runs one app per process)."""
+    logging.getLogger("ui.main").error("the start failed", exc_info=exc)
+    copies.drop(f"the start failed: {type(exc).__name__}")
+    if not os.environ.get(RETRIED):
+        os.environ[RETRIED] = "1"
+        start_again()
+    from companion.config import user_config_path
+    from companion.i18n import Translator
+    from ui.commands.checkconfig import configured_language
+
+    tr = Translator(language or configured_language(user_config_path()))
+    title = tr("core.start.failed")
+    lines = [f"{type(exc).__name__}: {exc}"[:500], "", tr("core.start.failed_hint")]
+    print(title, *lines, sep="\n", file=sys.stderr)
+    if window:
+        os.environ[PROBLEM] = json.dumps([title, lines])
+        start_again()
+    configure_kivy(None)
+    return show_problem(title, lines)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="companion run")
     parser.add_argument("--config", help="a config file to use instead of the user's file")
@@ -183,6 +223,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     os.environ.setdefault("KIVY_LOG_MODE", "PYTHON")
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
 
+    shown = os.environ.pop(PROBLEM, None)
+    if shown is not None:  # a start failed twice: its problem, in a window of its own
+        title, lines = json.loads(shown)
+        configure_kivy(None)
+        return show_problem(title, lines)
     copies = parsed_copies(args.data_dir)
     try:
         cfg = load_config(Path(args.config) if args.config else None, args.data_dir, copies)
@@ -197,20 +242,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(tr("core.config.refused"), *lines, sep="\n", file=sys.stderr)
         configure_kivy(None)
         return show_problem(tr("core.config.refused"), lines)
+    except Exception as exc:  # anything else: never a crash loop
+        return start_failed(exc, copies, window=False)
 
-    configure_kivy(cfg)
-    path = journal_path(cfg, args.data_dir)
-    # SQLite's quick check of a large journal (tens of ms, more on a Pi) runs on a
-    # thread while Kivy and the screens are imported (a small one's, in the open); the
-    # journal is opened, and read, only once it is done, so a corrupt file is still
-    # moved aside before any read
-    precheck = start_check(path)
-    # Kivy's rules for the widgets the first screen builds; the whole set once it is up
-    import_with_first_rules()
-    tr = Translator(cfg.get("language", "en"))
-    from ui.app import CompanionApp
-
+    window = False
     try:
+        configure_kivy(cfg)
+        path = journal_path(cfg, args.data_dir)
+        # SQLite's quick check of a large journal (tens of ms, more on a Pi) runs on a
+        # thread while Kivy and the screens are imported (a small one's, in the open);
+        # the journal is opened, and read, only once it is done, so a corrupt file is
+        # still moved aside before any read
+        precheck = start_check(path)
+        # Kivy's rules for the widgets the first screen builds; the whole set once up
+        window = True  # from here on the window may exist
+        import_with_first_rules()
+        tr = Translator(cfg.get("language", "en"))
+        from ui.app import CompanionApp
+
         journal = Journal(path, precheck=precheck)
     except JournalError as exc:
         # the file stays where it is; a lock or a full disk may go away: try again then
@@ -221,15 +270,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         if answer == SOLVED:
             start_again()
         return answer
+    except Exception as exc:
+        return start_failed(exc, copies, window=window, language=cfg.get("language"))
 
-    app = CompanionApp(cfg, journal, start_hardware=lambda: load_hardware(cfg))
-    # then: Kivy's other rules, what this start parsed kept for the next (not before:
-    # a data folder the app cannot use is left as it is), and memory settled
-    app.after_first_frame(lambda: (all_rules(), copies.save(), settle_memory()))
+    started = False
+
+    def first_frame() -> None:
+        nonlocal started
+        started = True
+        os.environ.pop(RETRIED, None)  # a later start may be retried again
+        # Kivy's other rules, what this start parsed kept for the next (not before:
+        # a data folder the app cannot use is left as it is), and memory settled
+        all_rules()
+        copies.save()
+        settle_memory()
+
     try:
+        app = CompanionApp(cfg, journal, start_hardware=lambda: load_hardware(cfg))
+        app.after_first_frame(first_frame)
         app.run()
-    finally:
+    except Exception as exc:
         journal.close()
+        if started:
+            raise  # during play: systemd restarts the app (the journal has every action)
+        return start_failed(exc, copies, window=True, language=cfg.get("language"))
+    journal.close()
     return 0
 
 
