@@ -535,9 +535,10 @@ WINDOW = (100, 7680)  # pixels, each side (SDL refuses a larger window)
 DIM_MAX = 86_400  # seconds: a day
 # keys whose range is known before the sections' validators run, so that a huge value
 # is refused with the key's own range
+SNAPSHOT_EVERY = (1, 10_000)  # actions between snapshots (more only slows a resume)
 RANGES: dict[Path_, tuple[int, int]] = {
     ("display", "width"): WINDOW, ("display", "height"): WINDOW,
-    ("display", "dim_after"): (0, DIM_MAX),
+    ("display", "dim_after"): (0, DIM_MAX), ("snapshot_every",): SNAPSHOT_EVERY,
 }
 
 
@@ -852,6 +853,10 @@ def _validate_app(data: Mapping[str, Any]) -> list[tuple[str, Message]]:
     problems: list[tuple[str, Message]] = []
     if data.get("language") not in LANGUAGES:
         problems.append(("language", msg("core.config.language", choices=", ".join(LANGUAGES))))
+    low, high = SNAPSHOT_EVERY
+    if not low <= data.get("snapshot_every", low) <= high:  # never quietly made 1
+        problems.append(("snapshot_every", msg("core.config.number_range", low=low,
+                                               high=high)))
     display = data.get("display", {})
     if not 0 <= display.get("roll_animation", 0) <= 0.6:
         problems.append(("display.roll_animation",

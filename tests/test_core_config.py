@@ -313,3 +313,17 @@ def test_a_colour_the_app_cannot_show_is_refused(tmp_path):
     assert (problem.line, problem.key) == (3, "games.evil.colours.2")
     assert problem.message == msg("evil.config.unknown_colour", colour="yellow",
                                   choices="blue, green, red")
+
+
+@pytest.mark.parametrize("value", [-100, 0, 10_001])
+def test_snapshot_every_out_of_its_range_is_refused_with_the_range(tmp_path, value):
+    """Issue 33: `snapshot_every: -100` or 0 was quietly made 1."""
+    path = write(tmp_path, f"language: fr\nsnapshot_every: {value}\n")
+    problem = only(path)
+    assert (problem.line, problem.key) == (2, "snapshot_every")
+    assert problem.message == msg("core.config.number_range", low=1, high=10_000)
+    assert problem.format(Translator("en").message) == (
+        f"{path}:2: snapshot_every: out of range: 1 .. 10000")
+    for fine in (1, 10_000):
+        write(tmp_path, f"snapshot_every: {fine}\n")
+        assert config.load(path, use_default_user_file=False).get("snapshot_every") == fine

@@ -9,6 +9,8 @@ import random
 import sys
 import threading
 from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
@@ -64,7 +66,7 @@ class CompanionApp(App):
         self.session: Session | None = None
         self._outputs: list[Callable[[], None]] = []  # see `_later`
         self.dialog: Dialog | None = None
-        self._told_later: list[tuple[str, str, str]] = []  # see `tell`
+        self._told_later: list[tuple[str, str, str, tuple[float, float]]] = []  # `tell`
         self.watchdog = Watchdog.from_environment()
         self.night_dimmer: Any = None
         self.collector = IdleCollector(hold=_background_busy)
@@ -176,22 +178,26 @@ class CompanionApp(App):
             lines = [self.tr("core.settings.dropped", n=aside.count, keys=keys)]
         else:
             lines = [self.tr("core.settings.dropped_unreadable")]
-        reasons = [p.format(self.say) for p in aside.problems[:2]]
+        # the file's name is enough on screen (the log has the whole path)
+        reasons = [replace(p, file=Path(p.file).name).format(self.say)
+                   for p in aside.problems[:2]]
         lines.append(self.tr("core.settings.dropped_why", reason="; ".join(reasons)))
-        lines.append(self.tr("core.settings.dropped_kept", path=aside.kept) if aside.kept
-                     else self.tr("core.settings.dropped_not_kept", path=aside.file))
+        lines.append(self.tr("core.settings.dropped_kept", path=Path(aside.kept).name)
+                     if aside.kept else
+                     self.tr("core.settings.dropped_not_kept", path=Path(aside.file).name))
         self.tell(self.tr("core.settings.dropped_title"), "\n\n".join(lines),
-                  tid="settings_dropped")
+                  tid="settings_dropped", size_hint=(0.9, 0.88))
 
-    def tell(self, title: str, text: str, tid: str) -> None:
+    def tell(self, title: str, text: str, tid: str,
+             size_hint: tuple[float, float] = (0.8, 0.6)) -> None:
         """A message for the table that waits for the open dialog (a resumed game's
         question, another message) to be closed, so neither replaces the other."""
         if self.dialog is not None:
-            self._told_later.append((title, text, tid))
+            self._told_later.append((title, text, tid, size_hint))
             return
         from ui.dialogs import message
 
-        message(title, text, tid=tid)
+        message(title, text, tid=tid, size_hint=size_hint)
 
     def _tell_waiting(self, _dt: float = 0) -> None:
         if self._told_later and self.dialog is None:
@@ -303,7 +309,8 @@ class CompanionApp(App):
         if self.session is not None:
             self.session.unsubscribe(self._on_update)
         self.session = session
-        session.snapshot_every = max(1, int(self.settings.get("snapshot_every", 100)))
+        # its range (1..10 000) is checked with the config: never quietly made 1
+        session.snapshot_every = int(self.settings.get("snapshot_every", 100))
         session.hold_commits = True
         session.subscribe(self._on_update)
         if self.hardware is not None:

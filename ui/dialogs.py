@@ -141,9 +141,10 @@ def open_dialog(dialog: Dialog) -> Dialog:
     return dialog
 
 
-def message(title: str, text: str, tid: str = "message") -> Dialog:
+def message(title: str, text: str, tid: str = "message",
+            size_hint: tuple[float, float] = (0.8, 0.6)) -> Dialog:
     app = App.get_running_app()
-    dialog = Dialog(title, tid, size_hint=(0.8, 0.6))
+    dialog = Dialog(title, tid, size_hint=size_hint)
     dialog.add(Text(text, size=18, tid=f"{tid}.text"))
     dialog.buttons([(app.tr("core.ui.ok"), f"{tid}.ok", dialog.dismiss)])
     dialog.default = dialog.dismiss

@@ -1,0 +1,241 @@
+"""The real app (`companion`, `ui.main.main`) started on the app's own damaged files
+(issue 33): nothing it wrote itself can lock the table out.
+
+- `config-parsed.json` (derived from the config) damaged at two starts in a row: both
+  start, from the files, with the config they give;
+- a copy made to look right that breaks the window: the start fails once, drops it
+  and starts again (same process id) from the files alone;
+- `settings.yaml` refused: set aside, the start goes on, and the table is told which
+  settings no longer apply, in French and in English.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.helpers.app_child import run_child
+from tests.uidriver import ARTIFACTS
+
+pytestmark = pytest.mark.ui
+
+CHILD = r"""
+import logging, os, sys
+from pathlib import Path
+from tests.helpers.app_child import RESULT as result, run_app
+
+TMP = Path(sys.argv[-1])
+with open(TMP / "starts.txt", "a") as starts:  # each process that runs this start
+    starts.write(f"{os.getpid()}\n")
+said = []
+
+
+class Said(logging.Handler):
+    def emit(self, record):
+        said.append(record.getMessage())
+
+
+logging.getLogger("companion.config").addHandler(Said())
+
+
+def check(app):
+    from kivy.clock import Clock
+    from tests.uidriver import Driver
+
+    ui = Driver(app)
+    result["screen"] = ui.screen
+    result["language"] = app.settings.get("language")
+    result["width"] = app.settings.get("display.width")
+    result["said"] = said
+    result["dialog"] = ui.dialog
+    if ui.dialog == "settings_dropped":
+        result["text"] = ui.text("settings_dropped.text")
+        result["shot"] = str(ui.screenshot(f"settings-dropped-{result['language']}"))
+        ui.tap("settings_dropped.ok")
+        result["after_ok"] = ui.dialog
+    ui.tap("home.game.evil")
+    result["then"] = ui.screen
+    Clock.schedule_once(lambda _dt: app.stop(), 0.5)
+
+
+sys.exit(run_app(check, sys.argv[1:-1]))
+"""
+
+
+def start(tmp_path: Path, user: str | None = "language: fr\n") -> dict[str, Any]:
+    """`companion --data-dir data [--config config.yaml]`, in a child under Xvfb."""
+    args = ["--data-dir", str(tmp_path / "data")]
+    if user is not None:
+        (tmp_path / "config.yaml").write_text(user, encoding="utf-8")
+        args += ["--config", str(tmp_path / "config.yaml")]
+    (tmp_path / "starts.txt").unlink(missing_ok=True)
+    found = run_child(CHILD, [*args, str(tmp_path)], tmp_path, tmp_path / "kivy")
+    found["starts"] = (tmp_path / "starts.txt").read_text().split()
+    return found
+
+
+def copies(tmp_path: Path) -> Path:
+    return tmp_path / "data" / "config-parsed.json"
+
+
+def flip_a_bit(path: Path) -> None:
+    raw = bytearray(path.read_bytes())
+    raw[len(raw) // 2] ^= 0x04
+    path.write_bytes(bytes(raw))
+
+
+def named_pipe(path: Path) -> None:
+    path.unlink()
+    os.mkfifo(path)
+
+
+def test_a_damaged_copies_file_at_two_starts_in_a_row_starts_both(tmp_path: Path) -> None:
+    first = start(tmp_path)
+    assert first["screen"] == "home" and first["language"] == "fr"
+    assert copies(tmp_path).is_file()  # written after the first frame
+    for damage in (flip_a_bit, named_pipe):
+        damage(copies(tmp_path))
+        again = start(tmp_path)
+        assert again["screen"] == "home" and again["then"] == "evil_setup"
+        assert again["language"] == "fr" and again["width"] == 800
+        assert len(again["starts"]) == 1  # no failure, no second try
+        (line,) = [s for s in again["said"] if "parsed again" in s]
+        assert "config-parsed.json" in line
+        assert copies(tmp_path).is_file()  # good copies again for the next start
+    last = start(tmp_path)
+    assert last["said"] == [] and last["screen"] == "home"
+
+
+FAILING = r"""
+import json, os, sys
+from pathlib import Path
+from kivy.clock import Clock
+from bench.apps import FlipProbe
+from ui import main as entry
+
+TMP, MODE = Path(sys.argv[-1]), sys.argv[-2]
+with open(TMP / "starts.txt", "a") as starts:  # each process that runs this start
+    starts.write(f"{os.getpid()}\n")
+result = {}
+load = entry.load_config
+
+
+def load_config(user_file, data_dir=None, copies=None):
+    cfg = load(user_file, data_dir, copies)
+    result["served"] = copies.served  # copies of the files this start took
+    return cfg
+
+
+def at_frame(n, _t):
+    from kivy.app import App
+
+    if n != 1:
+        return
+    app = App.get_running_app()
+    result["shown"] = getattr(app.root, "current", None) or str(app.root.text)
+    Clock.schedule_once(lambda _dt: app.stop(), 0)
+
+
+probe = FlipProbe(at_frame)  # held: the clock keeps only a weak reference
+configure = entry.configure_kivy
+
+
+def configure_then_hook(cfg):
+    configure(cfg)
+    Clock.schedule_once(probe.install, 0)
+    if cfg is None:
+        return  # the problem screen
+    from ui.app import CompanionApp
+
+    build = CompanionApp.build
+
+    def failing_build(self):
+        # what a derived file can do: break the start before its first frame
+        if MODE == "always" or result["served"]:
+            raise RuntimeError("the start broke on what it derived")
+        return build(self)
+
+    CompanionApp.build = failing_build
+
+
+entry.load_config = load_config
+entry.configure_kivy = configure_then_hook
+code = entry.main(sys.argv[1:-2])
+print("RESULT " + json.dumps(result), flush=True)
+sys.exit(code)
+"""
+
+
+def start_failing(tmp_path: Path, mode: str) -> tuple[int, dict[str, Any], list[str]]:
+    import subprocess
+    import sys
+
+    from tests.helpers.app_child import REPO
+
+    (tmp_path / "starts.txt").unlink(missing_ok=True)
+    env = {**os.environ, "KIVY_HOME": str(tmp_path / "kivy"), "GPIOZERO_PIN_FACTORY": "mock",
+           "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1",
+           "XDG_CONFIG_HOME": str(tmp_path / "xdg-empty")}
+    env.pop("NOTIFY_SOCKET", None)
+    env.pop("COMPANION_START_RETRIED", None)
+    child = subprocess.run([sys.executable, "-c", FAILING, "--data-dir", str(tmp_path / "data"),
+                            mode, str(tmp_path)], capture_output=True, text=True, env=env,
+                           timeout=180, cwd=REPO)
+    lines = [line for line in child.stdout.splitlines() if line.startswith("RESULT ")]
+    assert lines, child.stdout[-2000:] + child.stderr[-4000:]
+    return (child.returncode, json.loads(lines[-1].removeprefix("RESULT ")),
+            (tmp_path / "starts.txt").read_text().split())
+
+
+def test_a_start_that_fails_on_what_it_derived_drops_it_and_starts_from_the_files(
+        tmp_path: Path) -> None:
+    """A failure before the first frame (here: whenever the start took parsed copies)
+    drops them and starts once more, same process id (systemd's), from the files
+    alone: the failure does not come back."""
+    code, first, starts = start_failing(tmp_path, "derived")
+    assert code == 0 and first == {"served": 0, "shown": "home"} and len(starts) == 1
+    assert copies(tmp_path).is_file()
+    code, again, starts = start_failing(tmp_path, "derived")
+    assert code == 0 and again == {"served": 0, "shown": "home"}  # the second process's
+    assert len(starts) == 2 and len(set(starts)) == 1  # tried again, in the same process
+    assert copies(tmp_path).is_file()  # written again by the start that worked
+
+
+def test_a_start_that_fails_again_from_the_files_shows_the_problem(tmp_path: Path) -> None:
+    code, shown, starts = start_failing(tmp_path, "always")
+    assert code == 2 and len(starts) == 3 and len(set(starts)) == 1
+    text = shown["shown"]
+    assert text.startswith("The app could not start, twice in a row:")
+    assert "RuntimeError: the start broke on what it derived" in text
+    assert not copies(tmp_path).exists()
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_refused_settings_file_is_set_aside_and_the_table_told(
+        tmp_path: Path, language: str) -> None:
+    data = tmp_path / "data"
+    data.mkdir()
+    settings = data / "settings.yaml"
+    settings.write_text("display:\n  dim_after: -5\nhardware:\n  buzzer:\n    volume: 0.3\n",
+                        encoding="utf-8")
+    told = start(tmp_path, user=f"language: {language}\n")
+    assert told["screen"] == "home" and told["language"] == language
+    assert told["dialog"] == "settings_dropped"
+    text = told["text"]
+    assert "display.dim_after, hardware.buzzer.volume" in text
+    assert "settings.yaml:2: display.dim_after:" in text
+    (kept,) = [p for p in data.iterdir() if p.name.startswith("settings.yaml.refused-")
+               and not p.name.endswith(".reason")]
+    assert kept.name in text and not settings.exists()
+    expected = {"en": "2 settings chosen on screen could not be used",
+                "fr": "2 réglages choisis à l'écran n'ont pas pu être utilisés"}[language]
+    assert expected in text
+    assert told["after_ok"] is None and told["then"] == "evil_setup"
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    assert Path(told["shot"]).is_file()
+    again = start(tmp_path, user=f"language: {language}\n")
+    assert again["dialog"] is None and again["screen"] == "home"
