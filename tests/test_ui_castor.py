@@ -294,8 +294,8 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
     new_game(ui, 2, agents={0: 2, 1: 1})  # Player 1: Martha, Player 2: Belton
     ui.tap("play.tricks")
     assert ui.screen == "castor_tricks"
-    assert ui.text("tricks.title") == "Round 1 · trick 1/12"
-    assert ui.text("tricks.trumps") == "Trumps: mauve"
+    assert ui.text("tricks.title") == "Round 1\nTrick 1/12"
+    assert ui.text("tricks.act") == "Trumps: mauve"
 
     # trick 1: Belton's power card: Player 2 decides who leads: Player 2
     ui.tap("tricks.power")
@@ -305,31 +305,38 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
     assert ui.text("leader.title") == "Player 2 chooses who leads this trick"
     ui.tap("leader.1")
     assert ui.text("tricks.status") == "Player 2 to play"
+    assert ui.text("tricks.say") == "Henry B. Belton (Player 2): picks the leader"
+    assert ui.find("tricks.value.7") is None  # the leader's colour is not guessed
     play_card(ui, "blue", 7)
-    assert ui.text("tricks.status") == "Player 1 to play · Player 2 is winning (7 blue)"
-    assert ui.find("tricks.value.7") is None  # no colour chosen yet for Player 1's card
-    ui.tap("tricks.colour.blue")
+    assert ui.text("tricks.status") == "Player 1 to play"
+    assert ui.text("tricks.act") == "Player 2 is winning (7 blue)"
+    # Player 1's keypad opens on the colour led: a card that follows is one tap
+    assert ui.text("tricks.colour.blue") == "▶ BLUE"
     # the card on the table is not greyed: card counting is left to memory (a setting)
     assert not ui.find("tricks.value.7").disabled
     ui.tap("tricks.value.9")
     # the highest card of the first colour wins
-    assert ui.text("tricks.status") == "Player 1 wins the trick."
+    assert ui.text("tricks.status") == "Player 1 wins the trick"
+    assert ui.text("tricks.act") == "Tap the plan card Player 1 takes"
     ui.tap("tricks.plan.3")
-    assert ui.text("tricks.title") == "Round 1 · trick 2/12"
-    assert ui.text("tricks.say") == ("Player 1 wins the trick and 3 plan points. "
-                                     "Player 1 leads the next trick.")
+    assert ui.text("tricks.title") == "Round 1\nTrick 2/12"
+    assert ui.text("tricks.status") == "Player 1 to play"
+    # the power of the trick before is gone: the line says who took the last trick
+    assert ui.text("tricks.say") == "Trick 1: Player 1, 3 plan points"
 
     # trick 2: Martha's power card; Player 1 wins with a mauve and takes the bottom card too
     ui.tap("tricks.power")
     ui.tap("power.martha")
-    assert "Martha" in ui.text("tricks.say")
+    assert ui.text("tricks.say") == "Martha (Player 1): + bottom plan card"
     play_card(ui, "mauve", 10)
     play_card(ui, "green", 5)
-    assert ui.text("tricks.chip.0") == "★ Player 1\n10 mauve"
+    assert (ui.text("tricks.chip.0.name"), ui.text("tricks.chip.0.card")) == (
+        "★ Player 1", "10 mauve")
     ui.screenshot("castor-tricks-800x480")
     ui.tap("tricks.plan.2")
     assert ui.dialog == "extra"
     ui.tap("extra.4")
+    assert ui.text("tricks.say") == "Trick 2: Player 1, 6 plan points"  # no stale power
 
     # trick 3: a complice card makes blue beat mauve for this trick only
     ui.tap("tricks.complice")
@@ -337,12 +344,13 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
     ui.tap("complice.trumps")
     assert ui.dialog == "trumps"
     ui.tap("trumps.blue")
-    assert ui.text("tricks.trumps") == "This trick: blue, then mauve"
+    assert ui.text("tricks.act") == "This trick: blue, then mauve"
     play_card(ui, "mauve", 9)
+    assert ui.text("tricks.say") == "This trick: blue, then mauve"  # still in view
     play_card(ui, "blue", 1)
-    assert ui.text("tricks.status") == "Player 2 wins the trick."
+    assert ui.text("tricks.status") == "Player 2 wins the trick"
     ui.tap("tricks.plan.1")
-    assert ui.text("tricks.trumps") == "Trumps: mauve"
+    assert ui.text("tricks.act") == "Trumps: mauve"
 
     # tricks 4-12: Player 2 leads and wins; Player 2 takes the cards
     plans = [5, 5, 5, 6, 6, 4, 4, 3, 3]
@@ -350,7 +358,7 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
     cards += [(("blue", 18 - k), ("green", 6 + k)) for k in range(4)]
     for trick, ((lead, lead_value), (follow, follow_value)), plan in zip(
             range(4, 13), cards, plans, strict=True):
-        assert ui.text("tricks.title") == f"Round 1 · trick {trick}/12"
+        assert ui.text("tricks.title") == f"Round 1\nTrick {trick}/12"
         play_card(ui, lead, lead_value)
         play_card(ui, follow, follow_value)
         ui.tap(f"tricks.plan.{plan}")
@@ -360,9 +368,9 @@ def test_a_round_through_the_trick_tracker(launch: Any) -> None:
     assert ui.screen == "castor_play"
     assert ui.dialog == "revealed"
     assert ui.text("revealed.title") == "Round 1: the piles are revealed"
-    assert ui.text("revealed.text") == (
-        "Player 1: plan 9 · green 1 · yellow 0 +8 → 17\n"
-        "Player 2: plan 42 · green 4 · yellow 10 −8 → 34  ★")
+    figures = ("plan", "green", "yellow", "bonus", "malus", "total", "medal")
+    assert [[ui.text(f"revealed.{f}.{s}") for f in figures] for s in range(2)] == [
+        ["9", "1", "0", "+8", "·", "17", "·"], ["42", "4", "10", "·", "−8", "34", "★"]]
     ui.screenshot("castor-round-revealed-800x480")
     ui.tap("revealed.ok")
     assert ui.text("board.round.1") == "R1\ntricks"
@@ -391,13 +399,12 @@ def test_after_a_restart_the_tracked_round_is_where_it_was(launch: Any,
     play_card(ui, "mauve", 2)
     ui.tap("tricks.plan.6")
     play_card(ui, "yellow", 4)
-    ui = launch()  # the app starts again on the same journal
-    assert ui.screen == "castor_play"
-    assert ui.text("play.status") == "Round 1: trick 2/12 in progress"
-    ui.tap("play.tricks")
-    assert ui.text("tricks.title") == "Round 1 · trick 2/12"
-    assert ui.text("tricks.chip.0") == "★ Player 2\n4 yellow"
-    assert ui.text("tricks.status") == "Player 1 to play · Player 2 is winning (4 yellow)"
+    ui = launch()  # the app starts again on the same journal: on the trick tracked
+    assert ui.screen == "castor_tricks"
+    assert ui.text("tricks.title") == "Round 1\nTrick 2/12"
+    assert ui.text("tricks.chip.0.card") == "4 yellow"
+    assert ui.text("tricks.status") == "Player 1 to play"
+    assert ui.text("tricks.act") == "Player 2 is winning (4 yellow)"
 
 
 # -- cards the settings did not expect ------------------------------------------------------
@@ -452,7 +459,7 @@ def test_a_card_outside_the_settings_is_accepted_with_a_note_and_a_fix_for_next_
     assert (blue["min"], blue["max"]) == (1, 20)
     ui.tap("check.ok")
     assert ui.dialog is None
-    assert ui.text("tricks.chip.0").endswith("20 " + ("blue" if language == "en" else "bleu"))
+    assert ui.text("tricks.chip.0.card") == "20 " + ("blue" if language == "en" else "bleu")
     assert ("Check your cards" if language == "en" else "Vérifiez vos cartes") in ui.text(
         "tricks.say")
     # the game keeps the settings it started with; the next game takes the new ones
@@ -545,6 +552,7 @@ def test_no_other_players_pile_is_shown_during_a_tracked_round(launch: Any) -> N
         assert not ui.has("board.cell.0.1")  # the round is not on the scoreboard yet
     # the sheet of the round being tracked does not show the piles either
     ui.tap("play.sheet")
+    ui.tap("sheet_confirm.yes")
     assert [ui.text(f"sheet.{f}.{s}") for f in ("plan", "green", "yellow")
             for s in range(3)] == ["0"] * 9
     ui.tap("sheet.cancel")
@@ -591,7 +599,7 @@ def test_a_complice_card_is_noted_with_its_corrections_each_undoable(launch: Any
     ui.tap("complice.winner")
     assert ui.dialog == "award"
     ui.tap("award.1")
-    assert ui.text("tricks.status") == "Player 2 wins the trick."
+    assert ui.text("tricks.status") == "Player 2 wins the trick"
     ui.tap("tricks.plan.3")
     assert ui.app.session.state.tracking.done[0].winner == 1
     # a won card changes piles: from Player 2 to Player 1

@@ -31,6 +31,10 @@ SIZE_SMALL = 18  # secondary text: hints, counts, the history's second line
 SIZE_BODY = 20  # sentences, list rows
 SIZE_BUTTON = 22  # button labels, dialog titles
 SIZE_TITLE = 26  # screen titles
+#: what the table acts on, below the headline (a turn card's effects, a trick's cards):
+#: cap height 20.6 px >= 20, read from a seat
+SIZE_ACT = 29
+ACT_CAP = 20  # px: the cap height of such a line, at the least
 SIZE_FIGURE = 38  # key figures (cap height 27 px)
 SIZE_DISPLAY = 56  # the one number a screen is about (a die, an outcome)
 

@@ -47,8 +47,10 @@ def save_setting(dotted: str, value: Any) -> bool:
 
 
 def check_cards_dialog(title: str, lines: Sequence[str], hint: str, fixes: Sequence[Fix],
-                       saved: str, then: Callable[[], Any] | None = None) -> Dialog:
-    """The note: what looks wrong, a button per settings fix, OK (the default) goes on."""
+                       saved: str, then: Callable[[], Any] | None = None,
+                       undo: tuple[str, Callable[[], Any]] | None = None) -> Dialog:
+    """The note: what looks wrong, a button per settings fix, OK (the default) goes on;
+    `undo` (its label, its action) takes back the action that recorded the card."""
     app = App.get_running_app()
     dialog = Dialog(title, tid="check", subtitle=hint, size_hint=(0.9, 0.86))
     dialog.add(Text("\n".join(lines), size=theme.SIZE_SMALL, tid="check.text", valign="top"))
@@ -74,6 +76,12 @@ def check_cards_dialog(title: str, lines: Sequence[str], hint: str, fixes: Seque
         if then is not None:
             then()
 
-    dialog.buttons([(app.tr("core.ui.ok"), "check.ok", ok)], height=52)
+    def take_back() -> None:
+        dialog.dismiss()
+        assert undo is not None
+        undo[1]()
+
+    items = [(undo[0], "check.undo", take_back)] if undo is not None else []
+    dialog.buttons([*items, (app.tr("core.ui.ok"), "check.ok", ok)], height=52)
     dialog.default = ok
     return open_dialog(dialog)

@@ -32,6 +32,28 @@ def _act(dialog: Dialog, command: object) -> None:
     App.get_running_app().send(command)
 
 
+def undo_item(dialog: Dialog, command: str,
+              then: Callable[[], Any] | None = None) -> tuple[str, str, Callable[[], Any]]:
+    """The way back from a question that an action raised: takes that action back
+    (`command` names it: "DrawPower", "NoteComplice"...), from the question itself."""
+    app = App.get_running_app()
+
+    def undo() -> None:
+        dialog.dismiss()
+        if app.undo() and then is not None:
+            then()
+
+    what = app.tr(f"castor.ui.command.{command}")
+    return app.tr("castor.ui.undo_button", what=what), f"{dialog.tid}.undo", undo
+
+
+def last_command() -> str | None:
+    """The name of the action Undo would take back now, if any."""
+    session = App.get_running_app().session
+    command = None if session is None else session.next_undo()
+    return None if command is None else type(command).__name__
+
+
 def keypad_dialog(title: str, initial: int, on_done: Callable[[int], None]) -> Dialog:
     """Digits for a number too far for the steppers."""
     app = App.get_running_app()
@@ -101,7 +123,15 @@ def leader_dialog(state: CastorState, chooser: str | None) -> Dialog:
                     for i, p in enumerate(state.players)], cols=min(3, len(state.players)),
                    height=64)
     dialog.add(BoxLayout())
-    dialog.buttons([(app.tr("core.ui.close"), "leader.close", dialog.dismiss)])
+    if chooser:
+        # the power must be applied: no Close, its way back is taking the card back
+        dialog.buttons([undo_item(dialog, "DrawPower")])
+    elif last_command() == "NoteComplice" and state.tracking is not None and \
+            state.tracking.current.complice:
+        dialog.buttons([undo_item(dialog, "NoteComplice"),
+                        (app.tr("core.ui.close"), "leader.close", dialog.dismiss)])
+    else:
+        dialog.buttons([(app.tr("core.ui.close"), "leader.close", dialog.dismiss)])
     return open_dialog(dialog)
 
 
@@ -126,8 +156,18 @@ def trumps_dialog(state: CastorState) -> Dialog:
                       lambda o=order: _act(dialog, c.SetTrumps(o))))
     dialog.buttons(items, cols=2, height=60)
     dialog.add(BoxLayout())
-    dialog.buttons([(app.tr("core.ui.close"), "trumps.close", dialog.dismiss)])
+    dialog.buttons(_complice_way_back(dialog, "trumps.close", "core.ui.close"))
     return open_dialog(dialog)
+
+
+def _complice_way_back(dialog: Dialog, tid: str, key: str) -> list[Any]:
+    """A complice's correction follows its note: Undo takes the note back, from here."""
+    app = App.get_running_app()
+    items: list[Any] = []
+    if last_command() == "NoteComplice":
+        items.append(undo_item(dialog, "NoteComplice"))
+    items.append((app.tr(key), tid, dialog.dismiss))
+    return items
 
 
 def extra_plan_dialog(state: CastorState, player: str, plan: int,
@@ -180,9 +220,14 @@ def check_dialog(events: Sequence[Any], then: Callable[[], Any] | None = None) -
     log_notes(lines)
     if not needed:
         return None
+    command = last_command()
+    undo = None
+    if command is not None:
+        undo = (app.tr("castor.ui.undo_button",
+                       what=app.tr(f"castor.ui.command.{command}")), app.undo)
     return check_cards_dialog(app.tr("castor.ui.check_title"), lines,
                               app.tr("castor.ui.check_hint"), fixes,
-                              app.tr("castor.ui.fix_saved"), then)
+                              app.tr("castor.ui.fix_saved"), then, undo=undo)
 
 
 # -- the complice card -------------------------------------------------------------------
@@ -240,7 +285,10 @@ def pick_player(state: CastorState, title: str, tid: str, then: Callable[[str], 
         items.append((extra[0], f"{tid}.none", lambda v=extra[1]: chosen(v)))
     dialog.buttons(items, cols=min(3, len(items)), height=60)
     dialog.add(BoxLayout())
-    dialog.buttons([(app.tr("core.ui.cancel"), f"{tid}.cancel", dialog.dismiss)])
+    if tid in ("award", "move_from"):  # a complice's correction, after its note
+        dialog.buttons(_complice_way_back(dialog, f"{tid}.cancel", "core.ui.cancel"))
+    else:
+        dialog.buttons([(app.tr("core.ui.cancel"), f"{tid}.cancel", dialog.dismiss)])
     return open_dialog(dialog)
 
 
@@ -340,28 +388,64 @@ def pile_dialog(state: CastorState, name: str) -> Dialog:
 
 
 # -- the end of a tracked round: the piles are revealed -----------------------------------
-def revealed_dialog(state: CastorState, number: int) -> Dialog | None:
-    """The round's sheet as the tricks filled it, now that every pile may be seen."""
+#: the reveal's columns: the name, then one figure each (their share of the width)
+REVEAL_NAME = 0.2
+REVEAL_COLUMNS = ("plan", "green", "yellow", "bonus", "malus", "total", "medal")
+GOLD = (0.93, 0.74, 0.22, 1)
+
+
+def revealed_dialog(state: CastorState, number: int,
+                    undo: Callable[[], Any] | None = None) -> Dialog | None:
+    """The round's sheet as the tricks filled it, now that every pile may be seen: a
+    moment. Per player, as key figures: plan points, green and yellow cards, bonus,
+    malus, total and medal. `undo` takes the last trick back (from the reveal itself)."""
     app = App.get_running_app()
     board = scoreboard(state)
     if not 1 <= number <= len(board.rounds):
         return None
     column = board.rounds[number - 1]
     params = state.params
-    lines = []
-    for player, cell in zip(board.players, column.cells, strict=True):
-        extra = (f" +{cell.bonus}" if cell.bonus else "") + (f" −{cell.malus}" if cell.malus
-                                                             else "")
-        lines.append(app.tr("castor.ui.revealed_line", player=player.name, plan=cell.plan,
-                            green=cell.green, yellow=cell.yellow, extra=extra,
-                            total=cell.total,
-                            green_name=app.tr(f"castor.colour.{params.bonus_colour}"),
-                            yellow_name=app.tr(f"castor.colour.{params.malus_colour}"))
-                     + (f"  {MEDAL}" if cell.medal else ""))
     dialog = Dialog(app.tr("castor.ui.revealed_title", round=number), tid="revealed",
-                    subtitle=app.tr("castor.ui.revealed_hint"), size_hint=(0.92, 0.9))
-    dialog.add(Text("\n".join(lines), size=18, tid="revealed.text", valign="top",
-                    font_name=SYMBOL_FONT))
-    dialog.buttons([(app.tr("core.ui.ok"), "revealed.ok", dialog.dismiss)])
+                    size_hint=(0.98, 0.98))
+    share = (1 - REVEAL_NAME) / len(REVEAL_COLUMNS)
+    heads = {"plan": app.tr("castor.ui.reveal.plan"),
+             "green": colour_cards(params.bonus_colour).capitalize(),
+             "yellow": colour_cards(params.malus_colour).capitalize(),
+             "bonus": app.tr("castor.ui.reveal.bonus"), "malus": app.tr("castor.ui.reveal.malus"),
+             "total": app.tr("castor.ui.total"), "medal": app.tr("castor.ui.medal_head")}
+    inks = {"green": theme.SUCCESS_TEXT, "yellow": theme.colour("yellow")}
+    head = BoxLayout(size_hint_y=None, height=dp(46), spacing=dp(theme.SPACE_XS))
+    head.add_widget(BoxLayout(size_hint_x=REVEAL_NAME))
+    for name in REVEAL_COLUMNS:
+        head.add_widget(Text(heads[name], size=theme.SIZE_SMALL, halign="center",
+                             color=inks.get(name, theme.MUTED), size_hint_x=share,
+                             tid=f"revealed.head.{name}"))
+    dialog.add(head)
+    for seat, (player, cell) in enumerate(zip(board.players, column.cells, strict=True)):
+        row = BoxLayout(spacing=dp(theme.SPACE_XS))
+        row.add_widget(Text(player.name, size=theme.SIZE_BODY, bold=cell.medal,
+                            color=GOLD if cell.medal else theme.TEXT,
+                            size_hint_x=REVEAL_NAME, tid=f"revealed.name.{seat}"))
+        figures = {"plan": str(cell.plan), "green": str(cell.green),
+                   "yellow": str(cell.yellow),
+                   "bonus": f"+{cell.bonus}" if cell.bonus else "·",
+                   "malus": f"−{cell.malus}" if cell.malus else "·",
+                   "total": str(cell.total), "medal": MEDAL if cell.medal else "·"}
+        for name in REVEAL_COLUMNS:
+            figure = Text(figures[name], size=theme.SIZE_FIGURE, halign="center",
+                          bold=name in ("total", "medal"), font_name=SYMBOL_FONT,
+                          color=GOLD if name == "medal" or (name == "total" and cell.medal)
+                          else inks.get(name, theme.TEXT),
+                          size_hint_x=share, tid=f"revealed.{name}.{seat}")
+            figure.key_figure = True
+            row.add_widget(figure)
+        dialog.add(row)
+    for _ in range(max(0, 5 - len(board.players))):
+        dialog.add(BoxLayout())  # rows keep their height whatever the number of players
+    items = []
+    if undo is not None:
+        items.append(undo_item(dialog, "TakeTrick", then=undo))
+    items.append((app.tr("core.ui.ok"), "revealed.ok", dialog.dismiss))
+    dialog.buttons(items, height=52)
     dialog.default = dialog.dismiss
     return open_dialog(dialog)

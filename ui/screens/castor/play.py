@@ -16,8 +16,9 @@ from companion.games.castor import scoreboard
 from companion.games.castor.instructions import instructions
 from companion.games.castor.state import CastorState
 from companion.games.castor.view import RoundColumn, Scoreboard
-from companion.session import Update
+from companion.session import Session, Update
 from ui import theme
+from ui.dialogs import confirm_loss
 from ui.screens.castor.common import DARK_INK, MEDAL, SYMBOL_FONT
 from ui.screens.castor.dialogs import check_dialog, revealed_dialog
 from ui.screens.play_base import PlayScreen
@@ -79,11 +80,24 @@ class CastorPlayScreen(PlayScreen):
     def state(self) -> CastorState:
         return super().state  # type: ignore[no-any-return]
 
+    def open_session(self, session: Session) -> None:
+        super().open_session(session)
+        self._opening = True  # the first update shows the screen the game was on
+
+
     def after_update(self, update: Update | None) -> None:
         """Redraw from the committed state, show the screen the game calls for, then the
         "check your cards" note if the action recorded a card the settings did not expect
         and, when a tracked round ends, its piles revealed (only as it is done: undo and
         redo say nothing new)."""
+        if update is None and getattr(self, "_opening", False):
+            self._opening = False
+            if self.state.tracking is not None:
+                # a round tracked trick by trick (a power cut, a game resumed): back
+                # on the trick being tracked, as the table left it
+                self.refresh(scoreboard(self.state))
+                self.open_tricks()
+                return
         self._show_screen(update)
         if update is None or update.verb != "do":
             return
@@ -95,7 +109,8 @@ class CastorPlayScreen(PlayScreen):
 
         def reveal() -> None:
             if ended:
-                revealed_dialog(state, ended[0])
+                # its Undo takes the last trick back, to the tracker
+                revealed_dialog(state, ended[0], undo=self._back_to_tricks)
 
         if check_dialog(update.events, then=reveal) is None:
             reveal()
@@ -150,10 +165,14 @@ class CastorPlayScreen(PlayScreen):
                                       player=board.next_leader)
         self.goal.text = app.tr("castor.ui.goal", n=board.medals_to_win)
         self._draw_board(board)
-        self.say_label.text = said(update) or app.tr("castor.ui.board_hint")
+        hint = "castor.ui.board_hint" if board.rounds else "castor.ui.start_hint"
+        self.say_label.text = said(update) or app.tr(hint)
         number = board.next_round or len(board.rounds) + 1
         self.sheet_button.text = app.tr("castor.ui.enter_sheet", round=number)
         self.sheet_button.disabled = board.finished
+        # while a round is tracked, going on with its tricks is the way on; its sheet
+        # (which would replace them) is a secondary way
+        self.sheet_button.set_background(theme.BUTTON if tracking else theme.SUCCESS)
         self.tricks_button.text = app.tr("castor.ui.continue_tricks") if tracking \
             else app.tr("castor.ui.track_tricks")
         self.tricks_button.disabled = board.finished
@@ -236,9 +255,27 @@ class CastorPlayScreen(PlayScreen):
         number = round_number or board.next_round
         if number is None:
             return
+        tracking = self.state.tracking
+        if tracking is not None and number == tracking.number:
+            # the sheet would replace the tricks tracked so far: ask first (Cancel is
+            # the default, the hardware OK keeps them)
+            done = len(tracking.done)
+            confirm_loss(app.tr("castor.ui.sheet_confirm_title", round=number),
+                         app.tr("castor.ui.sheet_confirm_text", round=number, n=done),
+                         app.tr("castor.ui.sheet_confirm_yes"),
+                         lambda: self._show_sheet(number), tid="sheet_confirm")
+            return
+        self._show_sheet(number)
+
+    def _show_sheet(self, number: int) -> None:
+        app = App.get_running_app()
         sheet = app.root.get_screen("castor_sheet")
         sheet.open(number)
         app.root.current = "castor_sheet"
+
+    def _back_to_tricks(self) -> None:
+        if self.state.tracking is not None:
+            self.open_tricks()
 
     def open_tricks(self) -> None:
         app = App.get_running_app()

@@ -1,7 +1,7 @@
 """A round's score sheet, entered or corrected by hand: per player the plan points, the
 green and the yellow cards, with big -/+ steppers (the value opens a keypad). The
-round's result (bonus, malus, medal) is previewed as the numbers change; OK sends
-the sheet, and the rules check it."""
+round's result (bonus, malus, medal) is previewed as the numbers change, once any is
+filled in; OK sends the sheet, and the rules check it."""
 
 from __future__ import annotations
 
@@ -74,8 +74,9 @@ class CastorSheetScreen(Screen):
                       green=colour_cards(p.bonus_colour), yellow=colour_cards(p.malus_colour))
         if state.tracking is not None and not self.editing:
             hint += " " + app.tr("castor.ui.sheet_replaces_tricks")
+        # as tall as its lines (three in French with the tracked round's note): never cut
         box.add_widget(Text(hint, size=theme.SIZE_SMALL, color=theme.MUTED, tid="sheet.hint",
-                            size_hint_y=None, height=dp(44)))
+                            fit=True))
         header = follow_height(BoxLayout(spacing=dp(4)), dp(26))
         header.add_widget(BoxLayout(size_hint_x=NAME_WIDTH))
         for field in FIELDS:
@@ -134,6 +135,12 @@ class CastorSheetScreen(Screen):
         for (field, seat), tap in self.value_taps.items():
             tap.text = str(self.values[field][seat])
         sheet = Sheet(*(tuple(self.values[field]) for field in FIELDS))
+        if not any(any(values) for values in self.values.values()):
+            # nobody filled it in yet: every player tied at zero would preview a medal
+            # and the bonus for everyone; there is nothing to preview
+            for label in self.results:
+                label.text = ""
+            return
         score = score_round(current_state().params, sheet)
         for seat, label in enumerate(self.results):
             parts = []

@@ -4,6 +4,16 @@ value; "other" for a number the settings do not list), who is winning, and the p
 card the winner takes. At the round's last trick the rules fill in the score sheet and
 the scoreboard shows it.
 
+Pr. Evil's turn card is the model (one instruction rule for every game): the headline
+is what the table must do now (who plays, who wins the trick) at the key-figure size;
+under it, at `SIZE_ACT` (cap height 20 px), the line the table acts on (who is winning,
+the trumps, the plan card to tap) and the trick's own rules (powers drawn, a complice's
+trumps); then the cards on the table, each readable from a seat. Everything shown is
+read from the committed state, so the screen after a power cut is the screen before.
+
+Fewer taps: a follower's keypad opens on the colour led (a tap on another colour
+changes it), so a card that follows the lead is one tap, any other two.
+
 The rules hide the piles ("Tu peux consulter la pile des cartes que tu as gagnées, mais
 pas celle des autres joueurs"): this screen shows the trick on the table and who took
 the last one, never a player's tally; "Piles" shows one player's own pile to them.
@@ -15,14 +25,17 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.metrics import dp
+from kivy.clock import Clock
+from kivy.graphics import Color
+from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.games.castor import commands as c
+from companion.games.castor import events as e
 from companion.games.castor import playable_values, trick_view
-from companion.games.castor.instructions import colour_chain
+from companion.games.castor.instructions import colour_chain, instructions
 from companion.games.castor.state import CastorState
 from companion.games.castor.view import TrickView
 from companion.session import Update
@@ -45,33 +58,67 @@ from ui.screens.castor.dialogs import (
     piles_dialog,
     power_dialog,
 )
-from ui.screens.castor.play import said
 from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.components import header
+from ui.widgets.rounded import RoundedBox
 
 VALUE_COLUMNS = 10
 MARKS_SETTING = "games.castor.keypad_marks_played"
+#: the fixed rows of the tracker at 800x480 (they grow with the window): nothing
+#: under the finger moves between two taps, whatever the lines say
+HEADLINE_HEIGHT = 48
+ACT_HEIGHT = 38
+NOTE_HEIGHT = 44
+CHIP_HEIGHT = 64
+CHIP_NAME_HEIGHT = 24  # the rest of the chip is the card's
+#: the events whose news the screen shows otherwise (the headline, the last trick, the
+#: powers line): the note says the others (a complice's change, a card to check)
+SHOWN_ELSEWHERE = (e.TrickWon, e.RoundStarted, e.PowerDrawn, e.TrumpsSet, e.LeaderChosen)
+
+
+class Chip(BoxLayout):
+    """One seat in the trick: the player's name, then their card (or "to play")."""
+
+    def __init__(self, index: int) -> None:
+        super().__init__(orientation="vertical", padding=(dp(4), dp(1)))
+        with self.canvas.before:
+            self._fill = Color(*theme.PANEL)
+            self._box = RoundedBox(theme.RADIUS)
+        self.bind(pos=self._place, size=self._place)
+        self.name = Text(size=theme.SIZE_BODY, tid=f"tricks.chip.{index}.name",
+                         halign="center", font_name=SYMBOL_FONT, size_hint_y=None,
+                         height=dp(CHIP_NAME_HEIGHT))
+        self.card = Text(size=theme.SIZE_ACT, bold=True, tid=f"tricks.chip.{index}.card",
+                         halign="center")
+        self.card.acted_on = True  # a card on the table: read from every seat
+        self.add_widget(self.name)
+        self.add_widget(self.card)
+
+    def _place(self, *_: Any) -> None:
+        self._box.pos = self.pos
+        self._box.size = self.size
+
+    def show(self, name: str, card: str, fill: theme.Rgba, colour: theme.Rgba) -> None:
+        self.name.text = name
+        self.card.text = card
+        self._fill.rgba = fill
+        self.name.color = self.card.color = colour
 
 
 class CastorTricksScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.colour: str | None = None  # the colour tapped for the card being entered
+        self.colour: str | None = None  # a colour tapped for the card being entered
         self.last_said = ""  # what the last action told the table, kept across redraws
         self._built = False
+        self._fit_note = Clock.create_trigger(self._fit_note_size)
 
     def _build(self) -> None:
         app = App.get_running_app()
         root = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_XS),
                          spacing=dp(theme.SPACE_XS))
-        # the shared header: the scoreboard is where Back goes from the tracker
-        self.trumps_label = Text(size=theme.SIZE_SMALL, tid="tricks.trumps", halign="right",
-                                 size_hint_x=0.6)
-        top = header("", "tricks", back=lambda: setattr(app.root, "current", "castor_play"),
-                     back_text=app.tr("castor.ui.scoreboard"), back_tid="tricks.board",
-                     title_size=theme.SIZE_BODY, extra=[self.trumps_label])
-        self.title = top.title_label  # type: ignore[attr-defined]
-        tools = follow_height(BoxLayout(spacing=dp(6)), theme.touch(48))
+        # the shared header: the scoreboard is where Back goes from the tracker; the
+        # tools a trick may need sit on its right, out of the way of the keypad
         self.power_button = Tap(app.tr("castor.ui.power_button"), tid="tricks.power",
                                 size=theme.SIZE_SMALL)
         self.power_button.bind(on_release=lambda _b: power_dialog(current_state()))
@@ -84,18 +131,31 @@ class CastorTricksScreen(Screen):
         self.piles_button = Tap(app.tr("castor.ui.piles_button"), tid="tricks.piles",
                                 size=theme.SIZE_SMALL)
         self.piles_button.bind(on_release=lambda _b: piles_dialog(current_state()))
-        for widget in (self.power_button, self.complice_button, self.leader_button,
-                       self.piles_button):
-            tools.add_widget(widget)
-        self.chips = follow_height(BoxLayout(spacing=dp(4)), dp(54))
-        self.status = Text(size=theme.SIZE_SMALL, bold=True, tid="tricks.status", size_hint_y=None,
-                           height=dp(26))
-        self.say_label = Text(size=theme.SIZE_SMALL, color=theme.MUTED, tid="tricks.say",
-                              valign="top",
-                              size_hint_y=None, height=dp(36))
-        self.colours = follow_height(BoxLayout(spacing=dp(4)), theme.touch(48))
-        self.values = GridLayout(cols=VALUE_COLUMNS, spacing=dp(4))
-        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(52))
+        top = header("", "tricks", back=lambda: setattr(app.root, "current", "castor_play"),
+                     back_text=app.tr("castor.ui.scoreboard"), back_tid="tricks.board",
+                     title_size=theme.SIZE_BODY,
+                     extra=[self.power_button, self.complice_button, self.leader_button,
+                            self.piles_button])
+        self.title = top.title_label  # type: ignore[attr-defined]
+        self.title.size_hint_x = 1.5
+        # the headline: what the table must do now, at the key-figure size
+        self.status = Text(size=theme.SIZE_FIGURE, bold=True, tid="tricks.status",
+                           size_hint_y=None, height=dp(HEADLINE_HEIGHT))
+        self.status.key_figure = True
+        # the line the table acts on: who is winning, the trumps, the plan card to tap
+        self.act = Text(size=theme.SIZE_ACT, tid="tricks.act", size_hint_y=None,
+                        height=dp(ACT_HEIGHT))
+        self.act.acted_on = True
+        # the trick's own rules (powers, a complice's trumps: acted on, at SIZE_ACT), or
+        # the news of the last action (smaller when it needs two lines)
+        self.say_label = Text(size=theme.SIZE_ACT, tid="tricks.say", size_hint_y=None,
+                              height=dp(NOTE_HEIGHT))
+        self.say_label.bind(width=lambda *_: self._fit_note())
+        self.chips = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), dp(CHIP_HEIGHT))
+        self.chip_pool: list[Chip] = []  # one per seat, built once, told each trick
+        self.colours = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), theme.touch(48))
+        self.values = GridLayout(cols=VALUE_COLUMNS, spacing=dp(theme.SPACE_XS))
+        bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(48))
         self.undo_button = Tap(app.tr("core.ui.undo"), tid="tricks.undo")
         self.undo_button.bind(on_release=lambda _b: app.undo())
         self.redo_button = Tap(app.tr("core.ui.redo"), tid="tricks.redo")
@@ -105,8 +165,8 @@ class CastorTricksScreen(Screen):
         self.cancel_button.bind(on_release=lambda _b: app.send(c.CancelTracking()))
         for widget in (self.undo_button, self.redo_button, self.cancel_button):
             bar.add_widget(widget)
-        for widget in (top, tools, self.chips, self.status, self.say_label, self.colours,
-                       self.values, bar):
+        for widget in (top, self.status, self.act, self.say_label, self.chips,
+                       self.colours, self.values, bar):
             root.add_widget(widget)
         self.add_widget(root)
         self._built = True
@@ -125,27 +185,25 @@ class CastorTricksScreen(Screen):
         view = trick_view(state)
         if view is None:  # the game is won: nothing to track
             return
-        if update is not None and update.verb == "do" and isinstance(update.command,
-                                                                     c.PlayCard):
-            self.colour = None
+        if update is not None:
+            self.colour = None  # the keypad opens on the colour led, if any
+            self.last_said = self._news(update)
         self.title.text = app.tr("castor.ui.tricks_title", round=view.round, trick=view.trick,
                                  tricks=view.tricks_per_round)
-        chain = app.say(colour_chain(view.trumps)) if view.trumps else \
-            app.tr("castor.ui.trumps_none")
-        key = "castor.ui.trumps_this_trick" if view.trumps_overridden else "castor.ui.trumps"
-        self.trumps_label.text = app.tr(key, colours=chain)
-        self.trumps_label.color = theme.ACCENT if view.trumps_overridden else theme.MUTED
         before_cards = not view.cards
         agents = {p.agent for p in state.players if p.agent} - drawn_powers(state)
         self.power_button.disabled = not before_cards or not agents
         self.leader_button.disabled = not before_cards
-        self.leader_button.text = app.tr("castor.ui.leader_button", player=view.leader)
         self.piles_button.disabled = state.tracking is None
         self._draw_chips(view)
-        self.status.text = self._status(view)
-        if update is not None:
-            self.last_said = said(update)
-        self.say_label.text = self.last_said or self._powers_text(view)
+        self.status.text = self._headline(view)
+        self.act.text, overridden = self._act_line(view)
+        self.act.color = theme.ACCENT if overridden else theme.TEXT
+        rules = self._rules_line(view)
+        self.say_label.acted_on = bool(rules)
+        self.say_label.text = rules or self.last_said or self._last_trick(state)
+        self.say_label.color = theme.TEXT if rules else theme.MUTED
+        self._fit_note()
         if view.complete:
             self._draw_plans(state, view)
         else:
@@ -158,74 +216,135 @@ class CastorTricksScreen(Screen):
                 app.dialog is None or app.dialog.tid != "leader"):
             leader_dialog(state, view.choosing)
 
-    def _status(self, view: TrickView) -> str:
+    def _headline(self, view: TrickView) -> str:
         app = App.get_running_app()
         if view.choosing:
             return app.tr("castor.ui.choosing", player=view.choosing)
         if view.complete:
             return app.tr("castor.ui.trick_complete", player=view.winning)
-        parts = [app.tr("castor.ui.to_play", player=view.next_player)]
+        return app.tr("castor.ui.to_play", player=view.next_player)
+
+    def _trumps(self, view: TrickView) -> str:
+        app = App.get_running_app()
+        chain = app.say(colour_chain(view.trumps)) if view.trumps else \
+            app.tr("castor.ui.trumps_none")
+        key = "castor.ui.trumps_this_trick" if view.trumps_overridden else "castor.ui.trumps"
+        return app.tr(key, colours=chain)
+
+    def _act_line(self, view: TrickView) -> tuple[str, bool]:
+        """The line under the headline, and whether it is a complice's one-trick rule."""
+        app = App.get_running_app()
+        if view.complete:
+            return app.tr("castor.ui.plan_prompt", player=view.winning), False
         if view.winning_card is not None:
             card = view.winning_card
-            parts.append(app.tr("castor.ui.winning", player=view.winning,
-                                card=card_text(card.colour, card.value)))
+            return app.tr("castor.ui.winning", player=view.winning,
+                          card=card_text(card.colour, card.value)), False
+        return self._trumps(view), view.trumps_overridden
+
+    def _rules_line(self, view: TrickView) -> str:
+        """This trick's own rules: the powers drawn, and a complice's trumps once the
+        line above says who is winning."""
+        app = App.get_running_app()
+        parts = [app.tr("castor.ui.power_line", agent=p.agent_name, player=p.player,
+                        effect=app.tr(f"castor.effect.{p.effect}")) for p in view.powers]
+        if view.trumps_overridden and view.cards and not view.complete:
+            parts.append(self._trumps(view))
         return " · ".join(parts)
 
-    def _powers_text(self, view: TrickView) -> str:
+    def _news(self, update: Update) -> str:
+        """What the last action told the table that the screen does not show otherwise
+        (an undo, a complice's change, a card to check)."""
         app = App.get_running_app()
-        return " ".join(app.tr("castor.say.power", player=p.player, power=app.tr(p.text))
-                        for p in view.powers)
+        if update.verb == "undo":
+            return app.tr("core.ui.undo_what",
+                          what=app.tr(f"castor.ui.command.{type(update.command).__name__}"))
+        events = [ev for ev in update.events if not isinstance(ev, SHOWN_ELSEWHERE)]
+        return " ".join(app.say(m) for m in instructions(events))
+
+    def _last_trick(self, state: CastorState) -> str:
+        """Who took the last trick and its plan points (the table saw it: no tally)."""
+        app = App.get_running_app()
+        tracking = state.tracking
+        if tracking is None or not tracking.done:
+            return ""
+        last = tracking.done[-1]
+        if last.winner is None:
+            return ""
+        return app.tr("castor.ui.last_trick", trick=len(tracking.done),
+                      player=state.players[last.winner].name,
+                      n=(last.plan or 0) + (last.extra_plan or 0))
+
+    def _fit_note_size(self, *_: Any) -> None:
+        """The note at SIZE_ACT on one line; news too long for it, smaller on two (never
+        under SIZE_SMALL). The trick's own rules are short: they stay at SIZE_ACT."""
+        label = self.say_label
+        scale = float(getattr(App.get_running_app(), "scale", 1.0))
+        if label.width <= 1:
+            return
+        for size in (theme.SIZE_ACT, theme.SIZE_BODY, theme.SIZE_SMALL):
+            label.font_size = sp(size) * scale
+            label.texture_update()
+            if label.texture_size[1] <= label.height + 1:
+                return
 
     def _draw_chips(self, view: TrickView) -> None:
         app = App.get_running_app()
         self.chips.clear_widgets()
         played = {card.player: card for card in view.cards}
         order = [card.player for card in view.cards] + list(view.to_play)
+        while len(self.chip_pool) < len(order):
+            self.chip_pool.append(Chip(len(self.chip_pool)))
         for i, name in enumerate(order):
+            chip = self.chip_pool[i]
             card = played.get(name)
             if card is None:
                 waiting = name == view.next_player
-                text = f"{name}\n{app.tr('castor.ui.next' if waiting else 'castor.ui.waiting')}"
-                chip = Tap(text, size=theme.SIZE_SMALL, tid=f"tricks.chip.{i}",
-                           font_name=SYMBOL_FONT,
-                           background=theme.SELECTED if waiting else theme.PANEL,
-                           color=theme.INK if waiting else theme.MUTED)
+                chip.show(name, app.tr("castor.ui.next" if waiting else "castor.ui.waiting"),
+                          theme.SELECTED if waiting else theme.PANEL,
+                          theme.INK if waiting else theme.MUTED)
             else:
                 mark = f"{MEDAL} " if name == view.winning else ""
-                text = f"{mark}{name}\n{card_text(card.colour, card.value)}"
-                chip = Tap(text, size=theme.SIZE_SMALL, tid=f"tricks.chip.{i}",
-                           font_name=SYMBOL_FONT,
-                           background=theme.colour(card.colour), color=ink(card.colour))
+                chip.show(f"{mark}{name}", card_text(card.colour, card.value),
+                          theme.colour(card.colour), ink(card.colour))
             self.chips.add_widget(chip)
+
+    def entry_colour(self, view: TrickView) -> str | None:
+        """The colour the keypad shows: the one tapped, else the colour led."""
+        if self.colour is not None:
+            return self.colour
+        return view.cards[0].colour if view.cards else None
 
     def _draw_card_entry(self, state: CastorState, view: TrickView) -> None:
         app = App.get_running_app()
         self.colours.clear_widgets()
         self.values.clear_widgets()
+        self.values.cols = VALUE_COLUMNS
         blocked = view.choosing is not None or view.next_player is None
+        chosen_colour = None if blocked else self.entry_colour(view)
         for colour in state.params.colour_names:
-            chosen = colour == self.colour
+            chosen = colour == chosen_colour
             text = colour_name(colour).upper() if chosen else colour_name(colour)
-            tap = Tap(("▶ " if chosen else "") + text, size=18, bold=chosen,
+            tap = Tap(("▶ " if chosen else "") + text, size=theme.SIZE_SMALL, bold=chosen,
                       tid=f"tricks.colour.{colour}", font_name=SYMBOL_FONT,
                       background=theme.colour(colour), color=ink(colour), disabled=blocked)
             tap.bind(on_release=lambda _b, col=colour: self.pick_colour(col))
             self.colours.add_widget(tap)
-        spec = state.params.colour(self.colour) if self.colour else None
-        if spec is None or blocked:
+        spec = state.params.colour(chosen_colour) if chosen_colour else None
+        if spec is None:
             self.values.add_widget(Text(app.tr("castor.ui.pick_colour", player=view.next_player
-                                               or "…"), size=theme.SIZE_SMALL, color=theme.MUTED,
-                                        tid="tricks.hint"))
+                                               or "…"), size=theme.SIZE_BODY,
+                                        color=theme.MUTED, tid="tricks.hint"))
             return
         # a card already played is greyed only if the table asked for it; never refused
         marks = bool(app.settings.get(MARKS_SETTING, False))
         playable = set(playable_values(state, spec.name)) if marks else None
+        fill = theme.colour(spec.name)
         for value in range(spec.low, spec.high + 1):
-            tap = Tap(str(value), size=20, tid=f"tricks.value.{value}",
-                      background=theme.PANEL if playable is not None and value not in playable
-                      else theme.BUTTON,
-                      color=theme.MUTED if playable is not None and value not in playable
-                      else theme.TEXT)
+            greyed = playable is not None and value not in playable
+            tap = Tap(str(value), size=theme.SIZE_BUTTON, bold=True, tid=f"tricks.value.{value}",
+                      background=theme.PANEL if greyed else fill,
+                      color=theme.MUTED if greyed else ink(spec.name))
             tap.bind(on_release=lambda _b, v=value: self.play(v))
             self.values.add_widget(tap)
         other = Tap(app.tr("castor.ui.other_value"), size=theme.SIZE_SMALL,
@@ -237,12 +356,12 @@ class CastorTricksScreen(Screen):
         app = App.get_running_app()
         self.colours.clear_widgets()
         self.values.clear_widgets()
-        self.colours.add_widget(Text(app.tr("castor.ui.plan_prompt", player=view.winning),
-                                     size=theme.SIZE_SMALL, tid="tricks.plan_prompt"))
         # the plan pile is face up for everyone; the listed values are a guess: any
         # value is taken (an unexpected one gets a "check your cards" note)
-        for value in sorted(state.params.plan_counts):
-            tap = Tap(str(value), size=24, bold=True, tid=f"tricks.plan.{value}",
+        values = sorted(state.params.plan_counts)
+        self.values.cols = len(values) + 1
+        for value in values:
+            tap = Tap(str(value), size=theme.SIZE_FIGURE, bold=True, tid=f"tricks.plan.{value}",
                       background=theme.SUCCESS)
             tap.bind(on_release=lambda _b, v=value: self.take(v))
             self.values.add_widget(tap)
@@ -258,16 +377,23 @@ class CastorTricksScreen(Screen):
 
     def play(self, value: int) -> None:
         view = trick_view(current_state())
-        if view is None or view.next_player is None or self.colour is None:
+        colour = None if view is None else self.entry_colour(view)
+        if view is None or view.next_player is None or colour is None:
             return
-        App.get_running_app().send(c.PlayCard(view.next_player, self.colour, value))
+        App.get_running_app().send(c.PlayCard(view.next_player, colour, value))
 
     def other_value(self, player: str, colour: str) -> None:
         """A number the settings do not list: the keypad (the rules note it, or refuse
         a number no card prints)."""
         app = App.get_running_app()
+
+        def played(value: int) -> None:
+            view = trick_view(current_state())
+            if view is not None and view.next_player == player:
+                app.send(c.PlayCard(player, colour, value))
+
         keypad_dialog(app.tr("castor.ui.other_value_title", player=player,
-                             card=colour_card(colour)), 0, self.play)
+                             card=colour_card(colour)), 0, played)
 
     def take(self, plan: int) -> None:
         state = current_state()
