@@ -55,13 +55,41 @@ def checked_name(text: Any) -> str:
     return clean_name(text)
 
 
+def _dropped(ch: str) -> bool:
+    """A character that hides or reorders text: a control (NUL, ESC, newline...), a line
+    or paragraph separator, a bidi override or isolate."""
+    return ch in BIDI_CONTROLS or ch in "\u2028\u2029" or unicodedata.category(ch) == "Cc"
+
+
+def _tidy(raw: str) -> str:
+    if not raw.isprintable():  # (the usual text is: nothing to look at one by one)
+        raw = "".join(ch if not _dropped(ch) else " " if ch.isspace() else ""
+                      for ch in raw)
+    return clean_name(raw)
+
+
+def tidy_text(text: Any, limit: int | None = None) -> str:
+    """Text that did not come from the keyboard (an older journal, a restored backup, an
+    import) made safe to show and to write out: control characters, line separators
+    and bidi overrides and isolates dropped (a tab or newline becomes a space), runs of
+    spaces joined, trimmed; at most `limit` characters. Reads only as far as `limit`
+    needs: a legacy name of 10 000 characters costs about what a short one does."""
+    raw = str(text if text is not None else "")
+    if limit is None:
+        return _tidy(raw)
+    span = 4 * limit + 16
+    while True:
+        # the tidied head of the text: enough once it fills the limit or is all of it
+        head = _tidy(raw[:span])
+        if span >= len(raw) or len(head) > limit:
+            return head[:limit].strip()
+        span *= 4
+
+
 def tidy_name(text: Any) -> str:
     """A name from an older journal or a backup made acceptable: control and bidi
     characters dropped, spaces joined, cut to NAME_MAX ("" when nothing is left)."""
-    kept = "".join(ch for ch in str(text if text is not None else "")
-                   if ch not in BIDI_CONTROLS and unicodedata.category(ch) != "Cc"
-                   and ch not in "\u2028\u2029")
-    name = clean_name(kept)[:NAME_MAX].strip()
+    name = tidy_text(text, NAME_MAX)
     return name if check_name(name) is None else ""
 
 
@@ -76,3 +104,9 @@ def check_setup_names(setup: Mapping[str, Any]) -> None:
     for item in players:
         if isinstance(item, Mapping) and "name" in item:
             checked_name(item["name"])
+
+
+def shown_name(text: Any, fallback: str = "") -> str:
+    """A stored name as the screens and exports show it: tidied (`tidy_name`), or
+    `fallback` when nothing of it is left. The journal keeps what it holds."""
+    return tidy_name(text) or fallback

@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from companion.games import rules_for
 from companion.i18n import Translator
@@ -142,3 +144,96 @@ def test_neutralise(text: str, shown: str) -> None:
 ])
 def test_tidy_name(text: str, tidy: str) -> None:
     assert tidy_name(text) == tidy
+
+
+# -- text an earlier version, a restore or an import let in: tidied where it is read ------
+HIDING = "\x00\x1b\u202e\u2066\u2028\n\t"  # NUL, ESC, a bidi override, an isolate...
+
+
+def _legacy_player(journal: Journal, name: str) -> int:
+    """A roster row as an earlier version (or a restored backup of one) left it."""
+    from companion.journal import fold_name
+
+    with journal.writing() as db:
+        cursor = db.execute("INSERT INTO players(name, folded, created) VALUES (?, ?, ?)",
+                            (name, fold_name(name), 0.0))
+    return int(cursor.lastrowid or 0)
+
+
+def _legacy_bond_game(journal: Journal, names: list[str]) -> int:
+    """A finished Bond game whose setup holds names typed before they were checked."""
+    from companion.games.bond import commands as bc
+
+    game = journal.create_game("bond", {"params": params("bond"), "seed": 1,
+                                        "players": [{"name": n} for n in names]}, {})
+    session = Session.resume(rules_for("bond"), journal, game)
+    session.dispatch(bc.AddLairCard(1, 4))
+    session.dispatch(bc.Attack(1, (3,)))
+    session.dispatch(bc.Kill())
+    session.dispatch(bc.EndGame())
+    return game
+
+
+def _clean(text: str) -> bool:
+    return not any(ch in text for ch in HIDING)
+
+
+def test_an_older_journals_names_are_tidied_wherever_they_are_read(journal: Journal) -> None:
+    from companion.night import history
+
+    stored = "\u202eZed\x00" + "z" * 10_000
+    zed = _legacy_player(journal, stored)
+    long, hidden = "Eve\u202egnirts\x1b[31m" + "y" * 10_000, "Nul\x00l\tTab\u2028"
+    game = _legacy_bond_game(journal, [long, hidden])
+    # the roster: as long and as clean as a typed name; the row is kept as it was
+    shown = {p.id: p.name for p in roster.players(journal)}
+    assert shown[zed] == ("Zed" + "z" * 10_000)[:NAME_MAX]
+    assert all(check_name(name) is None for name in shown.values())
+    assert journal.read("SELECT name FROM players WHERE id = ?", (zed,)) == [(stored,)]
+    # History's lines and a game's log
+    line = history.game(journal, game)
+    assert [s.name_then for s in line.seats] == [("Evegnirts[31m" + "y" * 10_000)[:NAME_MAX],
+                                                 "Null Tab"]
+    assert all(check_name(s.name) is None for s in line.seats)
+    tr = Translator("en")
+    said = [tr.message(m) for entry in history.log(journal, game) for m in entry.details]
+    assert said and all(_clean(text) and len(text) < 300 for text in said)
+    assert any("Null Tab" in text for text in said)
+    # a new game from the roster: the player is offered and the game starts
+    other = roster.add(journal, "Ann").id
+    players = roster.setup_players(journal, [zed, other])
+    Session.start(rules_for("bond"), journal, {"params": params("bond"), "seed": 3,
+                                               "players": players})
+
+
+def test_exports_carry_no_hidden_character(journal: Journal) -> None:
+    _legacy_bond_game(journal, ["Eve\u202egnirts\x1b[31m", "Nul\x00l\tTab"])
+    text = export.csv_text(journal)
+    assert _clean(text.replace("\n", "")) and "Evegnirts[31m" in text
+    assert list(csv.DictReader(io.StringIO(text)))[1]["name_then"] == "Null Tab"
+    data = json.loads(export.bgstats_text(journal))
+    names = [p["name"] for p in data["players"]]
+    assert sorted(names) == ["Evegnirts[31m", "Null Tab"]
+    assert all(_clean(json.dumps(play, ensure_ascii=False)) for play in data["plays"])
+
+
+@given(text=st.text(st.characters(codec="utf-8"), max_size=300)
+       | st.text(st.sampled_from(["a", "é", " ", *HIDING, "\u200d", "\xa0"]), max_size=300),
+       limit=st.integers(1, 60))
+def test_tidy_text_reads_only_what_it_needs_and_gives_what_a_full_tidy_would(
+        text: str, limit: int) -> None:
+    from companion.names import tidy_text
+
+    whole = tidy_text(text)
+    assert _clean(whole) and whole == whole.strip() and "  " not in whole
+    assert tidy_text(text, limit) == whole[:limit].strip()
+
+
+def test_a_long_name_is_tidied_from_its_head(monkeypatch: pytest.MonkeyPatch) -> None:
+    import companion.names as names
+
+    read: list[int] = []
+    tidy = names._tidy
+    monkeypatch.setattr(names, "_tidy", lambda raw: (read.append(len(raw)), tidy(raw))[1])
+    assert tidy_name("\u202e" + "y" * 1_000_000) == "y" * NAME_MAX
+    assert max(read) <= 4 * NAME_MAX + 16  # not the million characters

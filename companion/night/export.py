@@ -6,7 +6,10 @@ API:
   damaged in the journal: one row, status "damaged", no seat), columns
   `CSV_COLUMNS`; dates are ISO 8601 in `tz` (default: the device's local time).
   A text cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a
-  leading `'` (`neutralise`), so a spreadsheet never runs a name as a formula.
+  leading `'` (`neutralise`), so a spreadsheet never runs a name as a formula. Every
+  text (CSV and BG Stats) is tidied first (`companion.names.tidy_text`): no NUL, ESC
+  or other control character, no line separator, no bidi override or isolate, which
+  an older journal or a restored backup may hold; names also at most `NAME_MAX`.
 - `bgstats(journal, *, translator=None, tz=None) -> dict` and
   `bgstats_text(...) -> str`: a Board Game Stats play file of the finished games.
 - `write(path, text)`: written atomically (temporary file, fsync, rename).
@@ -40,6 +43,7 @@ from typing import Any
 
 from companion.i18n import Translator
 from companion.journal import Journal
+from companion.names import tidy_text
 from companion.night.facts import COOPERATIVE
 from companion.night.history import GameLine, games
 
@@ -72,8 +76,14 @@ def _cell(value: Any) -> Any:
     if isinstance(value, bool):
         return int(value)
     if isinstance(value, str):
-        return neutralise(value)
+        return neutralise(tidy_text(value))
     return value  # numbers stay numbers (a negative score is not a formula)
+
+
+def _text(value: str) -> str:
+    """A text of the BG Stats file: no control, separator nor bidi character (the names
+    are already tidied by `history`; a game's other texts come from its journal)."""
+    return tidy_text(value)
 
 
 def _game_name(translator: Translator, kind: str) -> str:
@@ -162,7 +172,7 @@ def _player_ref(players: dict[int, dict[str, Any]], seat: Any, line: GameLine,
         players[pid] = {
             "id": pid,
             "uuid": _uuid("player", pid),
-            "name": seat.name,
+            "name": _text(seat.name),
             "isAnonymous": False,
             "modificationDate": _when(line.updated, tz, _BG_DATE),
             "bggUsername": "",
@@ -183,7 +193,7 @@ def _play(line: GameLine, game_ref: int, scores: list[dict[str, Any]],
         "ignored": False,
         "manualWinner": False,
         "usesTeams": False,
-        "board": line.difficulty or "",
+        "board": _text(line.difficulty or ""),
         "playImages": "[]",
         "rating": 0,
         "scoringSetting": 0,

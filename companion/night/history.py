@@ -30,6 +30,7 @@ from typing import Any
 from companion.games import rules_for
 from companion.journal import DamagedRow, Entry, Journal
 from companion.messages import CompanionError, Message, RuleError, msg
+from companion.names import NAME_MAX, shown_name, tidy_text
 from companion.night.facts import NOT_GAMES, Facts, all_facts, game_facts
 from companion.night.roster import link_missing
 from companion.records import decode
@@ -87,14 +88,16 @@ def _links(journal: Journal) -> dict[int, dict[int, tuple[int, str, str]]]:
                         " FROM game_players gp JOIN players p ON p.id = gp.player_id")
     out: dict[int, dict[int, tuple[int, str, str]]] = {}
     for gid, seat, pid, name, colour in rows:
-        out.setdefault(gid, {})[seat] = (pid, name, colour)
+        out.setdefault(gid, {})[seat] = (pid, shown_name(name, f"#{pid}"), colour)
     return out
 
 
 def _line(facts: Facts, links: dict[int, tuple[int, str, str]]) -> GameLine:
     seats = []
     winners = set(facts.winners)
-    for i, name_then in enumerate(facts.names):
+    for i, stored in enumerate(facts.names):
+        # tidied a line at a time, as lines are read: an older game's names too
+        name_then = shown_name(stored)
         pid, name, colour = links.get(i, (None, name_then, ""))
         seats.append(Seat(i, name_then, pid, name, colour, facts.scores[i], i in winners,
                           None if facts.medals is None else facts.medals[i],
@@ -192,6 +195,25 @@ def _why(exc: Exception) -> str:
     return f"{type(exc).__name__}: {str(exc)[:80]}"
 
 
+#: a log's parameters that hold one player's name
+_NAME_PARAMS = frozenset({"player", "name", "winner", "leader"})
+LOG_TEXT_MAX = 200  # characters of any other text a log line quotes
+
+
+def _tidied(message: Message) -> Message:
+    """A log line's message with the texts it quotes tidied (`companion.names`): an
+    older game's names, typed before names were checked, read like today's."""
+    params: dict[str, Any] = {}
+    for key, value in message.params.items():
+        if isinstance(value, Message):
+            value = _tidied(value)
+        elif isinstance(value, str):
+            value = (shown_name(value, tidy_text(value, NAME_MAX)) if key in _NAME_PARAMS
+                     else tidy_text(value, LOG_TEXT_MAX))
+        params[key] = value
+    return Message(message.key, params)
+
+
 def _log_line(kind: str, rules: Any, history: History, entry: Entry) -> LogLine:
     if entry.verb == "do":
         command = decode(rules.commands, entry.command or {})
@@ -199,7 +221,7 @@ def _log_line(kind: str, rules: Any, history: History, entry: Entry) -> LogLine:
         step = Step(command, tuple(events), history.state, after)
         history.do(step)
         return LogLine(entry.seq, entry.at, "do", command_name(kind, command),
-                       _details(kind, step))
+                       tuple(_tidied(m) for m in _details(kind, step)))
     step = history.undo() if entry.verb == "undo" else history.redo()
     title = msg(f"night.log.{entry.verb}", what=command_name(kind, step.command))
     return LogLine(entry.seq, entry.at, entry.verb, title, ())

@@ -5,7 +5,10 @@ A game's setup keeps the name used when it was played; the link table
 renamed player keeps their history and the history shows the current name.
 
 API for the screens (every refusal is a `RuleError` with a translation key):
-- `players(journal, *, include_retired=False) -> list[RosterPlayer]`: by name.
+- `players(journal, *, include_retired=False) -> list[RosterPlayer]`: by name. A
+  name an earlier version or a restored backup let in is read tidied
+  (`companion.names.shown_name`: no control or bidi character, at most `NAME_MAX`,
+  `#<id>` when nothing is left); the row itself is left as it is.
 - `add(journal, name, colour="") -> RosterPlayer`: refuses a name
   `companion.names.check_name` refuses (empty, longer than `NAME_MAX`, control or
   bidi-override characters), a name already used, compared trimmed and
@@ -36,7 +39,7 @@ from typing import Any
 
 from companion.journal import Journal, fold_name
 from companion.messages import RuleError
-from companion.names import checked_name, tidy_name
+from companion.names import checked_name, shown_name, tidy_name
 from companion.night.facts import forget_placeholders, is_placeholder
 
 _COLOUR = re.compile(r"^#[0-9a-fA-F]{6}$")
@@ -67,7 +70,9 @@ def _clean_colour(colour: Any) -> str:
 
 def _row(row: Sequence[Any]) -> RosterPlayer:
     pid, name, colour, retired, created = row
-    return RosterPlayer(int(pid), name, colour, bool(retired), created)
+    # a name an earlier version or a restored backup let in is shown tidied (the row
+    # keeps it): as long and as clean as a typed one
+    return RosterPlayer(int(pid), shown_name(name, f"#{pid}"), colour, bool(retired), created)
 
 
 _SELECT = "SELECT id, name, colour, retired, created FROM players"
