@@ -44,8 +44,11 @@ class Chip:
     label: str | None  # None: neither the chip nor sysfs said
     lines: int | None = None
 
-    def describe(self) -> str:
-        """`gpiochip4 (pinctrl-rp1, 54 lines)`, for messages and reports."""
+    def describe(self, lines: bool = True) -> str:
+        """`gpiochip4 (pinctrl-rp1, 54 lines)` for reports; `gpiochip4 (pinctrl-rp1)`
+        without `lines`, for the screen."""
+        if not lines:
+            return f"{self.path.name} ({self.label or '?'})"
         parts = [self.label or "label unknown"]
         if self.lines is not None:
             parts.append(f"{self.lines} lines")
@@ -77,13 +80,11 @@ def header_chip(found: list[Chip]) -> Chip | None:
 
 
 class NoHeaderChip(Exception):
-    """No chip here has a header's label: the message names the chips seen."""
+    """No chip here has a header's label (`pins.gpio_problem` names the chips seen)."""
 
     def __init__(self, found: list[Chip]) -> None:
         self.found = found
-        seen = ", ".join(chip.describe() for chip in found) or "no /dev/gpiochip*"
-        super().__init__(f"no GPIO chip labelled {' or '.join(HEADER_LABELS)} "
-                         f"(the 40-pin header); seen: {seen}")
+        super().__init__("no chip with the 40-pin header's label")
 
 
 def _from_chip(path: Path) -> tuple[str | None, int | None]:

@@ -46,7 +46,7 @@ def gpio_problem(reason: str, model_file: Path | None = None) -> Message | None:
         fix = msg("hardware.gpio.fix_access", chip=str(found[0].path))
     elif gpiochips.header_chip(found) is None:
         fix = msg("hardware.gpio.fix_no_header",
-                  chips=", ".join(chip.describe() for chip in found),
+                  chips=", ".join(chip.describe(lines=False) for chip in found),
                   labels=", ".join(gpiochips.HEADER_LABELS))
     elif importlib.util.find_spec("lgpio") is None:
         fix = msg("hardware.gpio.fix_lgpio")
@@ -147,6 +147,9 @@ def _header_factory() -> Any:
     found = gpiochips.chips()
     header = gpiochips.header_chip(found)
     if header is None:
+        log.warning("GPIO: no chip with the header's label (%s); seen: %s",
+                    ", ".join(gpiochips.HEADER_LABELS),
+                    ", ".join(chip.describe() for chip in found) or "no /dev/gpiochip*")
         raise gpiochips.NoHeaderChip(found)
     if importlib.util.find_spec("lgpio") is None:
         return None

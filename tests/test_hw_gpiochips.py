@@ -117,7 +117,7 @@ def test_without_a_header_chip_the_message_names_the_chips_seen(board, language:
     board(PI5, [chip for chip in gpiotree.PI5_11_TO_15 if chip[1] != "pinctrl-rp1"])
     _, mocked = pins.choose_factory("auto")
     assert mocked
-    assert "pinctrl-rp1" in (pins.last_fallback or "")
+    assert "header" in (pins.last_fallback or "")
     said = text(pins.gpio_problem(pins.last_fallback or ""), language)
     for number in (11, 12, 14, 15):
         assert f"gpiochip{number}" in said
@@ -130,7 +130,7 @@ def test_chips_whose_labels_nobody_tells_are_listed_as_unknown(board) -> None:
     _, mocked = pins.choose_factory("auto")
     assert mocked
     said = text(pins.gpio_problem(pins.last_fallback or ""))
-    assert "gpiochip0 (label unknown)" in said and "gpiochip13 (label unknown)" in said
+    assert "gpiochip0 (?)" in said and "gpiochip13 (?)" in said
 
 
 def test_no_chip_at_all_says_so(board) -> None:

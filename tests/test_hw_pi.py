@@ -128,3 +128,40 @@ def test_the_screen_says_it_on_a_pi(board, launch, language: str, said: str) -> 
     driver.screenshot(f"pi-without-gpio-{language}")
     driver.tap("gpio_problem.ok")
     assert not driver.has("gpio_problem")
+
+
+@pytest.mark.ui
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_screen_names_the_chips_seen_when_none_is_the_headers(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, launch, language: str) -> None:
+    """A Pi 5 whose kernel shows the SoC's chips but not the RP1: the dialog names
+    every chip seen and what to do, and fits the screen."""
+    from gpiozero import Device
+    from kivy.clock import Clock
+
+    soc_only = [chip for chip in gpiotree.PI5_11_TO_15 if chip[1] != "pinctrl-rp1"]
+    dev, sys = gpiotree.make(tmp_path / "tree", soc_only, chip_class=True)
+    (tmp_path / "model").write_bytes(PI5)
+    monkeypatch.setattr(pins, "MODEL_FILE", tmp_path / "model")
+    monkeypatch.setattr(gpiochips, "DEV", dev)
+    monkeypatch.setattr(gpiochips, "SYS", sys)
+    monkeypatch.setattr(pins, "_said_mocked", False)
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    driver = launch(language)
+    app = driver.app
+    app.hardware = hardware.setup(app.settings, lambda fn: Clock.schedule_once(lambda _dt: fn()))
+    app._wire_hardware()
+    driver.pump(3)
+    assert driver.has("gpio_problem")
+    shown = driver.visible("gpio_problem.text")
+    for number in (11, 12, 14, 15):
+        assert f"gpiochip{number} (gpio-brcmstb@" in shown.text
+    assert "pinctrl-rp1" in shown.text and "doctor --report" in shown.text
+    dialog = driver.visible("gpio_problem")
+    assert shown.y >= dialog.y and shown.top <= dialog.top
+    from ui.widgets.text_height import text_height
+
+    assert text_height(shown, shown.width) <= shown.height  # all of it shown, none cut off
+    driver.screenshot(f"pi-without-header-chip-{language}")
+    app.hardware.close()

@@ -251,10 +251,10 @@ class CompanionApp(App):
         self.hardware.route(self.press)  # every button: the path of a touch
         self.hardware.on_error(self.show_error)
         problem = getattr(self.hardware, "gpio_problem", None)
-        if problem is not None:  # a Pi on mock pins: say it, with what to do
-            from ui.dialogs import message
-
-            message(self.tr("hardware.gpio.title"), self.say(problem), tid="gpio_problem")
+        if problem is not None:  # a Pi on mock pins: say it, with what to do (which can
+            # name every GPIO chip seen: the whole screen)
+            self.tell(self.tr("hardware.gpio.title"), self.say(problem), tid="gpio_problem",
+                      size_hint=(0.94, 0.9))
         if self.session is not None and self.session.rules.kind == "evil":
             # the clock hardware is Pr. Evil's
             self.hardware.attach(self.session, later=self._later)
