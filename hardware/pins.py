@@ -143,7 +143,7 @@ def _real_factory(choice: str) -> Any:
 def _header_factory() -> Any:
     """On a Pi: gpiozero's lgpio factory on the header's chip, found by label; None
     if lgpio is not installed (then gpiozero's other factories are tried, as before).
-    Raises NoHeaderChip, naming the chips seen, when none has a header's label."""
+    Raises NoHeaderChip when no chip has a header's label (the log names those seen)."""
     found = gpiochips.chips()
     header = gpiochips.header_chip(found)
     if header is None:
