@@ -539,6 +539,7 @@ SNAPSHOT_EVERY = (1, 10_000)  # actions between snapshots (more only slows a res
 RANGES: dict[Path_, tuple[int, int]] = {
     ("display", "width"): WINDOW, ("display", "height"): WINDOW,
     ("display", "dim_after"): (0, DIM_MAX), ("snapshot_every",): SNAPSHOT_EVERY,
+    ("display", "blank_after"): (0, DIM_MAX),
 }
 
 
@@ -865,9 +866,10 @@ def _validate_app(data: Mapping[str, Any]) -> list[tuple[str, Message]]:
         if not WINDOW[0] <= display.get(key, 800) <= WINDOW[1]:
             problems.append((f"display.{key}", msg("core.config.number_range",
                                                    low=WINDOW[0], high=WINDOW[1])))
-    if not 0 <= display.get("dim_after", 0) <= DIM_MAX:
-        problems.append(("display.dim_after", msg("core.config.number_range", low=0,
-                                                  high=DIM_MAX)))
+    for key in ("dim_after", "blank_after"):
+        if not 0 <= display.get(key, 0) <= DIM_MAX:
+            problems.append((f"display.{key}", msg("core.config.number_range", low=0,
+                                                   high=DIM_MAX)))
     if display.get("multisamples", 0) not in MULTISAMPLES:
         problems.append(("display.multisamples", msg(
             "core.config.bad_value", reason=", ".join(str(n) for n in MULTISAMPLES))))

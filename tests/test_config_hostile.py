@@ -54,6 +54,7 @@ HOSTILE: dict[str, tuple[bytes, str, int]] = {
     "nan": (b"display:\n  roll_animation: .nan\n", "core.config.number_range", 2),
     "infinite_dim": (b"display:\n  dim_after: .inf\n", "core.config.wrong_type", 2),
     "dim_a_year": (b"display:\n  dim_after: 31536000\n", "core.config.number_range", 2),
+    "blank_backwards": (b"display:\n  blank_after: -5\n", "core.config.number_range", 2),
 }
 
 
@@ -193,6 +194,7 @@ def test_the_shipped_defaults_are_within_the_bounds() -> None:
     ("display:\n  width: 1000000000000000000000000000000\n", "display.width", 100, 7680),
     ("display:\n  height: 50\n", "display.height", 100, 7680),
     ("display:\n  dim_after: 99999999\n", "display.dim_after", 0, 86400),
+    ("display:\n  blank_after: 99999999\n", "display.blank_after", 0, 86400),
     ("games:\n  evil:\n    dial_steps: 1000000\n", "games.evil.dial_steps", 4, 60),
     ("games:\n  evil:\n    step_minutes: 1000\n", "games.evil.step_minutes", 1, 60),
     ("games:\n  tray:\n    max_dice: 100000\n", "games.tray.max_dice", 1, 100),

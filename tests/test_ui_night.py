@@ -355,8 +355,9 @@ def test_the_dimmer_lowers_the_backlight_and_a_touch_restores_it(tmp_path: Path)
     now[0] = 61
     dimmer.tick()
     assert (light / "brightness").read_text() == "25" and dimmer.dimmed
-    assert dimmer.touched() is False  # the touch still reaches the screen
+    assert dimmer.touched() is True  # the waking touch stops there (tests/test_ui_dimming.py)
     assert (light / "brightness").read_text() == "200" and not dimmer.dimmed
+    assert dimmer.touched() is False  # awake: the next touch reaches the screen
     dimmer.seconds = 0
     now[0] = 1000
     dimmer.tick()

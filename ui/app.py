@@ -241,11 +241,26 @@ class CompanionApp(App):
         """Lower the backlight after a while without a touch, where there is one."""
         from ui.screens.night import prefs as night_prefs
 
-        if self.night_dimmer is not None or not night_prefs.dimming_available(self.settings):
+        lights = night_prefs.BACKLIGHT
+        if self.night_dimmer is not None or not night_prefs.dimming_available(self.settings,
+                                                                             lights):
             return
-        self.night_dimmer = night_prefs.Dimmer(int(self.settings.get(night_prefs.DIM_KEY, 0)))
-        Window.bind(on_touch_down=self.night_dimmer.touched)
-        Clock.schedule_interval(self.night_dimmer.tick, 5)
+        self.night_dimmer = dimmer = night_prefs.Dimmer(
+            int(self.settings.get(night_prefs.DIM_KEY, 0)), root=lights,
+            blank_after=int(self.settings.get(night_prefs.BLANK_KEY, 0) or 0))
+        # a handler bound to the window that returns True stops the touch before the
+        # window hands it to the screens: the waking touch wakes, and does nothing else
+        Window.bind(on_touch_down=dimmer.touched, on_touch_move=dimmer.moved,
+                    on_touch_up=dimmer.released)
+        self._dimming = Clock.schedule_interval(dimmer.tick, 5)
+
+    def stop_dimmer(self) -> None:
+        dimmer, self.night_dimmer = self.night_dimmer, None
+        if dimmer is None:
+            return
+        Window.unbind(on_touch_down=dimmer.touched, on_touch_move=dimmer.moved,
+                      on_touch_up=dimmer.released)
+        self._dimming.cancel()
 
     def _wire_hardware(self) -> None:
         self.hardware.route(self.press)  # every button: the path of a touch
@@ -266,6 +281,7 @@ class CompanionApp(App):
         from ui.widgets import pictures
 
         self.settle()
+        self.stop_dimmer()
         self.watchdog.stopping()
         if self.hardware is not None:
             self.hardware.close()
