@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from companion.i18n import Translator
 from companion.messages import Message, msg
 from hardware.clockview import IDLE, ClockView
 from hardware.firmware import ringproto
@@ -143,7 +144,9 @@ class RingLink:
                 self.status, self.problem, changed = status, problem, True
         if changed:
             if problem is not None and problem != self._logged and not self._closed:
-                log.info("LED ring %s: %s %s", self.url, status, problem)
+                # the journal is read by whoever maintains the Pi: plain English
+                log.info("LED ring %s: %s: %s", self.url, status,
+                         Translator("en").message(problem))
                 self._logged = problem  # a missing device retried forever is said once
             self._changed()
 

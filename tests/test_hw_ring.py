@@ -147,6 +147,22 @@ def test_no_device_at_start_then_plugged(tmp_path):
         fake.close()
 
 
+def test_the_journal_says_what_went_wrong_in_words(tmp_path, caplog):
+    """What `journalctl -u table-companion` shows: a sentence, not `Message('...')`."""
+    fake = FakeRing(tmp_path)
+    caplog.set_level("INFO", logger="hardware.ring")
+    link = RingLink(ring_section(fake.path))
+    try:
+        assert wait(lambda: link.status == DISCONNECTED, 1.0)
+        assert wait(lambda: any("LED ring" in r.getMessage() for r in caplog.records), 1.0)
+    finally:
+        link.close()
+        fake.close()
+    [line] = [r.getMessage() for r in caplog.records if "LED ring" in r.getMessage()]
+    assert f"cannot open the LED ring on {fake.path}: " in line
+    assert "Message(" not in line and "hardware.ring." not in line
+
+
 def test_a_silent_device_is_reported_and_retried(tmp_path):
     fake = FakeRing(tmp_path, answer=False)
     fake.plug()
