@@ -21,6 +21,7 @@ row is damaged comes back with `damaged` set, and `entries` stops at a damaged a
 from __future__ import annotations
 
 import json
+import logging
 import os
 import sqlite3
 import time
@@ -32,6 +33,8 @@ from typing import Any
 
 from companion.files import keep_aside
 from companion.messages import CompanionError, Message, msg
+
+log = logging.getLogger(__name__)
 
 # 2: roster players, their link to games, cached game facts
 # 3: snapshots of a game's state every so many actions (resume replays only the tail)
@@ -497,9 +500,11 @@ class Journal:
 
     def latest_snapshot(self, game_id: int, version: str, before: int | None = None
                         ) -> Snapshot | None:
-        """The game's newest readable snapshot of this `version` with `seq < before`,
-        if any. A damaged snapshot row (wrong types, text that is not UTF-8) is passed
-        over: the resume falls back on an older one or on the whole journal."""
+        """The game's newest sound snapshot of this `version` with `seq < before`, if
+        any (`state` as `encode` wrote it, its seal checked). A snapshot that does not
+        fit (a damaged column, a seal that differs, no "do" in the journal just before
+        it) is passed over with a log line: the resume falls back on an older one or
+        on the whole journal."""
         sql = ("SELECT seq, done, version, state FROM snapshots WHERE game_id = ?"
                " AND version = ? AND seq < ? ORDER BY seq DESC")
         params = (game_id, version, (1 << 62) if before is None else before)
@@ -507,17 +512,49 @@ class Journal:
             # the newest alone: a long game has hundreds of snapshots, and reading them
             # all made the resume grow with the game
             rows = self._fetch(sql + " LIMIT 1", params)
-            if rows and _readable_snapshot(*rows[0]) is None:
-                rows = self._fetch(sql, params)  # a damaged one: look further back
+            first = self._sound_snapshot(game_id, rows[0]) if rows else None
+            if first is not None or not rows:
+                return first
+            rows = self._fetch(sql, params)[1:]  # a damaged one: look further back
         except sqlite3.OperationalError as exc:
             if "no such table" not in str(exc):
                 raise
             return None  # a version 2 journal opened read-only: never migrated
         for row in rows:
-            snapshot = _readable_snapshot(*row)
+            snapshot = self._sound_snapshot(game_id, row)
             if snapshot is not None:
                 return snapshot
         return None
+
+    def _sound_snapshot(self, game_id: int, row: Sequence[Any]) -> Snapshot | None:
+        """A `snapshots` row as a Snapshot if it fits its journal, else None (logged)."""
+        try:
+            return self.checked_snapshot(game_id, row)
+        except RowDamage as damage:
+            log.warning("game %s: snapshot %s passed over: %s", game_id,
+                        str(row[0])[:20], damage)
+            return None
+
+    def checked_snapshot(self, game_id: int, row: Sequence[Any]) -> Snapshot:
+        """A `snapshots` row (seq, done, version, state) checked against itself and its
+        journal: columns of their types, its seal (the checksum of every column), and
+        a "do" as the action just before it (a snapshot follows a "do"); raises
+        RowDamage saying what does not fit."""
+        from companion.snapshot import SnapshotError, unseal
+
+        snapshot = _readable_snapshot(*row)
+        if snapshot is None:
+            raise RowDamage("snapshot: columns of the wrong type")
+        try:
+            text = unseal(game_id, snapshot.seq, snapshot.done, snapshot.version,
+                          snapshot.state)
+        except SnapshotError as exc:
+            raise RowDamage(f"snapshot: {exc}") from exc
+        verbs = self._fetch("SELECT verb FROM actions WHERE game_id = ? AND seq = ?",
+                            (game_id, snapshot.seq - 1))
+        if verbs != [("do",)]:
+            raise RowDamage(f"snapshot: no \"do\" at action {snapshot.seq - 1}")
+        return Snapshot(snapshot.seq, snapshot.done, snapshot.version, text)
 
     def resume_point(self, game_id: int, version: Callable[[], str]
                      ) -> tuple[dict[str, Any], Snapshot | None]:
@@ -568,13 +605,14 @@ class Journal:
 
     def _wanted_snapshot(self, game_id: int, row: Sequence[Any], version: Callable[[], str]
                          ) -> Snapshot | None:
-        """The game's newest snapshot `row` if it is readable and of `version()`, else
-        the newest one that is."""
+        """The game's newest snapshot `row` if it is sound and of `version()`, else the
+        newest one that is."""
         wanted = version()
-        snapshot = _readable_snapshot(*row)
-        if snapshot is None or snapshot.version != wanted:
+        snapshot = self._sound_snapshot(game_id, row) if row[2] == wanted else None
+        if snapshot is None:
             # damaged, or written by another version of the state: look further back
-            snapshot = self.latest_snapshot(game_id, wanted)
+            snapshot = self.latest_snapshot(game_id, wanted, row[0] if isinstance(
+                row[0], int) and not isinstance(row[0], bool) else None)
         return snapshot
 
     def game(self, game_id: int) -> GameRecord:
@@ -735,9 +773,9 @@ def game_record(gid: int, kind: Any, setup: Any, started: Any, updated: Any, fin
 
 def _readable_snapshot(seq: Any, done: Any, version: Any, state: Any) -> Snapshot | None:
     """One `snapshots` row, or None if it is damaged (wrong types, not UTF-8)."""
-    if (isinstance(seq, int) and isinstance(done, int) and 0 < done <= seq
+    if (type(seq) is int and type(done) is int and 0 < done <= seq
             and isinstance(state, str) and not isinstance(state, Undecodable)
-            and not isinstance(version, Undecodable)):
+            and isinstance(version, str) and not isinstance(version, Undecodable)):
         return Snapshot(seq, done, version, state)
     return None
 
@@ -897,10 +935,14 @@ def _looks_like_sqlite(path: Path) -> bool:
 
 
 def _write_snapshot(db: sqlite3.Connection, game_id: int, snapshot: Snapshot) -> None:
+    """The snapshot stored sealed: its columns checked together when read back."""
+    from companion.snapshot import seal
+
     db.execute(
         "INSERT INTO snapshots(game_id, seq, done, version, state)"
         " VALUES (?, ?, ?, ?, ?)",
-        (game_id, snapshot.seq, snapshot.done, snapshot.version, snapshot.state),
+        (game_id, snapshot.seq, snapshot.done, snapshot.version,
+         seal(game_id, snapshot.seq, snapshot.done, snapshot.version, snapshot.state)),
     )
 
 

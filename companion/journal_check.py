@@ -6,6 +6,10 @@ rest into a new journal (the old one is kept beside it, never changed).
   its first action that cannot be read or replayed (`Damage.seq`), or whole when its
   own row cannot be read (`Damage.seq is None`). The file is opened read-only: not a
   byte of it changes.
+- every snapshot (derived data: the state after its first `seq` actions) is compared
+  with the replay at that point (its seal, its `done`, a "do" before it, the state
+  itself); one that does not match is reported (`Report.snapshots`): the app passes it
+  over, and `rebuild_snapshots(path)` writes the replay's state in its place.
 - `salvage(path) -> Salvaged`: a new journal with every readable game up to its
   damage (the summary and the events computed again by the rules), the roster and
   the links of games to players; the old file (with its WAL) is kept as
@@ -21,9 +25,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import snapshot
 from companion.files import fsync_dir, keep_aside
 from companion.games import rules_for
-from companion.journal import Entry, GameRecord, Journal, JournalError
+from companion.journal import Entry, GameRecord, Journal, JournalError, RowDamage
 from companion.records import decode, encode
 from companion.session import History, Step
 
@@ -35,6 +40,16 @@ class Damage:
     reason: str
 
 
+@dataclass(frozen=True)
+class Mismatch:
+    """A snapshot row that does not match the replay of its game (`seq` as stored)."""
+
+    game: int
+    seq: Any
+    reason: str
+    rowid: int
+
+
 @dataclass
 class Report:
     path: Path
@@ -42,10 +57,16 @@ class Report:
     games: int = 0
     actions: int = 0
     damages: list[Damage] = field(default_factory=list)
+    snapshots: list[Mismatch] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
-        return self.integrity == "ok" and not self.damages
+        return self.integrity == "ok" and not self.damages and not self.snapshots
+
+    @property
+    def only_snapshots(self) -> bool:
+        """Nothing but snapshots to rebuild: no game is damaged."""
+        return self.integrity == "ok" and not self.damages and bool(self.snapshots)
 
 
 @dataclass(frozen=True)
@@ -63,6 +84,10 @@ class _Game:
     entries: list[Entry]  # readable and replayable, events computed again
     summary: dict[str, Any]
     damage: Damage | None
+    #: the snapshot rows that do not match, and the replay's (seq, done, state text)
+    #: at each position a snapshot row claims (for `rebuild_snapshots`)
+    mismatches: list[Mismatch] = field(default_factory=list)
+    rebuilt: dict[int, tuple[int, str]] = field(default_factory=dict)
 
 
 def check(path: Path | str) -> Report:
@@ -74,6 +99,7 @@ def check(path: Path | str) -> Report:
             report.actions += len(game.entries)
             if game.damage is not None:
                 report.damages.append(game.damage)
+            report.snapshots.extend(game.mismatches)
     finally:
         journal.close()
     return report
@@ -94,11 +120,32 @@ def _games(journal: Journal, report: Report) -> list[_Game]:
     except sqlite3.DatabaseError as exc:  # the games table itself is damaged
         report.integrity = f"games: {exc}"
         return []
-    return [_readable(journal, record) for record in records]
+    snapshots = _snapshot_rows(journal, report)
+    games = [_readable(journal, record, snapshots.pop(record.id, [])) for record in records]
+    for game_id, rows in snapshots.items():  # rows of no game in the journal
+        report.snapshots.extend(Mismatch(game_id, row[1], "no such game", row[0])
+                                for row in rows)
+    return games
 
 
-def _readable(journal: Journal, record: GameRecord) -> _Game:
-    """A game's actions that can be read and replayed, and where its damage starts."""
+def _snapshot_rows(journal: Journal, report: Report) -> dict[Any, list[tuple[Any, ...]]]:
+    """Every snapshot row (rowid, seq, done, version, state) by game."""
+    try:
+        rows = journal.read("SELECT rowid, game_id, seq, done, version, state FROM snapshots")
+    except sqlite3.DatabaseError as exc:
+        if "no such table" not in str(exc):  # a version 2 journal: no snapshots
+            report.integrity = f"snapshots: {exc}"
+        return {}
+    found: dict[Any, list[tuple[Any, ...]]] = {}
+    for rowid, game_id, *rest in rows:
+        found.setdefault(game_id, []).append((rowid, *rest))
+    return found
+
+
+def _readable(journal: Journal, record: GameRecord,
+              snapshots: list[tuple[Any, ...]] = ()) -> _Game:  # type: ignore[assignment]
+    """A game's actions that can be read and replayed, and where its damage starts;
+    its snapshots compared with the replay on the way."""
     if record.damaged is not None:
         return _Game(record, [], {}, Damage(record.id, None, record.damaged))
     try:
@@ -114,6 +161,7 @@ def _readable(journal: Journal, record: GameRecord) -> _Game:
         history = History(rules.initial_state(record.setup))
     except Exception as exc:  # a setup of the wrong shape: nothing can be replayed
         return _Game(record, [], {}, Damage(record.id, None, f"setup: {_why(exc)}"))
+    compare = _Snapshots(journal, record.id, rules.state_type, snapshots)
     replayed: list[Entry] = []
     for entry in entries:
         try:
@@ -122,11 +170,112 @@ def _readable(journal: Journal, record: GameRecord) -> _Game:
             damage = Damage(record.id, entry.seq, f"replay: {_why(exc)}")
             break
         replayed.append(Entry(entry.seq, entry.verb, entry.command, events, entry.at))
+        compare.at(len(replayed), history)
     if damage is None:  # stored events are damaged: reported, and computed again here
         _, stored = journal.readable_entries(record.id)
         if stored is not None:
             damage = Damage(record.id, stored["seq"], stored["reason"])
-    return _Game(record, replayed, rules.summary(history.state), damage)
+    game = _Game(record, replayed, rules.summary(history.state), damage)
+    game.mismatches, game.rebuilt = compare.finish(len(replayed), damage is not None)
+    return game
+
+
+class _Snapshots:
+    """A game's snapshot rows, each compared with the replay when it reaches its seq
+    with the same checks as a resume (`Journal.checked_snapshot`), then the state."""
+
+    def __init__(self, journal: Journal, game_id: int, root: type,
+                 rows: list[tuple[Any, ...]]) -> None:
+        self.journal, self.game_id, self.root = journal, game_id, root
+        self.current = snapshot.version(root)
+        self.mismatches: list[Mismatch] = []
+        self.rebuilt: dict[int, tuple[int, str]] = {}
+        self.waiting: dict[int, list[tuple[Any, ...]]] = {}
+        for row in rows:
+            rowid, seq, _, stamp, _ = row
+            if isinstance(stamp, str) and not stamp.startswith(f"{snapshot.FORMAT}:"):
+                continue  # written by another codec: never read by this one
+            if type(seq) is int and seq > 0:
+                self.waiting.setdefault(seq, []).append(row)
+            else:
+                self.mismatches.append(Mismatch(game_id, seq, "seq: not a position", rowid))
+
+    def at(self, seq: int, history: History) -> None:
+        rows = self.waiting.pop(seq, None)
+        if not rows:
+            return
+        after_do = history.cursor == len(history) and history.cursor > 0
+        if after_do:
+            self.rebuilt[seq] = (history.cursor, snapshot.encode(history.state))
+        for rowid, *row in rows:
+            reason = self._differs(row, history)
+            if reason is not None:
+                self.mismatches.append(Mismatch(self.game_id, row[0], reason, rowid))
+
+    def _differs(self, row: list[Any], history: History) -> str | None:
+        try:
+            snap = self.journal.checked_snapshot(self.game_id, row)
+        except RowDamage as damage:
+            return str(damage)
+        if snap.version != self.current:
+            return "version: not this app's"
+        if snap.done != history.cursor or history.cursor != len(history):
+            return f"done: {snap.done} where the replay has {history.cursor}"
+        try:
+            state = snapshot.decode(self.root, snap.state)
+        except snapshot.SnapshotError as exc:
+            return f"state: {exc}"
+        if state != history.state:
+            return "state: not the replay's"
+        return None
+
+    def finish(self, replayed: int, damaged: bool
+               ) -> tuple[list[Mismatch], dict[int, tuple[int, str]]]:
+        """Rows past the last action replayed: past the end, or past the damage (a
+        damaged game is reported as such: its snapshots there are not compared)."""
+        for seq, rows in sorted(self.waiting.items()):
+            if damaged:
+                continue
+            for rowid, *_ in rows:
+                self.mismatches.append(Mismatch(
+                    self.game_id, seq, f"seq: after the last action ({replayed})", rowid))
+        return self.mismatches, self.rebuilt
+
+
+def rebuild_snapshots(path: Path | str) -> Report:
+    """Every snapshot that does not match its replay taken out of the journal, and
+    the replay's state written in its place where a snapshot belongs there (after a
+    "do"); one transaction. Only snapshots change (derived data): stop the app first.
+    Returns the report of the check made on the way."""
+    journal = Journal(path)
+    try:
+        report = Report(Path(path), _integrity(journal))
+        games = _games(journal, report)
+        with journal.writing() as db:
+            for mismatch in report.snapshots:  # those of no game in the journal
+                db.execute("DELETE FROM snapshots WHERE rowid = ?", (mismatch.rowid,))
+            for game in games:
+                report.games += 1
+                report.actions += len(game.entries)
+                if game.damage is not None:
+                    report.damages.append(game.damage)
+                report.snapshots.extend(game.mismatches)
+                _rebuild(db, game)
+    finally:
+        journal.close()
+    return report
+
+
+def _rebuild(db: sqlite3.Connection, game: _Game) -> None:
+    for mismatch in game.mismatches:
+        db.execute("DELETE FROM snapshots WHERE rowid = ?", (mismatch.rowid,))
+        if type(mismatch.seq) is int and mismatch.seq in game.rebuilt:
+            done, text = game.rebuilt[mismatch.seq]
+            stamp = snapshot.version(rules_for(game.record.kind).state_type)
+            db.execute("INSERT OR REPLACE INTO snapshots(game_id, seq, done, version, state)"
+                       " VALUES (?, ?, ?, ?, ?)",
+                       (game.record.id, mismatch.seq, done, stamp,
+                        snapshot.seal(game.record.id, mismatch.seq, done, stamp, text)))
 
 
 def _step(rules: Any, history: History, entry: Entry) -> list[dict[str, Any]]:
@@ -223,4 +372,5 @@ def _copy_roster(source: Journal, db: sqlite3.Connection, games: set[int]) -> No
                    [r for r in links if r[0] in games and r[2] in known])
 
 
-__all__ = ["Damage", "JournalError", "Report", "Salvaged", "check", "salvage"]
+__all__ = ["Damage", "JournalError", "Mismatch", "Report", "Salvaged", "check",
+           "rebuild_snapshots", "salvage"]

@@ -235,28 +235,44 @@ def rebuild(rules: Rules, journal: Journal, game_id: int, setup: Mapping[str, An
 def _rebuild_from(rules: Rules, journal: Journal, game_id: int, setup: Mapping[str, Any],
                   snap: Snapshot | None, end: int | None) -> tuple[History, int, int]:
     """`rebuild` from `snap`, the newest snapshot it may use (or an older one if that
-    one does not decode)."""
+    one does not decode, or the whole journal if the actions after it cannot be
+    applied to it: a snapshot is never trusted more than the journal)."""
     root = rules.state_type
     while snap is not None:
         try:
             state = snapshot_decode(root, snap.state)
-            break
         except SnapshotError as exc:
             log.warning("game %s: snapshot at %s ignored: %s", game_id, snap.seq, exc)
             snap = journal.latest_snapshot(game_id, snap.version, snap.seq)
-    if snap is None:
-        history, start = History(rules.initial_state(setup)), 0
-    else:
+            continue
         seq = snap.seq
 
-        def older() -> History:
+        def older(seq: int = seq) -> History:
             return rebuild(rules, journal, game_id, setup, end=seq, below=seq)[0]
 
         history = History(None, base=snap.done, base_state=state, older=older)
-        start = seq
-    entries = journal.entries_between(game_id, start, end)
+        entries = journal.entries_between(game_id, seq, end)
+        try:
+            replay_onto(history, rules, entries)
+        except (DamagedRow, JournalError):
+            raise  # the journal's own damage: a full replay would meet it too
+        except Exception as exc:
+            # the actions after it do not apply to the snapshot's state: it is not
+            # the state they were played on; the whole journal says what is
+            log.warning("game %s: snapshot at %s ignored: the actions after it do not"
+                        " apply (%s)", game_id, seq, _why(exc))
+            snap = None
+            break
+        return history, seq + len(entries), seq
+    history = History(rules.initial_state(setup))
+    entries = journal.entries_between(game_id, 0, end)
     replay_onto(history, rules, entries)
-    return history, start + len(entries), start
+    return history, len(entries), 0
+
+
+def _why(exc: Exception) -> str:
+    message = getattr(exc, "message", None)
+    return str(getattr(message, "key", "")) or f"{type(exc).__name__}: {str(exc)[:80]}"
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from companion.games.tray import commands as tc
 from companion.journal import FILE_NAME, SCHEMA_VERSION, DamagedRow, Journal, JournalError
 from companion.messages import RuleError
 from companion.session import History, Session, replay
-from companion.snapshot import SnapshotError, decode, encode, version
+from companion.snapshot import SnapshotError, decode, encode, unseal, version
 from tests import test_bond_properties as bond_props
 from tests import test_castor_properties as castor_props
 from tests import test_evil_properties as evil_props
@@ -118,10 +118,11 @@ def test_snapshot_and_tail_is_the_full_replay(kind: str, data: st.DataObject, ev
     # every snapshot is the state a full replay reaches at that point of the journal
     root = type(full.initial)
     entries = journal.entries(played.game_id)
-    for seq, done, text in journal.read(
-            "SELECT seq, done, state FROM snapshots WHERE game_id = ?", (played.game_id,)):
+    for seq, done, stamp, sealed in journal.read(
+            "SELECT seq, done, version, state FROM snapshots WHERE game_id = ?",
+            (played.game_id,)):
         upto = replay(played.rules, played.setup, entries[:seq])
-        assert decode(root, text) == upto.state
+        assert decode(root, unseal(played.game_id, seq, done, stamp, sealed)) == upto.state
         assert done == upto.cursor == len(upto.steps)  # nothing to redo after a "do"
 
     resumed = Session.resume(played.rules, journal, played.game_id)
@@ -584,5 +585,5 @@ def test_the_codec_keeps_records_tuples_and_mappings() -> None:
     with pytest.raises(SnapshotError):
         decode(State, encode(Inner(1)))
     # another field name is another version: such a snapshot is never read
-    assert version(State).startswith("1:State:")
+    assert version(State).startswith("2:State:")
     assert version(State)[8:] != version(Renamed)[10:]

@@ -1,6 +1,7 @@
 """`companion journal check [--salvage] [--journal FILE]`: report what in the journal
 cannot be read (SQLite's own check, then every game's row and actions), and with
-`--salvage` save what is readable into a new journal, keeping the old one.
+`--salvage` save what is readable into a new journal, keeping the old one (or, when
+only snapshots do not match their games, rebuild those in place).
 
 Exit status: 0 nothing damaged (or salvaged), 1 damage found, 2 the journal cannot be
 opened. Never opens a window. Stop the app before salvaging.
@@ -16,7 +17,7 @@ from pathlib import Path
 from companion import config
 from companion.i18n import Translator
 from companion.journal import JournalError, default_path
-from companion.journal_check import Report, check, salvage
+from companion.journal_check import Report, check, rebuild_snapshots, salvage
 from ui.commands.checkconfig import configured_language
 
 
@@ -39,6 +40,9 @@ def print_report(tr: Translator, report: Report) -> None:
         else:
             print(tr("core.journal_check.damaged_action", game=damage.game,
                      n=damage.seq + 1, reason=damage.reason))
+    for mismatch in report.snapshots:
+        print(tr("core.journal_check.snapshot", game=mismatch.game,
+                 seq=str(mismatch.seq)[:20], reason=mismatch.reason))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -58,8 +62,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(tr("core.journal_check.ok"))
             return 0
         if not args.salvage:
-            print(tr("core.journal_check.to_salvage"))
+            print(tr("core.journal_check.to_rebuild" if report.only_snapshots
+                     else "core.journal_check.to_salvage"))
             return 1
+        if report.only_snapshots:  # derived rows only: rebuilt in place
+            rebuilt = rebuild_snapshots(path)
+            print(tr("core.journal_check.rebuilt", n=len(rebuilt.snapshots)))
+            return 0
         saved = salvage(path)
     except JournalError as exc:
         print(tr.message(exc.message), file=sys.stderr)
