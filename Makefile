@@ -9,7 +9,7 @@ SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 TEST_APT := xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core systemd
 RUN_APT  := libgl1-mesa-dri libgl1 libegl1 libmtdev1
 
-.PHONY: run test fuzz lint bench screenshots catalogs clean apt-test apt-run test-debian13
+.PHONY: run test fuzz lint bench screenshots catalogs clean apt-test apt-run test-debian13 test-arm64
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -70,6 +70,21 @@ test-debian13:
 	@command -v debootstrap >/dev/null || { $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq debootstrap; }
 	DEBIAN13_ROOT=$(DEBIAN13_ROOT) TEST_APT="$(TEST_APT)" sh tests/debian13.sh
+
+# The real installer on 64-bit ARM Debian 13 (what a Pi runs), in a chroot built once
+# with debootstrap and run by qemu-user through binfmt_misc, cached in $(ARM64_ROOT):
+# systemd/install.sh for real, then the app under the installed unit's user and
+# environment on Xvfb until it says READY=1 and pings the watchdog; its first frame is
+# kept as test-artifacts/arm64-first-frame.png, and the apt and pip plan is printed.
+# Needs root; tens of minutes (all emulated): not part of `make test` nor of .ci/run.
+ARM64_ROOT ?= /var/cache/table-companion/arm64
+test-arm64:
+	@missing=""; for p in debootstrap qemu-user-static binfmt-support; do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+	ARM64_ROOT=$(ARM64_ROOT) sh tests/arm64.sh
 
 # every screen and dialog, in English and French, at 800x480, 1280x800 and 1280x720 (a
 # 720x1280 panel turned to landscape): test-artifacts/screens/<lang>/<size>/<screen>.png,
