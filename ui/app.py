@@ -70,6 +70,7 @@ class CompanionApp(App):
         self.watchdog = Watchdog.from_environment()
         self.night_dimmer: Any = None
         self.collector = IdleCollector(hold=_background_busy)
+        self.on_screen = False  # the first frame has been swapped to the screen
 
     # -- translation -----------------------------------------------------------------
     def tr(self, key: str, **params: Any) -> str:
@@ -211,9 +212,17 @@ class CompanionApp(App):
 
         Window.bind(on_flip=flipping)
 
+    def once_on_screen(self, work: Callable[[], None]) -> None:
+        """Run `work` now if the first frame is on screen, else in the tick after it."""
+        if self.on_screen:
+            work()
+        else:
+            self.after_first_frame(work)
+
     def _after_start(self) -> None:
         from ui.widgets import pictures
 
+        self.on_screen = True
         pictures.release()  # the dice and markers drawn into pictures, in the next frame
         # full garbage collections wait for a quiet table (ui/memory.py)
         Window.bind(on_touch_down=self.collector.activity)

@@ -45,6 +45,15 @@ class PlayScreen(Screen):
             self._built = True
         self.session = session
         self.warmed = False
+        app = App.get_running_app()
+        if app is None:
+            self._schedule_end_screen()
+        else:
+            # counted from the first frame: a first frame that comes late (a busy
+            # machine) must not build the end screen before it
+            app.once_on_screen(self._schedule_end_screen)
+
+    def _schedule_end_screen(self) -> None:
         Clock.schedule_once(self._build_end_screen, END_SCREEN_AFTER)
 
     def _build_end_screen(self, _dt: float = 0) -> None:
