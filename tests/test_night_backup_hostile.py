@@ -304,3 +304,63 @@ def test_a_real_journal_deflates_far_below_the_ratio_bound(tmp_path):
         info = zf.getinfo(backup.DATABASE)
     assert info.file_size / info.compress_size < backup.MAX_RATIO / 4
     assert backup.check(file).games == 60
+
+
+def extra_table(tmp: Path, db: bytes, base: dict[str, object]) -> Path:
+    data = _database(tmp, "CREATE TABLE notes(id INTEGER PRIMARY KEY, text TEXT);")
+    return _with_database(tmp, data, base)
+
+
+@pytest.mark.parametrize("sql", [
+    # the snapshots of another layout (issue 33, item 8: every resume then failed with
+    # "no such column", every game at its 100th action)
+    "DROP TABLE snapshots; CREATE TABLE snapshots(game_id INTEGER, seq INTEGER,"
+    " blob BLOB, PRIMARY KEY (game_id, seq));",
+    "DROP TABLE snapshots; CREATE TABLE snapshots(game_id, seq, done, version, state,"
+    " extra);",
+    "DROP TABLE game_facts; CREATE TABLE game_facts(game_id INTEGER PRIMARY KEY, x);",
+], ids=["snapshots of other columns", "snapshots with one more", "facts of other columns"])
+def test_a_backup_whose_derived_tables_differ_restores_and_plays_on(tmp_path, current, good,
+                                                                    sql):
+    """Derived tables (snapshots, a game's cached facts) of other columns are dropped
+    by the restore and computed again: the games are all there, resume, and a long
+    game writes its snapshots again."""
+    from companion.games import rules_for
+    from companion.session import Session
+    from tests.helpers.evil import setup as evil_setup
+    from tests.test_core_snapshots import _play_one
+
+    source = open_journal(tmp_path / "derived")
+    session = Session.start(rules_for("evil"), source, evil_setup(seed=11))
+    session.snapshot_every = 5
+    for _ in range(12):
+        _play_one(session)
+    state, game = session.state, session.game_id
+    source.close()
+    made = tmp_path / "derived" / "journal.sqlite3"
+    db = sqlite3.connect(made)
+    db.executescript(sql)
+    db.execute("PRAGMA journal_mode=DELETE")
+    counts = {table: db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+              for table in ("games", "actions", "players")}
+    db.close()
+    data = made.read_bytes()
+    file = _zip(tmp_path / "derived.zip", [
+        (backup.MANIFEST, _manifest_for(data, good[1], **counts)),
+        (backup.DATABASE, data)])
+    assert backup.check(file).games == 1
+    assert backup.restore(file, current) is not None
+    j = Journal(current)
+    resumed = Session.resume(rules_for("evil"), j, game)
+    assert resumed.state == state
+    resumed.snapshot_every = 1
+    resumed.dispatch(resumed.undo())  # a "do": a snapshot written in the new table
+    assert j.read("SELECT MAX(seq) FROM snapshots") == [(resumed._seq,)]
+    assert Session.resume(rules_for("evil"), j, game)._history._base > 0
+    j.close()
+
+
+def test_a_backup_with_a_table_of_its_own_is_refused(tmp_path, current, good):
+    db, base = good
+    error = _refused(extra_table(tmp_path, db, base), current, ("night.backup.refused",))
+    assert error.message.params["reason"] == "table notes"

@@ -24,7 +24,9 @@ are bounded (`MAX_MANIFEST`, `MAX_DATABASE`, a compression ratio of at most
 never past their declared size (a lying header stops there). The manifest must have
 exactly our keys, each of its type and bounds (`created` a date between 2000 and
 3000). The database must pass SQLite's quick check, have the journal's tables with
-the journal's columns, and no trigger nor view.
+the journal's columns, no other table, and no trigger nor view; its derived tables
+(`game_facts`, `snapshots`: computed from the others) are dropped by the restore when
+their columns are not this journal's, and computed again.
 - `restore(path, journal_path) -> Path | None`: checks everything first (the current
   data is untouched when refused), then keeps the current journal aside as
   `<name>.before-restore-<stamp>` (returned; None if there was none) and puts the
@@ -58,6 +60,9 @@ FORMAT_VERSION = 1
 MANIFEST = "manifest.json"
 DATABASE = "journal.sqlite3"
 _TABLES = ("games", "actions", "players", "game_players")
+#: tables of data computed from the others (a game's facts, its snapshots): a backup's
+#: that do not have this journal's columns are dropped, and the app computes them again
+_DERIVED = ("game_facts", "snapshots")
 
 
 class BackupError(CompanionError):
@@ -298,7 +303,7 @@ def _journal_columns() -> dict[str, list[tuple[Any, ...]]]:
     db = sqlite3.connect(":memory:")
     try:
         db.executescript(SCHEMA)
-        return {table: _columns(db, table) for table in (*_TABLES, "game_facts")}
+        return {table: _columns(db, table) for table in (*_TABLES, *_DERIVED)}
     finally:
         db.close()
 
@@ -337,17 +342,43 @@ def _check_database(db_path: Path, manifest: Manifest, name: str) -> None:
 
 
 def _schema_problem(db: sqlite3.Connection, objects: list[tuple[str, str]]) -> str | None:
-    """The journal's tables with the journal's columns, and no trigger nor view (they
-    would run on the app's own writes)."""
+    """The journal's tables with the journal's columns, no other table, and no trigger
+    nor view (they would run on the app's own writes). A derived table of other columns
+    is no problem: `_drop_stale_derived` drops it."""
     for kind, object_name in objects:
         if kind in ("trigger", "view"):
             return f"{kind} {object_name[:40]}"
     expected = _journal_columns()
     present = {n for kind, n in objects if kind == "table"}
-    for table in (*_TABLES, "game_facts"):
+    for table in sorted(present):
+        if table not in expected and not table.startswith("sqlite_"):
+            return f"table {table[:40]}"
+    for table in _TABLES:
         if table in present and _columns(db, table) != expected[table]:
             return f"columns of {table}"
     return None
+
+
+def _stale_derived(db: sqlite3.Connection) -> list[str]:
+    """The derived tables of the backup whose columns are not this journal's."""
+    expected = _journal_columns()
+    present = {n for (n,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return [t for t in _DERIVED if t in present and _columns(db, t) != expected[t]]
+
+
+def _drop_stale_derived(db_path: Path) -> list[str]:
+    """Drop the backup's derived tables of other columns (the journal recreates them
+    empty when it opens: facts and snapshots are computed again); the dropped ones."""
+    db = sqlite3.connect(str(db_path))
+    try:
+        db.execute("PRAGMA trusted_schema=OFF")
+        stale = _stale_derived(db)
+        for table in stale:
+            db.execute(f'DROP TABLE "{table}"')
+        db.commit()
+    finally:
+        db.close()
+    return stale
 
 
 def check(path: Path | str) -> Manifest:
@@ -366,6 +397,11 @@ def restore(path: Path | str, journal_path: Path | str) -> Path | None:
     # extract next to the journal, so the final rename stays on one file system
     with tempfile.TemporaryDirectory(prefix=".restore-", dir=target.parent) as tmp:
         _, db_path = _extract(Path(path), Path(tmp))
+        try:
+            _drop_stale_derived(db_path)
+        except sqlite3.DatabaseError as exc:
+            raise BackupError("night.backup.damaged", path=str(path),
+                              reason=str(exc)[:120]) from exc
         with db_path.open("rb") as handle:
             os.fsync(handle.fileno())
         kept = None
