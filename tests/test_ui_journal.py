@@ -243,5 +243,6 @@ def test_companion_says_a_newer_app_wrote_the_journal_and_leaves_it(
     (title, lines, retry), = shown
     assert title == "A problem with the saved games" and retry is None
     assert "written by a newer version of the app (journal version 7)" in lines[0]
+    # (beside it only the lock that keeps a second app away, which is no file's content)
     assert path.read_bytes() == before and sorted(p.name for p in data.iterdir()) == [
-        "journal.sqlite3"]
+        "companion.lock", "journal.sqlite3"]

@@ -213,6 +213,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # start-up allocates much and frees little: no cyclic collection before the first
     # frame (settle_memory turns it back on)
     gc.disable()
+    from companion import instance
     from companion.config import ConfigError
     from companion.i18n import Translator
     from companion.journal import Journal, JournalError, start_check
@@ -253,6 +254,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         # thread while Kivy and the screens are imported (a small one's, in the open);
         # the journal is opened, and read, only once it is done, so a corrupt file is
         # still moved aside before any read
+        # one app per data folder: a second one is told, before it opens the journal
+        instance.lock(path.parent)
         precheck = start_check(path)
         # Kivy's rules for the widgets the first screen builds; the whole set once up
         window = True  # from here on the window may exist
@@ -261,6 +264,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         from ui.app import CompanionApp
 
         journal = Journal(path, precheck=precheck)
+    except instance.AlreadyRunning as exc:
+        # never two apps on one journal (the second failed every save): this one
+        # starts once the other has stopped
+        tr = Translator(cfg.get("language", "en"))
+        print(tr.message(exc.message), file=sys.stderr)
+        answer = show_problem(tr("core.ui.already_running"), [tr.message(exc.message)],
+                              retry=lambda: instance.free(path.parent))
+        if answer == SOLVED:
+            start_again()
+        return answer
     except JournalError as exc:
         # the file stays where it is; a lock or a full disk may go away: try again then
         print(tr.message(exc.message), file=sys.stderr)

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from companion import config
+from companion import config, instance
 from companion.i18n import Translator
 from companion.journal import JournalError, default_path
 from companion.journal_check import Report, check, rebuild_snapshots, salvage
@@ -65,12 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(tr("core.journal_check.to_rebuild" if report.only_snapshots
                      else "core.journal_check.to_salvage"))
             return 1
+        instance.lock(path.parent)  # never under a running app
         if report.only_snapshots:  # derived rows only: rebuilt in place
             rebuilt = rebuild_snapshots(path)
             print(tr("core.journal_check.rebuilt", n=len(rebuilt.snapshots)))
             return 0
         saved = salvage(path)
-    except JournalError as exc:
+    except (JournalError, instance.AlreadyRunning) as exc:
         print(tr.message(exc.message), file=sys.stderr)
         return 2
     except OSError as exc:
