@@ -86,3 +86,9 @@ def open_regular(path: Path | str) -> BinaryIO:
     except BaseException:
         os.close(fd)
         raise
+
+
+def read_regular_text(path: Path | str) -> str:
+    """The UTF-8 text of a regular file (`open_regular`: never waits on a pipe)."""
+    with open_regular(path) as handle:
+        return handle.read().decode("utf-8")

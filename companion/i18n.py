@@ -31,6 +31,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from companion.files import NotRegularFile, open_regular
 from companion.messages import Message
 
 LOCALES_DIR = Path(__file__).with_name("locales")
@@ -50,10 +51,10 @@ def domains(language: str, locales_dir: Path = LOCALES_DIR) -> list[str]:
 def _translations(language: str, domain: str,
                   locales_dir: Path) -> gettext.NullTranslations:
     """A domain's compiled catalog, with English's behind it; read once per process."""
-    try:
-        with mo_path(language, domain, locales_dir).open("rb") as handle:
+    try:  # only a regular file: a named pipe in its place must not hang the app
+        with open_regular(mo_path(language, domain, locales_dir)) as handle:
             found: gettext.NullTranslations = gettext.GNUTranslations(handle)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotRegularFile):  # the keys (or English) show instead
         found = gettext.NullTranslations()
     if language != FALLBACK:
         found.add_fallback(_translations(FALLBACK, domain, locales_dir))

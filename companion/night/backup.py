@@ -48,10 +48,10 @@ import zipfile
 import zlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import companion
-from companion.files import fsync_dir, keep_aside
+from companion.files import fsync_dir, keep_aside, open_regular
 from companion.journal import SCHEMA, SCHEMA_VERSION, Journal
 from companion.messages import CompanionError
 
@@ -141,15 +141,14 @@ def _refuse(path: str, reason: str) -> BackupError:
     return BackupError("night.backup.refused", path=path, reason=reason)
 
 
-def _directory_problem(path: Path) -> str | None:
+def _directory_problem(handle: BinaryIO) -> str | None:
     """Read the zip's end record before zipfile reads its whole directory: a file of
     millions of entries is refused without listing them. None: a handful of entries."""
     try:
-        with path.open("rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            handle.seek(max(0, size - (22 + 0xFFFF)))
-            tail = handle.read()
+        handle.seek(0, os.SEEK_END)
+        size = handle.tell()
+        handle.seek(max(0, size - (22 + 0xFFFF)))
+        tail = handle.read()
     except OSError:
         return None  # reading fails again below, with the reason
     at = tail.rfind(b"PK\x05\x06")
@@ -257,20 +256,29 @@ def _manifest_problem(data: dict[str, Any]) -> str | None:
 def _extract(path: Path, into: Path) -> tuple[Manifest, Path]:
     """Check the file and extract its journal into `into`; raises BackupError."""
     name = str(path)
+    try:  # only a regular file (a named pipe would hang the restore), opened once
+        handle = open_regular(path)
+    except OSError as exc:
+        raise BackupError("night.backup.unreadable", path=name,
+                          reason=exc.strerror or str(exc)) from exc
+    with handle:
+        return _extract_from(handle, name, into)
+
+
+def _extract_from(handle: BinaryIO, name: str, into: Path) -> tuple[Manifest, Path]:
     try:
-        with path.open("rb") as handle:
-            head = handle.read(4)
+        head = handle.read(4)
     except OSError as exc:
         raise BackupError("night.backup.unreadable", path=name,
                           reason=exc.strerror or str(exc)) from exc
     if head != b"PK\x03\x04":
         raise BackupError("night.backup.not_ours", path=name)
     db_path = into / DATABASE
-    problem = _directory_problem(path)
+    problem = _directory_problem(handle)
     if problem is not None:
         raise _refuse(name, problem)
     try:
-        with zipfile.ZipFile(path) as zf:
+        with zipfile.ZipFile(handle) as zf:
             manifest_info, database_info = _entries(zf, name)
             manifest = _manifest(zf, manifest_info, name)
             if manifest.size != database_info.file_size:

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from companion import config
+from companion.files import read_regular_text
 from companion.i18n import FALLBACK, Translator
 
 REPO = Path(__file__).resolve().parents[2]
@@ -185,7 +186,7 @@ class Target:
 def render_unit(target: Target) -> str:
     console = target.mode == "console"
     template = "table-companion.service" if console else "table-companion-user.service"
-    text = (UNITS / template).read_text(encoding="utf-8")
+    text = read_regular_text(UNITS / template)
     text = text.replace(DEFAULT_VENV, str(target.venv)).replace(DEFAULT_SRC, str(target.repo))
     if target.mode == "console":
         if target.user != SERVICE_USER:
@@ -331,9 +332,9 @@ def plan_install(target: Target, probe: Probe) -> list[Step]:
         steps.append(Symlink(unit_dir / f"{wanted_by(timer)}.wants" / RETRY_TIMER, retry))
     if target.mode == "desktop":
         steps.append(WriteFile(unit_dir / SESSION_TARGET,
-                               (UNITS / SESSION_TARGET).read_text(encoding="utf-8")))
+                               read_regular_text(UNITS / SESSION_TARGET)))
         steps.append(WriteFile(target.home / ".config/autostart" / SESSION_DESKTOP,
-                               (UNITS / SESSION_DESKTOP).read_text(encoding="utf-8")))
+                               read_regular_text(UNITS / SESSION_DESKTOP)))
     steps.append(Symlink(wants, target.unit_path))
     steps.append(WriteFile(target.config_path, USER_CONFIG, keep_existing=True))
     steps.append(KivyInput(target.data_path / "kivy" / "config.ini", kivy_input(target)))
@@ -512,7 +513,7 @@ class Executor:
             self._symlink(step)
         elif isinstance(step, KivyInput):
             where = self.at(step.path)
-            existing = where.read_text(encoding="utf-8") if where.exists() else None
+            existing = read_regular_text(where) if where.exists() else None
             new = kivy_ini(existing, step.entries)
             self._write(step.path, new, 0o644, existed=existing is not None)
         else:
@@ -520,7 +521,7 @@ class Executor:
             if where.exists() and step.keep_existing:
                 self.out(self.tr("deploy.step.kept", path=step.path))
                 return 0
-            existing = where.read_text(encoding="utf-8") if where.exists() else None
+            existing = read_regular_text(where) if where.exists() else None
             new = None if existing == step.content else step.content
             self._write(step.path, new, step.mode, existed=existing is not None)
         return 0
