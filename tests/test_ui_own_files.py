@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -212,6 +213,90 @@ def test_a_start_that_fails_again_from_the_files_shows_the_problem(tmp_path: Pat
     assert text.startswith("The app could not start, twice in a row:")
     assert "RuntimeError: the start broke on what it derived" in text
     assert not copies(tmp_path).exists()
+
+
+GAME = r"""
+import sys
+from tests.helpers.app_child import RESULT as result, run_app
+
+
+def check(app):
+    # once the app's own work after its first frame is done (the game is played)
+    from kivy.clock import Clock
+    from kivy.core.window import Window
+
+    app.after_first_frame(lambda: Clock.schedule_once(lambda _dt: play(app)))
+    Window.canvas.ask_update()  # a frame to come, if the first one is already shown
+
+
+def play(app):
+    from kivy.clock import Clock
+    from tests.test_ui_evil import new_game
+    from tests.uidriver import Driver
+
+    ui = Driver(app)
+    new_game(ui)
+    ui.tap("play.roll")
+    roll = app.session.state.last_roll
+    result["screen"] = ui.screen
+    result["roll"] = [roll.professor, roll.colour, roll.clock]
+    result["dice"] = app.settings.get("games.evil.dice")
+    Clock.schedule_once(lambda _dt: app.stop(), 0.5)
+
+
+sys.exit(run_app(check, sys.argv[1:]))
+"""
+
+
+def run_script(script: str, args: list[str], tmp_path: Path
+               ) -> tuple[int, dict[str, Any] | None, str]:
+    """A child running `script` with mock pins and no user config of its own:
+    its exit code, its RESULT (None when it printed none) and what it printed."""
+    import subprocess
+    import sys
+
+    from tests.helpers.app_child import REPO
+
+    # the console log on: Kivy would otherwise take stderr, and the traceback with it
+    env = {**os.environ, "KIVY_HOME": str(tmp_path / "kivy"), "GPIOZERO_PIN_FACTORY": "mock",
+           "KIVY_NO_ARGS": "1", "XDG_CONFIG_HOME": str(tmp_path / "xdg-empty")}
+    env.pop("NOTIFY_SOCKET", None)
+    env.pop("COMPANION_START_RETRIED", None)
+    env.pop("KIVY_NO_CONSOLELOG", None)
+    child = subprocess.run([sys.executable, "-c", script, *args], capture_output=True,
+                           text=True, env=env, timeout=180, cwd=REPO)
+    lines = [line for line in child.stdout.splitlines() if line.startswith("RESULT ")]
+    found = json.loads(lines[-1].removeprefix("RESULT ")) if lines else None
+    return child.returncode, found, child.stdout[-3000:] + child.stderr
+
+
+def test_a_forged_copy_of_a_game_s_dice_fails_its_first_game_once(tmp_path: Path) -> None:
+    """Damage made to look right (its checksum computed again) in Pr. Evil's defaults
+    is not seen until a game is started with it (checking every game's section at
+    every start would cost more than the copies save): that game takes the app down
+    once, the copies go with it, and the next start plays from the files."""
+    (tmp_path / "config.yaml").write_text("language: en\n", encoding="utf-8")
+    args = ["--config", str(tmp_path / "config.yaml"), "--data-dir", str(tmp_path / "data")]
+    code, played, stderr = run_script(GAME, args, tmp_path)
+    assert code == 0 and played is not None, stderr[-3000:]
+    assert played["screen"] == "evil_play"
+    head, body = copies(tmp_path).read_bytes().split(b"\n", 1)
+    files = json.loads(body)
+    (evil,) = [v for k, v in files.items() if json.loads(k)[:2] == [["games", "evil"], False]]
+    evil[0]["dice"] = 6
+    body = json.dumps(files).encode()
+    copies(tmp_path).write_bytes(head.rsplit(b" ", 1)[0] + f" {zlib.crc32(body):08x}".encode()
+                                 + b"\n" + body)
+    journal = tmp_path / "data" / "journal.sqlite3"
+    journal.unlink()  # no game to resume: the next start offers a new one
+    code, played, stderr = run_script(GAME, args, tmp_path)
+    assert code != 0 and played is None and "TypeError" in stderr
+    assert "the app failed: TypeError" in stderr and not copies(tmp_path).exists()
+    journal.unlink(missing_ok=True)
+    code, played, stderr = run_script(GAME, args, tmp_path)
+    assert code == 0 and played is not None, stderr[-3000:]
+    assert played["screen"] == "evil_play" and played["dice"]["clock"][-1] == "clock2"
+    assert played["roll"][2] in played["dice"]["clock"]
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])

@@ -305,7 +305,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         journal.close()
         if started:
-            raise  # during play: systemd restarts the app (the journal has every action)
+            # during play: systemd restarts the app (the journal has every action);
+            # what this start derived is not trusted by the next (a forged copy of a
+            # game's defaults fails only when that game starts: it fails once)
+            copies.drop(f"the app failed: {type(exc).__name__}")
+            raise
         return start_failed(exc, copies, window=True, language=cfg.get("language"))
     journal.close()
     return 0
