@@ -5,10 +5,14 @@ A game's setup keeps the name used when it was played; the link table
 renamed player keeps their history and the history shows the current name.
 
 API for the screens (every refusal is a `RuleError` with a translation key):
+- `pages(journal, *, include_retired=False, size=PAGE)`: the same players (active
+  first, then retired) a page at a time, each page one query, for long lists.
+- `count(journal) -> int`: every player, retired ones included.
 - `players(journal, *, include_retired=False) -> list[RosterPlayer]`: by name. A
   name an earlier version or a restored backup let in is read tidied
   (`companion.names.shown_name`: no control or bidi character, at most `NAME_MAX`,
-  `#<id>` when nothing is left); the row itself is left as it is.
+  `#<id>` when nothing is left), when a player's `name` is first asked for; the row
+  itself is left as it is.
 - `add(journal, name, colour="") -> RosterPlayer`: refuses a name
   `companion.names.check_name` refuses (empty, longer than `NAME_MAX`, control or
   bidi-override characters), a name already used, compared trimmed and
@@ -33,8 +37,9 @@ from __future__ import annotations
 import json
 import re
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from companion.journal import Journal, fold_name
@@ -50,10 +55,16 @@ NO_PLAYERS = ("tray",)
 @dataclass(frozen=True)
 class RosterPlayer:
     id: int
-    name: str
+    stored: str  # the name as the journal holds it (an earlier version's may be hostile)
     colour: str  # "#rrggbb", or "" when none was chosen (the screen picks one by id)
     retired: bool
     created: float
+
+    @cached_property
+    def name(self) -> str:
+        """The name shown and used for new games: tidied when first asked for, so a
+        roster of thousands costs only the names a screen shows."""
+        return shown_name(self.stored, f"#{self.id}")
 
 
 def _clean_name(name: Any) -> str:
@@ -72,7 +83,7 @@ def _row(row: Sequence[Any]) -> RosterPlayer:
     pid, name, colour, retired, created = row
     # a name an earlier version or a restored backup let in is shown tidied (the row
     # keeps it): as long and as clean as a typed one
-    return RosterPlayer(int(pid), shown_name(name, f"#{pid}"), colour, bool(retired), created)
+    return RosterPlayer(int(pid), name, colour, bool(retired), created)
 
 
 _SELECT = "SELECT id, name, colour, retired, created FROM players"
@@ -82,6 +93,35 @@ def players(journal: Journal, *, include_retired: bool = False) -> list[RosterPl
     where = "" if include_retired else " WHERE retired = 0"
     rows = journal.read(f"{_SELECT}{where} ORDER BY folded, id")
     return [_row(r) for r in rows]
+
+
+#: players a page holds (`pages`): a screen shows the first at once
+PAGE = 200
+
+
+def pages(journal: Journal, *, include_retired: bool = False,
+          size: int = PAGE) -> Iterator[list[RosterPlayer]]:
+    """The roster a page at a time: the active players by name, then (with
+    `include_retired`) the retired ones. Each page is one query from where the last
+    ended (names are unique), so a screen shows the first page in the frame that opens
+    it and reads the others a page a frame, however long the roster."""
+    for retired in ((0, 1) if include_retired else (0,)):
+        after: str | None = None
+        while True:
+            where, args = ("", ()) if after is None else (" AND folded > ?", (after,))
+            rows = journal.read(f"SELECT id, name, colour, retired, created, folded"
+                                f" FROM players WHERE retired = ?{where}"
+                                f" ORDER BY folded, id LIMIT ?", (retired, *args, size))
+            if rows:
+                yield [_row(r[:5]) for r in rows]
+            if len(rows) < size:
+                break
+            after = rows[-1][5]
+
+
+def count(journal: Journal) -> int:
+    """How many players the roster holds, retired ones included."""
+    return int(journal.read("SELECT COUNT(*) FROM players")[0][0])
 
 
 def get(journal: Journal, player_id: Any) -> RosterPlayer:

@@ -6,19 +6,46 @@ again takes them out. OK hands the roster ids in seat order to `on_done`.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from kivy.app import App
 from kivy.metrics import dp
-from kivy.uix.gridlayout import GridLayout
-from kivy.uix.scrollview import ScrollView
+from kivy.uix.recycleview.views import RecycleDataViewBehavior
 
 from companion.night import roster
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
 from ui.widgets.basics import Tap, Text
 from ui.widgets.charts import player_rgba
+from ui.widgets.long_list import Item, LongList
+
+
+class PickButton(RecycleDataViewBehavior, Tap):
+    """A roster player in the picker: their name, with their seat once chosen. Built
+    for the buttons in view only, and re-told for whichever player scrolls into it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("", size=20, **kwargs)
+        self.player_id: int | None = None
+        self.bind(on_release=lambda _b: self._toggle())
+
+    def refresh_view_attrs(self, rv: Any, index: int, data: dict[str, Any]) -> None:
+        player: roster.RosterPlayer = data["player"]
+        seat: int | None = data["seat"]
+        self.player_id = player.id
+        self.tid = f"roster.pick.{index}"
+        if seat is None:
+            self.text = player.name  # tidied here, when the button is shown
+            self.set_background(theme.BUTTON)
+        else:
+            self.text = f"{seat}. {player.name}"
+            self.set_background(player_rgba(player.id, player.colour))
+
+    def _toggle(self) -> None:
+        dialog = App.get_running_app().dialog
+        if isinstance(dialog, RosterPicker) and self.player_id is not None:
+            dialog.toggle(self.player_id)
 
 
 class RosterPicker(Dialog):
@@ -28,24 +55,16 @@ class RosterPicker(Dialog):
         super().__init__(app.tr("night.ui.pick_title"), "roster")
         self.on_done = on_done
         self.minimum, self.maximum = minimum, maximum
-        self.players = roster.players(app.journal)
         self.chosen: list[int] = []
-        self.buttons_by_id: dict[int, Tap] = {}
-        if not self.players:
+        self.index_of: dict[int, int] = {}  # player id -> row, for the rows fed so far
+        # any number of players: the buttons in view are built, a page is read a frame
+        self.players_list = LongList(cols=3, spacing=6)
+        self.players_list.feed(self._items(roster.pages(app.journal)))
+        if not self.players_list.data:
             self.add(Text(app.tr("night.ui.pick_empty"), size=18, tid="roster.empty",
                           halign="center"))
         else:
-            scroller = ScrollView(do_scroll_x=False, bar_width=dp(6))
-            grid = GridLayout(cols=3, spacing=dp(6), size_hint_y=None)
-            grid.bind(minimum_height=grid.setter("height"))
-            for i, player in enumerate(self.players):
-                button = Tap(player.name, tid=f"roster.pick.{i}", size=20, size_hint_y=None,
-                             height=theme.touch(56))
-                button.bind(on_release=lambda _b, pid=player.id: self.toggle(pid))
-                self.buttons_by_id[player.id] = button
-                grid.add_widget(button)
-            scroller.add_widget(grid)
-            self.add(scroller)
+            self.add(self.players_list)
         self.count = self.add(Text("", size=theme.SIZE_SMALL, tid="roster.count", color=theme.MUTED,
                                    size_hint_y=None, height=dp(28), halign="center"))
         row = self.buttons([(app.tr("core.ui.cancel"), "roster.cancel", self.dismiss),
@@ -54,24 +73,31 @@ class RosterPicker(Dialog):
         self.default = self.done
         self.refresh()
 
+    def _items(self, pages: Iterator[list[roster.RosterPlayer]]) -> Iterator[list[Item]]:
+        for page in pages:
+            items = []
+            for player in page:
+                self.index_of[player.id] = len(self.index_of)
+                items.append({"viewclass": "PickButton", "base": theme.touch(56),
+                              "player": player, "seat": None})
+            yield items
+
     def toggle(self, player_id: int) -> None:
+        before = list(self.chosen)
         if player_id in self.chosen:
             self.chosen.remove(player_id)
         elif len(self.chosen) < self.maximum:
             self.chosen.append(player_id)
+        # only the buttons whose seat changed are told again
+        for pid in {*before, *self.chosen}:
+            seat = self.chosen.index(pid) + 1 if pid in self.chosen else None
+            index = self.index_of[pid]
+            if self.players_list.data[index]["seat"] != seat:
+                self.players_list.update(index, seat=seat)
         self.refresh()
 
     def refresh(self) -> None:
         app = App.get_running_app()
-        for player in self.players:
-            button = self.buttons_by_id[player.id]
-            if player.id in self.chosen:
-                seat = self.chosen.index(player.id) + 1
-                button.text = f"{seat}. {player.name}"
-                button.set_background(player_rgba(player.id, player.colour))
-            else:
-                button.text = player.name
-                button.set_background(theme.BUTTON)
         self.count.text = app.tr("night.ui.pick_count", n=len(self.chosen),
                                  low=self.minimum, high=self.maximum)
         self.ok.disabled = not self.minimum <= len(self.chosen) <= self.maximum

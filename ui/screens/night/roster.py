@@ -6,21 +6,23 @@ error dialog and changes nothing.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
+from kivy.uix.recycleview.views import RecycleDataViewBehavior
 
 from companion.messages import CompanionError
 from companion.night import roster
 from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, confirm_loss, open_dialog
-from ui.screens.night.common import PALETTE, hex_rgba, player_rgba, scroll_list, top_bar
+from ui.screens.night.common import PALETTE, hex_rgba, player_rgba, top_bar
 from ui.screens.page import PageScreen
-from ui.widgets.basics import Tap, Text, follow_height
+from ui.widgets.basics import Tap, Text
+from ui.widgets.long_list import Item, LongList
 
 
 def attempt(action: Callable[[], Any]) -> bool:
@@ -34,6 +36,69 @@ def attempt(action: Callable[[], Any]) -> bool:
     return True
 
 
+class PlayerRow(RecycleDataViewBehavior, BoxLayout):
+    """One roster player: colour, name (tap to rename), retire or bring back. Built for
+    the rows in view only, and re-told for whichever player scrolls into it."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(spacing=dp(6), **kwargs)
+        self.player: roster.RosterPlayer | None = None
+        self.swatch = Tap("", size_hint_x=None, width=dp(72))
+        self.name_button = Tap("", size=22)
+        self.toggle = Tap("", size=theme.SIZE_SMALL, size_hint_x=None, width=dp(170))
+        for widget, act in ((self.swatch, "choose_colour"), (self.name_button, "rename"),
+                            (self.toggle, "toggle_retired")):
+            widget.bind(on_release=lambda _b, a=act: self._act(a))
+            self.add_widget(widget)
+
+    def refresh_view_attrs(self, rv: Any, index: int, data: dict[str, Any]) -> None:
+        app = App.get_running_app()
+        player: roster.RosterPlayer = data["player"]
+        i = data["index"]
+        self.player = player
+        self.swatch.tid = f"players.{i}.colour"
+        self.swatch.set_background(player_rgba(player.id, player.colour))
+        self.name_button.tid = f"players.{i}.name"
+        self.name_button.text = player.name  # tidied here, when the row is shown
+        self.name_button.color = theme.MUTED if player.retired else theme.TEXT
+        self.toggle.tid = f"players.{i}.retire"
+        self.toggle.text = app.tr("night.ui.bring_back" if player.retired
+                                  else "night.ui.retire")
+
+    def _act(self, action: str) -> None:
+        screen = App.get_running_app().root.get_screen("night_roster")
+        if self.player is not None:
+            getattr(screen, action)(self.player)
+
+
+class RosterHeading(RecycleDataViewBehavior, Text):
+    """The line above the retired players."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("", size=theme.SIZE_SMALL, color=theme.MUTED, **kwargs)
+
+    def refresh_view_attrs(self, rv: Any, index: int, data: dict[str, Any]) -> None:
+        self.text = data["text"]
+
+
+def player_items(players: Iterator[list[roster.RosterPlayer]]) -> Iterator[list[Item]]:
+    """The Players list's rows, a page at a time: the heading before the first retired
+    player, `players.<i>` numbering every player in order."""
+    app = App.get_running_app()
+    count, retired_seen = 0, False
+    for page in players:
+        items: list[Item] = []
+        for player in page:
+            if player.retired and not retired_seen:
+                retired_seen = True
+                items.append({"viewclass": "RosterHeading", "base": dp(28),
+                              "text": app.tr("night.ui.retired_players")})
+            items.append({"viewclass": "PlayerRow", "base": theme.touch(56),
+                          "player": player, "index": count})
+            count += 1
+        yield items
+
+
 class NightRosterScreen(PageScreen):
     def refresh(self) -> None:
         app = App.get_running_app()
@@ -42,43 +107,21 @@ class NightRosterScreen(PageScreen):
                   size_hint_x=None, width=dp(200))
         add.bind(on_release=lambda _b: self.add_player())
         self.box.add_widget(top_bar(app.tr("night.ui.players_title"), "players", extra=[add]))
-        everyone = roster.players(app.journal, include_retired=True)
-        active = [p for p in everyone if not p.retired]
-        retired = [p for p in everyone if p.retired]
-        scroller, rows = scroll_list(6)
-        if not everyone:
-            rows.add_widget(Text(app.tr("night.ui.no_players"), size=18, color=theme.MUTED,
-                                 tid="players.empty", size_hint_y=None, height=dp(60)))
-        for i, player in enumerate(active + retired):
-            if player.retired and (i == 0 or not (active + retired)[i - 1].retired):
-                rows.add_widget(Text(app.tr("night.ui.retired_players"), size=theme.SIZE_SMALL,
-                                     color=theme.MUTED, size_hint_y=None, height=dp(28)))
-            rows.add_widget(self.row(i, player))
-        self.box.add_widget(scroller)
-
-    def row(self, i: int, player: roster.RosterPlayer) -> BoxLayout:
-        app = App.get_running_app()
-        row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(56))
-        swatch = Tap("", tid=f"players.{i}.colour", size_hint_x=None, width=dp(72),
-                     background=player_rgba(player.id, player.colour))
-        swatch.bind(on_release=lambda _b: self.choose_colour(player))
-        name = Tap(player.name, tid=f"players.{i}.name", size=22,
-                   color=theme.MUTED if player.retired else theme.TEXT)
-        name.bind(on_release=lambda _b: self.rename(player))
-        key = "night.ui.bring_back" if player.retired else "night.ui.retire"
-        toggle = Tap(app.tr(key), tid=f"players.{i}.retire", size=theme.SIZE_SMALL,
-                     size_hint_x=None, width=dp(170))
-        toggle.bind(on_release=lambda _b: self.toggle_retired(player))
-        for widget in (swatch, name, toggle):
-            row.add_widget(widget)
-        return row
+        # any number of players: the rows in view are built, a page is read a frame
+        self.players_list = LongList(spacing=6)
+        self.players_list.feed(player_items(roster.pages(app.journal, include_retired=True)))
+        if not self.players_list.data:
+            self.box.add_widget(Text(app.tr("night.ui.no_players"), size=18,
+                                     color=theme.MUTED, tid="players.empty",
+                                     size_hint_y=None, height=dp(60)))
+        self.box.add_widget(self.players_list)
 
     # -- actions ---------------------------------------------------------------------
     def add_player(self) -> None:
         app = App.get_running_app()
 
         def done(name: str) -> None:
-            count = len(roster.players(app.journal, include_retired=True))
+            count = roster.count(app.journal)
             colour = PALETTE[count % len(PALETTE)]
             attempt(lambda: roster.add(app.journal, name, colour))
             self.refresh()
