@@ -112,3 +112,16 @@ def test_a_catalog_that_is_not_a_file_never_hangs_a_translation(tmp_path: Path) 
     folder.mkdir(parents=True)
     os.mkfifo(folder / "core.mo")
     assert returns(lambda: Translator("fr", tmp_path)("core.hello")) == "core.hello"
+
+
+def test_the_language_of_a_refused_config_is_read_only_from_a_file(tmp_path: Path) -> None:
+    """The problem screen's language comes from the refused file's `language:` line:
+    a named pipe in its place gives the default language, at once."""
+    from ui.commands.checkconfig import configured_language
+
+    pipe = tmp_path / "config.yaml"
+    os.mkfifo(pipe)
+    assert returns(lambda: configured_language(pipe)) == "en"
+    french = tmp_path / "french.yaml"
+    french.write_text("language: fr\ndisplay: [\n", encoding="utf-8")
+    assert configured_language(french) == "fr"

@@ -171,7 +171,8 @@ sys.exit(code)
 """
 
 
-def start_failing(tmp_path: Path, mode: str) -> tuple[int, dict[str, Any], list[str]]:
+def start_failing(tmp_path: Path, mode: str, *extra: str
+                  ) -> tuple[int, dict[str, Any], list[str]]:
     import subprocess
     import sys
 
@@ -184,7 +185,7 @@ def start_failing(tmp_path: Path, mode: str) -> tuple[int, dict[str, Any], list[
     env.pop("NOTIFY_SOCKET", None)
     env.pop("COMPANION_START_RETRIED", None)
     child = subprocess.run([sys.executable, "-c", FAILING, "--data-dir", str(tmp_path / "data"),
-                            mode, str(tmp_path)], capture_output=True, text=True, env=env,
+                            *extra, mode, str(tmp_path)], capture_output=True, text=True, env=env,
                            timeout=180, cwd=REPO)
     lines = [line for line in child.stdout.splitlines() if line.startswith("RESULT ")]
     assert lines, child.stdout[-2000:] + child.stderr[-4000:]
@@ -213,6 +214,16 @@ def test_a_start_that_fails_again_from_the_files_shows_the_problem(tmp_path: Pat
     assert text.startswith("The app could not start, twice in a row:")
     assert "RuntimeError: the start broke on what it derived" in text
     assert not copies(tmp_path).exists()
+
+
+def test_a_named_pipe_for_the_user_s_config_shows_the_problem_at_once(
+        tmp_path: Path) -> None:
+    pipe = tmp_path / "config.yaml"
+    os.mkfifo(pipe)
+    code, shown, starts = start_failing(tmp_path, "derived", "--config", str(pipe))
+    assert code == 2 and len(starts) == 1
+    assert shown["shown"].startswith("The configuration has problems")
+    assert f"{pipe}: -: not a regular file" in shown["shown"]
 
 
 GAME = r"""
@@ -324,3 +335,20 @@ def test_a_refused_settings_file_is_set_aside_and_the_table_told(
     assert Path(told["shot"]).is_file()
     again = start(tmp_path, user=f"language: {language}\n")
     assert again["dialog"] is None and again["screen"] == "home"
+
+
+def test_a_message_told_under_an_open_dialog_waits_for_it(launch: Any) -> None:
+    """`CompanionApp.tell`: the set-aside settings message never replaces a dialog the
+    start opened (a resumed game's question): it comes once that one is closed."""
+    from ui.dialogs import message
+
+    ui = launch()
+    message("First", "the start's own dialog", tid="first")
+    ui.app.tell("Later", "told while the first was open", tid="later")
+    ui.pump(3)
+    assert ui.dialog == "first"
+    ui.tap("first.ok")
+    assert ui.dialog == "later"
+    assert ui.text("later.text") == "told while the first was open"
+    ui.tap("later.ok")
+    assert ui.dialog is None and ui.screen == "home"

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion import config
+from companion.files import open_regular
 from companion.i18n import FALLBACK, LANGUAGES, Translator
 
 
@@ -42,8 +43,8 @@ def configured_language(path: Path | None) -> str:
     for source in (path, config.CONFIG_DIR / "app.yaml"):
         if source is None:
             continue
-        try:
-            with source.open("rb") as handle:
+        try:  # a regular file only: a named pipe here must not hang the problem screen
+            with open_regular(source) as handle:
                 text = handle.read(config.MAX_BYTES).decode("utf-8", "replace")
         except OSError:
             continue
