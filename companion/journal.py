@@ -189,6 +189,8 @@ class Journal:
     def _open(self, target: str) -> sqlite3.Connection:
         if self.path is None:
             return self._connect(target)
+        if _read_only_place(self.path):  # a worn card turned read-only, a locked folder
+            return self._open_on_read_only_card(target)
         self._make_folder()
         if not _looks_like_sqlite(self.path):
             # SQLite would silently take a one-byte file for an empty database and
@@ -228,12 +230,34 @@ class Journal:
         if self.path is None or not self.path.is_file():
             raise JournalError("core.error.journal_open", path=target, reason="no such file")
         try:
-            db = sqlite3.connect(_read_only_uri(self.path), uri=True, isolation_level=None,
-                                 timeout=self.timeout)
+            db = _connect_read_only(self.path, self.timeout)
         except sqlite3.Error as exc:
             raise JournalError("core.error.journal_open", path=target,
                                reason=_reason(exc)) from exc
         self.read_only = msg("core.error.journal_read_only", path=target, reason="read-only")
+        return db
+
+    def _open_on_read_only_card(self, target: str) -> sqlite3.Connection:
+        """A journal on a card or in a folder nothing can be written to: opened
+        read-only (games can be looked at) with a message saying so and what to do.
+        Nothing can be moved aside there either: a file SQLite cannot read is said."""
+        assert self.path is not None
+        folder = str(self.path.parent)
+        if not _has_content(self.path):
+            raise JournalError("core.error.card_read_only", path=folder)
+        if _header_version(self.path) > SCHEMA_VERSION:
+            raise JournalError("core.error.journal_newer", path=target,
+                               version=_header_version(self.path))
+        try:
+            db = _connect_read_only(self.path, self.timeout)
+        except sqlite3.Error as exc:
+            raise JournalError("core.error.journal_open", path=target,
+                               reason=_reason(exc)) from exc
+        version = db.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            db.close()
+            raise JournalError("core.error.journal_newer", path=target, version=version)
+        self.read_only = msg("core.error.card_read_only_open", path=folder)
         return db
 
     def _make_folder(self) -> None:
@@ -811,7 +835,67 @@ def _reason(exc: sqlite3.Error) -> str:
 
 
 def _read_only_uri(path: Path) -> str:
-    return path.resolve().as_uri() + "?mode=ro"
+    # on a read-only file system nothing can change the file: SQLite may then read it
+    # without the -shm file it could not make there (`immutable`), but only when no
+    # committed action waits in a WAL, which `immutable` would not read
+    immutable = _read_only_file_system(path.parent) and _size(_wal(path)) == 0
+    return path.resolve().as_uri() + ("?mode=ro&immutable=1" if immutable else "?mode=ro")
+
+
+def _wal(path: Path) -> Path:
+    return path.with_name(path.name + "-wal")
+
+
+def _read_only_file_system(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+def _read_only_place(path: Path) -> bool:
+    """The journal's folder (or the journal) cannot be written: a read-only file
+    system (a worn SD card), or a folder or file without write permission."""
+    folder = path.parent
+    if not folder.is_dir():
+        return _read_only_file_system(_existing_parent(folder))
+    if _read_only_file_system(folder) or not os.access(folder, os.W_OK):
+        return True
+    return path.is_file() and not os.access(path, os.W_OK)
+
+
+def _existing_parent(folder: Path) -> Path:
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
+def _connect_read_only(path: Path, timeout: float) -> sqlite3.Connection:
+    """A read-only connection to a journal where nothing can be written. Committed
+    actions still in its WAL are read: through the WAL's -shm file if there is one,
+    else from a copy of the journal and its WAL in a temporary folder (SQLite needs
+    a -shm file beside a WAL, and none can be made on the card)."""
+    db = sqlite3.connect(_read_only_uri(path), uri=True, isolation_level=None,
+                         timeout=timeout)
+    try:
+        db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        return db
+    except sqlite3.Error:
+        db.close()
+        if _size(_wal(path)) == 0:
+            raise
+    import shutil
+    import tempfile
+
+    copy = Path(tempfile.mkdtemp(prefix="companion-read-only-")) / path.name
+    shutil.copyfile(path, copy)
+    shutil.copyfile(_wal(path), _wal(copy))
+    log.warning("journal %s read from a copy in %s (read-only card, WAL without -shm)",
+                path, copy.parent)
+    db = sqlite3.connect(copy.resolve().as_uri() + "?mode=ro", uri=True,
+                         isolation_level=None, timeout=timeout)
+    db.execute("SELECT count(*) FROM sqlite_master").fetchone()
+    return db
 
 
 def _stored_version(path: Path, timeout: float) -> int:
