@@ -314,6 +314,12 @@ class Journal:
         finally:
             self._db.close()
 
+    def manual_checkpoints(self) -> None:
+        """No automatic WAL checkpoint in this connection's commits (it would run inside
+        an action's commit now and then: three syncs instead of one); the app's writer
+        checkpoints off the action's path (`companion/writer.py`)."""
+        self._db.execute("PRAGMA wal_autocheckpoint=0")
+
     def another_connection(self) -> Journal:
         """The same file through a connection of its own, for a worker thread: call it
         on that thread. Nothing is checked or migrated: this journal already did."""
@@ -347,7 +353,10 @@ class Journal:
             try:
                 yield self._db
             except BaseException:
-                self._db.execute("ROLLBACK")
+                # SQLite has rolled back already after some errors (a full disk): a
+                # second ROLLBACK would hide the reason behind "no transaction is active"
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
                 raise
             if hold:
                 self._held = True

@@ -23,6 +23,7 @@ from companion.snapshot import SnapshotError
 from companion.snapshot import decode as snapshot_decode
 from companion.snapshot import encode as snapshot_encode
 from companion.snapshot import version as snapshot_version
+from companion.writer import Ticket, Writer
 
 log = logging.getLogger(__name__)
 
@@ -285,6 +286,20 @@ class _Held:
     dropped: tuple[Step, ...]  # the redo steps a "do" took
 
 
+@dataclass(frozen=True)
+class _InFlight:
+    """An action handed to the writer thread, not known durable yet: the session's
+    stacks and its observers get it only once it is (`settle`)."""
+
+    verb: str
+    command: Any
+    events: tuple[Any, ...]
+    state: Any  # the state after it
+    step: Step | None  # a "do"'s new step
+    counters: tuple[int, int]  # the session's action and snapshot counters before it
+    ticket: Ticket
+
+
 class Session:
     def __init__(
         self, rules: Rules, journal: Journal, game_id: int, setup: Mapping[str, Any],
@@ -304,6 +319,11 @@ class Session:
         #: syncs, and nothing is shown before it is durable
         self.hold_commits = False
         self._held: _Held | None = None
+        #: the thread that makes actions durable (the app's): when set, an action is
+        #: computed here, written there, and reaches the stacks and the observers only
+        #: once its commit has ended (`settle`); `hold_commits` is then not used
+        self.writer: Writer | None = None
+        self._in_flight: _InFlight | None = None
         self._observers: list[Observer] = []
 
     # -- life cycle --------------------------------------------------------------
@@ -384,6 +404,9 @@ class Session:
         before = self.state
         after, events = self.rules.apply(before, command)
         events = tuple(events)
+        if self.writer is not None:
+            self._send("do", command, events, after, Step(command, events, before, after))
+            return events
         counters = self._commit("do", encode(command), [encode(e) for e in events], after)
         dropped = self._history.do(Step(command, events, before, after))
         self._hold("do", command, counters, dropped)
@@ -393,6 +416,9 @@ class Session:
     def undo(self) -> Any:
         self.settle()
         step = self._history.peek_undo()
+        if self.writer is not None:
+            self._send("undo", step.command, (), step.before)
+            return step.command
         counters = self._commit("undo", None, [], step.before)
         self._history.undo()
         self._hold("undo", step.command, counters)
@@ -402,6 +428,9 @@ class Session:
     def redo(self) -> Any:
         self.settle()
         step = self._history.peek_redo()
+        if self.writer is not None:
+            self._send("redo", step.command, step.events, step.after)
+            return step.command
         counters = self._commit("redo", None, [], step.after)
         self._history.redo()
         self._hold("redo", step.command, counters)
@@ -419,11 +448,65 @@ class Session:
         """An action is written and waits for `settle`."""
         return self._held is not None
 
+    # -- an action on the writer thread ----------------------------------------------
+    def _send(self, verb: str, command: Any, events: tuple[Any, ...], state: Any,
+              step: Step | None = None) -> None:
+        """Hand the action's write to the writer thread; the stacks wait for its end."""
+        assert self.writer is not None
+        counters = (self._seq, self._snapshot_seq)
+        snapshot = self._snapshot(state) if verb == "do" else None
+        row = (self.game_id, self._seq, verb, encode(command) if verb == "do" else None,
+               [encode(e) for e in events] if verb == "do" else [],
+               self.rules.summary(state), snapshot)
+        ticket = self.writer.submit(lambda journal: journal.append(*row))
+        self._seq += 1
+        if snapshot is not None:
+            self._snapshot_seq = snapshot.seq
+        self._in_flight = _InFlight(verb, command, events, state, step, counters, ticket)
+
+    @property
+    def in_flight(self) -> bool:
+        """An action is with the writer and not yet settled (shown)."""
+        return self._in_flight is not None
+
+    @property
+    def in_flight_command(self) -> Any | None:
+        """The command of the action with the writer, if any."""
+        return None if self._in_flight is None else self._in_flight.command
+
+    @property
+    def committed(self) -> bool:
+        """The action with the writer has ended (durable or failed): `settle` will not
+        wait."""
+        return self._in_flight is not None and self._in_flight.ticket.done
+
+    def _settle_flight(self, flight: _InFlight) -> None:
+        flight.ticket.wait()
+        self._in_flight = None
+        if flight.ticket.error is not None:
+            # never on the stacks nor shown: only the counters go back
+            self._seq, self._snapshot_seq = flight.counters
+            raise flight.ticket.error
+        if flight.verb == "do":
+            assert flight.step is not None
+            self._history.do(flight.step)
+        elif flight.verb == "undo":
+            self._history.undo()
+        else:
+            self._history.redo()
+        self._notify(Update(flight.verb, flight.command, flight.events, flight.state))
+
     def settle(self) -> None:
-        """Commit the action held open (`hold_commits`). If the commit fails, the action
-        is taken back as if never done, the observers are told (as the inverse action:
-        "undo" for a "do" or a "redo", "redo" for an "undo", with no events) and the
-        JournalError is raised."""
+        """End the action in progress. With a `writer`: wait for its commit, then put it
+        on the stacks and tell the observers; if the commit failed, the action was never
+        there (nothing was shown) and the JournalError is raised.
+        Without (`hold_commits`): commit the action held open. If the commit fails, the
+        action is taken back as if never done, the observers are told (as the inverse
+        action: "undo" for a "do" or a "redo", "redo" for an "undo", with no events) and
+        the JournalError is raised."""
+        if self._in_flight is not None:
+            self._settle_flight(self._in_flight)
+            return
         held, self._held = self._held, None
         if held is None:
             return

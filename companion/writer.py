@@ -1,0 +1,216 @@
+"""The journal's writer: actions made durable on a thread of their own, so the screen
+keeps drawing while the card syncs.
+
+One thread owns the connection that writes actions (`submit`): jobs run one at a time,
+in the order given, each a whole transaction with its sync (`synchronous=FULL`). When a
+job ends, its `Ticket` holds the outcome and `handback` is called (the app passes one
+that runs on its UI thread): only then is the action shown.
+
+SQLite's automatic checkpoint would run inside a commit now and then (three syncs
+instead of one), so it is turned off on the writer's connection, and a second thread
+checkpoints on a connection of its own (PASSIVE: it never blocks the writer, and the
+writer never waits for it): when the table has been quiet for `quiet` seconds, when
+`checkpoint()` is asked (a game left), once `bound` commits have gone by without one
+(the WAL stays bounded even at a table that never pauses), and at `close`.
+
+A passive checkpoint copies what the WAL held when it began; SQLite starts the WAL
+again from its beginning only at a commit that finds it all copied. At a table that
+commits without a pause while checkpoints run, that may never happen: should the WAL
+reach `limit` frames, the checkpoint waits for the commit being made and holds the next
+one back while it copies and truncates (TRUNCATE): the one case where an action waits
+for a checkpoint, and it takes thousands of actions without a quiet moment.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+from companion.journal import Journal, JournalError
+
+log = logging.getLogger(__name__)
+
+#: seconds without a commit before the WAL is checkpointed
+QUIET_SECONDS = 2.0
+#: commits after which the WAL is checkpointed even at a table that never pauses
+CHECKPOINT_BOUND = 500
+#: WAL frames (pages) past which a checkpoint may hold a commit back (32 MiB of 4 KiB)
+WAL_LIMIT = 8192
+
+
+class Ticket:
+    """One job's outcome, set by the writer thread: `wait()` until it is done."""
+
+    def __init__(self) -> None:
+        self._done = threading.Event()
+        self.error: BaseException | None = None
+
+    @property
+    def done(self) -> bool:
+        return self._done.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        return self._done.wait(timeout)
+
+    def _finish(self, error: BaseException | None) -> None:
+        self.error = error
+        self._done.set()
+
+
+Job = Callable[[Journal], Any]
+
+
+class Writer:
+    """The thread that writes `journal`'s actions (through a connection of its own)."""
+
+    def __init__(self, journal: Journal, handback: Callable[[], None] = lambda: None, *,
+                 quiet: float = QUIET_SECONDS, bound: int = CHECKPOINT_BOUND,
+                 limit: int = WAL_LIMIT) -> None:
+        self.journal = journal
+        self.path = journal.path
+        self.handback = handback
+        self.quiet = quiet
+        self.bound = bound
+        self.limit = limit
+        journal.manual_checkpoints()  # its own writes (roster, settings) never checkpoint
+        self._jobs: queue.Queue[tuple[Job, Ticket] | None] = queue.Queue()
+        self._opened = threading.Event()
+        self._open_error: BaseException | None = None
+        self._ask = threading.Condition()
+        self._last_commit = 0.0
+        self._since_checkpoint = 0
+        self._checkpoint_asked = False
+        self._closing = False
+        #: checkpoints run so far, and the frames each moved (for tests and benchmarks)
+        self.checkpoints: list[tuple[int, int]] = []
+        self._thread = threading.Thread(target=self._write_loop, name="journal-writer",
+                                        daemon=True)
+        self._checkpointer = threading.Thread(target=self._checkpoint_loop,
+                                              name="journal-checkpoint", daemon=True)
+        self._thread.start()
+        self._checkpointer.start()
+
+    # -- the UI thread's side ---------------------------------------------------------
+    def submit(self, job: Job) -> Ticket:
+        """Run `job(journal)` on the writer thread after every job given before it."""
+        if self._closing:
+            raise RuntimeError("the journal's writer is closed")
+        ticket = Ticket()
+        self._jobs.put((job, ticket))
+        return ticket
+
+    def checkpoint(self) -> None:
+        """Checkpoint soon (on the checkpoint thread: nothing waits for it)."""
+        with self._ask:
+            self._checkpoint_asked = True
+            self._ask.notify()
+
+    def close(self, timeout: float = 30.0) -> None:
+        """Finish the jobs given, checkpoint, and close both connections."""
+        if self._closing:
+            return
+        self._closing = True
+        self._jobs.put(None)
+        self._thread.join(timeout)
+        with self._ask:
+            self._ask.notify()
+        self._checkpointer.join(timeout)
+
+    # -- the writer thread ------------------------------------------------------------
+    def _write_loop(self) -> None:
+        try:
+            journal = self.journal.another_connection()
+            journal.manual_checkpoints()
+        except BaseException as exc:  # every job is refused with this reason
+            journal, self._open_error = None, exc  # type: ignore[assignment]
+        finally:
+            self._opened.set()
+        while True:
+            item = self._jobs.get()
+            if item is None:
+                break
+            job, ticket = item
+            if journal is None:
+                ticket._finish(self._open_error)
+            else:
+                ticket._finish(self._run(journal, job))
+            self._committed()
+            try:
+                self.handback()
+            except Exception:  # the app's hand-back must never stop the writer
+                log.exception("handing a commit back failed")
+        if journal is not None:
+            journal.close()
+
+    @staticmethod
+    def _run(journal: Journal, job: Job) -> BaseException | None:
+        try:
+            job(journal)
+        except sqlite3.Error as exc:
+            return JournalError("core.error.journal_write", path=str(journal.path),
+                                reason=str(exc))
+        except BaseException as exc:  # the action's owner raises it on the UI thread
+            return exc
+        return None
+
+    def _committed(self) -> None:
+        with self._ask:
+            self._last_commit = time.monotonic()
+            self._since_checkpoint += 1
+            if self._since_checkpoint >= self.bound:
+                self._checkpoint_asked = True
+            self._ask.notify()
+
+    # -- the checkpoint thread ---------------------------------------------------------
+    def _checkpoint_loop(self) -> None:
+        self._opened.wait()
+        if self._open_error is not None or self.path is None:
+            return
+        db = sqlite3.connect(str(self.path), isolation_level=None, timeout=10)
+        try:
+            db.execute("PRAGMA wal_autocheckpoint=0")
+            while True:
+                with self._ask:
+                    while not self._due():
+                        if self._closing and not self._thread.is_alive():
+                            break
+                        self._ask.wait(self._wait_time())
+                    closing = self._closing and not self._thread.is_alive()
+                    self._checkpoint_asked = False
+                    self._since_checkpoint = 0
+                frames = self._checkpoint(db, "TRUNCATE" if closing else "PASSIVE")
+                if closing:
+                    break
+                if frames >= self.limit:
+                    log.warning("the WAL of %s reached %s frames: truncated", self.path,
+                                frames)
+                    self._checkpoint(db, "TRUNCATE")
+        finally:
+            db.close()
+
+    def _due(self) -> bool:
+        if self._since_checkpoint == 0:
+            return False
+        if self._checkpoint_asked:
+            return True
+        return time.monotonic() - self._last_commit >= self.quiet
+
+    def _wait_time(self) -> float | None:
+        if self._since_checkpoint == 0:
+            return None if not self._closing else 0.05
+        return max(0.01, self.quiet - (time.monotonic() - self._last_commit))
+
+    def _checkpoint(self, db: sqlite3.Connection, mode: str) -> int:
+        """Run one checkpoint; the frames the WAL held (0 if it failed)."""
+        try:
+            _busy, frames, moved = db.execute(f"PRAGMA wal_checkpoint({mode})").fetchone()
+        except sqlite3.Error as exc:  # a later one tries again; the WAL keeps everything
+            log.warning("checkpoint of %s failed: %s", self.path, exc)
+            return 0
+        self.checkpoints.append((frames, moved))
+        return int(frames)
