@@ -862,6 +862,9 @@ def _validate_app(data: Mapping[str, Any]) -> list[tuple[str, Message]]:
     if not 0 <= display.get("roll_animation", 0) <= 0.6:
         problems.append(("display.roll_animation",
                          msg("core.config.bad_value", reason="0 .. 0.6")))
+    if not 0 <= display.get("roll_guard", 0) <= 2:
+        problems.append(("display.roll_guard", msg("core.config.number_range", low=0,
+                                                   high=2)))
     for key in ("width", "height"):  # a window larger than 8K is refused by SDL
         if not WINDOW[0] <= display.get(key, 800) <= WINDOW[1]:
             problems.append((f"display.{key}", msg("core.config.number_range",

@@ -80,6 +80,7 @@ def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[An
             if app.hardware is not None:
                 app.hardware.close()
             app.close_dialog()
+            app.close_writer()  # its actions written, its connections closed
             if app.root is not None and app.root.parent is not None:
                 Window.remove_widget(app.root)
             app.journal.close()
@@ -93,7 +94,8 @@ def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[An
         if tuple(Window.size) != (800, 480):
             Window.size = (800, 480)
         data = config.merge(defaults.data, {"language": language, **overrides})
-        data["display"] = dict(data["display"], roll_animation=0.3)
+        # a guard after each roll as short as a test's taps allow (the driver waits it)
+        data["display"] = dict(data["display"], roll_animation=0.3, roll_guard=0.05)
         start_hardware = None
         if hardware:  # gpiozero's mock pins, the LED ring on a loopback port
             from gpiozero.pins.mock import MockFactory, MockPWMPin

@@ -145,6 +145,7 @@ def test_the_power_dialog_chooses_on_ok_and_skips_only_on_its_button(launch: Any
     assert ui.text("power.choose") == f"Turn {first}'s tile face up"
     ui.screenshot("evil-order-power-en")
     ui.app.confirm()  # the hardware OK button / Enter: chooses, never skips
+    ui.settle()  # the choice made durable, then shown
     state = ui.app.session.state
     assert state.powers_up == (first,) and state.pending_powers == 0
     assert any("the permanent power goes with it" in text for text in card(ui))
@@ -223,6 +224,7 @@ def test_the_longest_cards_are_whole_and_readable(launch: Any, language: str) ->
     card(ui)
     ui.screenshot(f"evil-card-power-{language}")
     ui.app.confirm()
+    ui.settle()
     said = card(ui)
     # the dice's effects stay whole; the power's note may give way to the status line
     # under the card, which names the tile face up

@@ -95,7 +95,8 @@ def test_the_roll_is_drawn_first_and_the_leds_follow_in_the_next_frame(launch: A
     touch.touch_down()
     ui.pump(1)
     EventLoop._dispatch_input("end", touch)  # as the loop reads a finger's release
-    EventLoop.idle()  # the frame of the roll
+    # the frame of the roll, once it is durable (the commit ends on the writer thread)
+    ui.wait_until(lambda: ui.app.session.can_undo())
     state = ui.app.session.state
     assert state.time != 0 and ui.text("play.turn").startswith("Turn 2")
     assert [p.state for p in clock_pins(ui)] == [True] + [False] * 11  # still XII
@@ -105,13 +106,13 @@ def test_the_roll_is_drawn_first_and_the_leds_follow_in_the_next_frame(launch: A
 
 def test_a_roll_that_cannot_be_saved_is_never_shown_nor_played_on_the_leds(
         launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The roll's commit is made just before its frame is swapped: when it fails (a full
-    card), that frame is never swapped, the LEDs never follow, and the next frame shows
-    the turn as it was and why."""
+    """The roll's commit is made on the writer thread: when it fails (a full card), no
+    frame ever shows the roll, the LEDs never follow, and the screen says why."""
     from kivy.base import EventLoop
     from kivy.core.window import Window
     from kivy.tests.common import UnitTestTouch
 
+    from tests.helpers.writer import on_writer_connection
     from tests.test_core_held_commit import FailingCommits
 
     ui = launch(hardware=True, seed=4)
@@ -133,15 +134,18 @@ def test_a_roll_that_cannot_be_saved_is_never_shown_nor_played_on_the_leds(
 
     monkeypatch.setattr(Window, "on_draw", draw)
     monkeypatch.setattr(Window, "flip", flip)
-    connection = FailingCommits(app.journal._db)
-    monkeypatch.setattr(app.journal, "_db", connection)
+    def failing(journal: Any) -> FailingCommits:  # the writer thread's connection
+        journal._db = FailingCommits(journal._db)
+        return journal._db
+
+    connection = on_writer_connection(app.writer, failing)
     connection.fail = True
     button = app.root.get_screen("evil_play").roll_button
     touch = UnitTestTouch(*button.to_window(*button.center))
     touch.touch_down()
     ui.pump(1)
     EventLoop._dispatch_input("end", touch)
-    EventLoop.idle()  # the roll's frame: drawn, its commit failed, never swapped
+    ui.wait_until(lambda: ui.dialog == "error")  # the commit failed on the writer thread
     assert ui.text("play.turn").startswith("Turn 1") and app.session.state == before
     ui.pump(3)
     assert swapped and all(text.startswith("Turn 1") for text in swapped), swapped

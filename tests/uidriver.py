@@ -75,7 +75,7 @@ class Driver:
         return None if self.app.dialog is None else str(self.app.dialog.tid)
 
     # -- touching --------------------------------------------------------------------
-    def tap(self, tid: str, settle: bool = True) -> None:
+    def tap(self, tid: str, settle: bool = True, patient: bool = True) -> None:
         from kivy.tests.common import UnitTestTouch
 
         widget = self.find(tid)
@@ -86,6 +86,9 @@ class Driver:
             f"nothing tagged {tid!r} can be touched now " \
             f"(screen {self.screen}, dialog {self.dialog})"
         assert widget is None or not widget.disabled, f"{tid!r} is disabled"
+        if patient and getattr(widget, "rolls", False):
+            # a person waits for a roll's result before rolling again (`may_roll`)
+            self.wait_until(self.app.may_roll)
         x, y = drawn if widget is None else widget.to_window(*widget.center)
         touch = UnitTestTouch(x, y)
         touch.touch_down()
@@ -99,10 +102,13 @@ class Driver:
             self.settle()
 
     def settle(self, timeout: float = 30.0) -> None:
-        """Wait for the work a tap started on a worker thread (history, statistics,
-        exports) to be handed back and shown."""
+        """Wait for the work a tap started on a worker thread (the action's commit,
+        history, statistics, exports) to be handed back and shown."""
         import sys
 
+        if self.app.busy:  # an action being made durable on the writer thread
+            self.wait_until(lambda: not self.app.busy, timeout)
+            self.pump(2)
         background = sys.modules.get("ui.background")  # imported by the first such work
         if background is None or not background.busy():
             return

@@ -8,6 +8,8 @@ import logging
 import random
 import sys
 import threading
+import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -25,6 +27,7 @@ from companion.i18n import Translator
 from companion.journal import GameRecord, Journal
 from companion.messages import CompanionError, Message, msg
 from companion.session import Session, Update
+from companion.writer import Writer
 from ui import theme
 from ui.memory import IdleCollector
 from ui.renderer_threads import spread_renderer_threads
@@ -42,6 +45,21 @@ def _background_busy() -> bool:
     """Game-night work is running (its module is imported only when some runs)."""
     background = sys.modules.get("ui.background")
     return bool(background is not None and background.busy())
+
+
+def _rolls(command: Any) -> bool:
+    """A roll of the dice (Pr. Evil's and the tray's `Roll`): guarded against a double tap."""
+    return type(command).__name__ == "Roll"
+
+
+class _Dispatch:
+    """A command to do, as `_act` takes it (a waiting roll is recognised by it)."""
+
+    def __init__(self, command: Any) -> None:
+        self.command = command
+
+    def __call__(self, session: Session) -> Any:
+        return session.dispatch(self.command)
 
 
 class CompanionApp(App):
@@ -71,6 +89,14 @@ class CompanionApp(App):
         self.night_dimmer: Any = None
         self.collector = IdleCollector(hold=_background_busy)
         self.on_screen = False  # the first frame has been swapped to the screen
+        #: the thread that makes actions durable (from the first frame on)
+        self.writer: Writer | None = None
+        #: taps made while an action is being made durable, applied in order after it
+        self._waiting: deque[Callable[[Session], Any]] = deque()
+        self._started = False
+        #: when ROLL may roll again (a roll's result plus `display.roll_guard`)
+        self._roll_ready_at = 0.0
+        self.roll_guard = float(config.get("display.roll_guard", 0.4))
 
     # -- translation -----------------------------------------------------------------
     def tr(self, key: str, **params: Any) -> str:
@@ -94,6 +120,8 @@ class CompanionApp(App):
         # made just before the swap (see `settle`)
         Window.bind(on_flip=self._before_flip)
         self._settle_soon = Clock.create_trigger(self._run_outputs)
+        # the writer thread's hand-back: the action's end, on this thread
+        self._handed_back = Clock.create_trigger(self._commit_ended)
         self._rescale(Window, Window.size)
         return self._screens()
 
@@ -224,6 +252,8 @@ class CompanionApp(App):
 
         self.on_screen = True
         pictures.release()  # the dice and markers drawn into pictures, in the next frame
+        self._started = True
+        self._start_writer()
         # full garbage collections wait for a quiet table (ui/memory.py)
         Window.bind(on_touch_down=self.collector.activity)
         Clock.schedule_interval(self.collector.tick, 1.0)
@@ -291,6 +321,7 @@ class CompanionApp(App):
 
         self.settle()
         self.stop_dimmer()
+        self.close_writer()
         self.watchdog.stopping()
         if self.hardware is not None:
             self.hardware.close()
@@ -306,6 +337,7 @@ class CompanionApp(App):
 
     def start_game(self, kind: str, setup: dict[str, Any]) -> Session | None:
         setup = {"params": self.settings.get(f"games.{kind}"), "seed": self.new_seed(), **setup}
+        self.settle()  # the game before is written first (its row is written here)
         try:
             session = Session.start(rules_for(kind), self.journal, setup)
         except CompanionError as exc:
@@ -337,6 +369,10 @@ class CompanionApp(App):
         # its range (1..10 000) is checked with the config: never quietly made 1
         session.snapshot_every = int(self.settings.get("snapshot_every", 100))
         session.hold_commits = True
+        self._waiting.clear()
+        if self._started:
+            self._start_writer()
+        session.writer = self.writer
         session.subscribe(self._on_update)
         if self.hardware is not None:
             self.hardware.detach()
@@ -350,10 +386,44 @@ class CompanionApp(App):
         play.after_update(None)
 
     # -- durable before shown ----------------------------------------------------------
+    def _start_writer(self) -> None:
+        """The writer thread for this journal (a journal that cannot be written, or one
+        in memory, keeps the commits on this thread: they are refused at once)."""
+        journal = self.journal
+        if self.writer is not None and self.writer.path == journal.path \
+                and self.writer.journal is journal:
+            return
+        self.close_writer()
+        if journal.path is None or journal.read_only is not None:
+            return
+        self.settle()  # an action held open before the writer existed is committed here
+        self.writer = Writer(journal, handback=self._handed_back)
+        if self.session is not None:
+            self.session.writer = self.writer
+
+    def close_writer(self) -> None:
+        """Finish the actions given to the writer, checkpoint and close its connections
+        (the app stops, or the journal is about to be replaced)."""
+        if self.writer is None:
+            return
+        self.settle()
+        writer, self.writer = self.writer, None
+        if self.session is not None:
+            self.session.writer = None
+        writer.close()
+
+    @property
+    def busy(self) -> bool:
+        """An action is being made durable, or taps wait behind one."""
+        session = self.session
+        return bool(self._waiting) or (session is not None and session.in_flight)
+
     def settle(self) -> bool:
-        """Commit the action the session holds open. If that fails, the session has
-        taken the action back: the outputs it would have driven are dropped (those of
-        the take-back kept), the error is said, and False is returned."""
+        """End the action in progress, waiting for its commit if need be (leaving a
+        game, stopping; a tap never waits here: see `_act`). If the commit failed, the
+        action was not shown (writer) or has been taken back (held commit): the taps
+        waiting behind it and the outputs it would have driven are dropped, the error is
+        said, and False is returned."""
         session = self.session
         if session is None:
             return True
@@ -362,17 +432,48 @@ class CompanionApp(App):
             session.settle()
         except CompanionError as exc:
             del self._outputs[:before]
+            self._waiting.clear()
             self.show_error(exc.message)
+            self._redraw()
             return False
         return True
 
-    def _before_flip(self, _window: Any) -> bool:
-        if self.session is not None and self.session.holding:
-            from kivy.graphics.opengl import glFlush
+    def _settle_held(self) -> bool:
+        """Commit an action held open on this thread (before the writer exists)."""
+        if self.session is None or not self.session.holding:
+            return True
+        return self.settle()
 
-            # the frame's drawing is sent to the GPU (or llvmpipe's threads) first: it
-            # is rendered while the commit waits for the disk
-            glFlush()
+    def _commit_ended(self, _dt: float = 0) -> None:
+        """The writer has made an action durable (or failed to): shown now, in this
+        frame; then the next tap that waited behind it."""
+        session = self.session
+        if session is None or not session.committed:
+            return
+        rolled = _rolls(session.in_flight_command)
+        if not self.settle():
+            return
+        if rolled:
+            self._roll_ready_at = time.monotonic() + self.roll_guard
+        # each as if tapped now: one the rules refuse says why, and the next goes on
+        while self._waiting and self.session is not None and not self.session.in_flight:
+            self._start(self._waiting.popleft())
+
+    def _redraw(self) -> None:
+        """The play screen drawn again from the state as it is (an action not saved)."""
+        if self.session is None:
+            return
+        screen = self.root.get_screen(self.screen_name(self.session.rules.kind, "play"))
+        screen.after_update(None)
+
+    def _before_flip(self, _window: Any) -> bool:
+        if self.session is None or not self.session.holding:
+            return False  # (with the writer, a frame only ever shows what is durable)
+        from kivy.graphics.opengl import glFlush
+
+        # the frame's drawing is sent to the GPU (or llvmpipe's threads) first: it
+        # is rendered while the commit waits for the disk
+        glFlush()
         # True stops the swap: a frame showing an action that could not be saved is
         # never shown; the next one shows the action taken back, and why
         return not self.settle()
@@ -384,13 +485,16 @@ class CompanionApp(App):
 
     def _run_outputs(self, _dt: float) -> None:
         # settled by the frame's swap; here too, in the next tick, if no frame was drawn
-        self.settle()
+        self._settle_held()
         work, self._outputs = self._outputs, []
         for follow in work:
             follow()
 
     def leave_game(self) -> None:
         self.settle()
+        self._waiting.clear()
+        if self.writer is not None:
+            self.writer.checkpoint()  # a game left: the table is quiet
         self.close_dialog()
         if self.session is not None:
             self.session.unsubscribe(self._on_update)
@@ -407,7 +511,23 @@ class CompanionApp(App):
 
     # -- actions: every touch and button comes through here ----------------------------
     def send(self, command: Any) -> bool:
-        return self._act(lambda s: s.dispatch(command))
+        """Do `command`. A roll (`Roll`, Pr. Evil's and the tray's) is dropped while one
+        is being made durable or waits, and for `display.roll_guard` seconds after its
+        result: an impatient second tap never rolls twice. Any other tap made while an
+        action is being made durable waits, and is applied after it, in order."""
+        if _rolls(command) and not self.may_roll():
+            return False
+        return self._act(_Dispatch(command))
+
+    def may_roll(self) -> bool:
+        """No roll in progress or waiting, and the last one's result shown long enough."""
+        session = self.session
+        if session is not None and _rolls(session.in_flight_command):
+            return False
+        if any(isinstance(action, _Dispatch) and _rolls(action.command)
+               for action in self._waiting):
+            return False
+        return time.monotonic() >= self._roll_ready_at
 
     def undo(self) -> bool:
         return self._act(lambda s: s.undo())
@@ -436,7 +556,15 @@ class CompanionApp(App):
 
     def _act(self, action: Callable[[Session], Any]) -> bool:
         self.collector.activity()  # a hardware button is the table at work too
-        if self.session is None or not self.settle():
+        if self.session is None:
+            return False
+        if self.busy:  # never waits for the disk here: applied once the action before is
+            self._waiting.append(action)
+            return True
+        return self._start(action)
+
+    def _start(self, action: Callable[[Session], Any]) -> bool:
+        if self.session is None or not self._settle_held():
             return False
         try:
             action(self.session)

@@ -3,9 +3,12 @@
 Usage: python app_crash_child.py JOURNAL GAME_ID (under an X display). The app starts
 as `companion` does (config, journal, CompanionApp) and reopens the unfinished game
 itself; after the first frame the child prints `ready <entries> <digest>` of the app's
-session, then acts once per frame through the app (`send`, `undo`, `redo`: the path of
-a touch) and prints `<entries committed> <digest>` for each action once acknowledged:
-once the frame that shows it is swapped to the screen (the app commits it just before).
+session, then acts through the app (`send`, `undo`, `redo`: the path of a touch), the
+next action as soon as the one before is shown, printing `sending <entries>` as it
+hands one over and `<entries committed> <digest>` for each action once acknowledged:
+once the frame that shows it is swapped to the screen. When the screen is told of an
+action, the child reads the file through a connection of its own: an action shown
+before it is in the file is printed as `early <entries> <in the file>`.
 """
 
 from __future__ import annotations
@@ -37,6 +40,10 @@ def main() -> None:
 
     journal = Journal(path)
     app = CompanionApp(cfg, journal, new_seed=lambda: 1)
+    app.roll_guard = 0  # the child rolls as soon as the last roll is shown
+    import sqlite3
+
+    looker = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     seq = 0
     shown: list[str] = []  # acknowledged by the next swap
     from kivy.core.window import Window
@@ -52,19 +59,30 @@ def main() -> None:
 
     Window.flip = flip
 
-    def play(_dt: float) -> None:
+    def told(_update: object) -> None:  # after the app's observer: on screen this frame
         nonlocal seq
+        seq += 1
         session = app.session
         assert session is not None
+        durable = looker.execute("SELECT count(*) FROM actions WHERE game_id = ?",
+                                 (game_id,)).fetchone()[0]
+        if durable < seq:
+            print("early", seq, durable, flush=True)
+        shown.append(f"{seq} {digest(session)}\n")
+
+    def play(_dt: float) -> None:
+        session = app.session
+        assert session is not None
+        if app.busy or shown:  # the next action once the one before is on screen
+            return
         action = next_action(session, seq)
+        print("sending", seq, flush=True)
         done = app.undo() if action == "undo" else app.redo() if action == "redo" \
             else app.send(action)
         if not done:  # refused or not written: said on screen; the test reads it as such
             print("refused", seq, flush=True)
             app.stop()
             return
-        seq += 1
-        shown.append(f"{seq} {digest(session)}\n")
 
     def started() -> None:
         nonlocal seq
@@ -73,6 +91,7 @@ def main() -> None:
         session = app.session
         assert session is not None
         seq = len(journal.entries(game_id))
+        session.subscribe(told)
         print("ready", seq, digest(session), flush=True)
         Clock.schedule_interval(play, 0)
 

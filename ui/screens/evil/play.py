@@ -6,6 +6,7 @@ says what the board must look like while the dialog asks its question."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -56,6 +57,11 @@ class EvilPlayScreen(PlayScreen):
         self._verb = "do"  # how the state on screen came: do, undo or redo
         self._old_order_note = False
         self._animation: Any = None
+        #: when the dice's tumble ends (None: at the roll's result, not known yet)
+        self._tumble_until: float | None = None
+        self._tumble_started = 0.0
+        self._tumble_ticks = 0
+        self._press_tumbles = False  # this touch on ROLL started the tumble
         self._prompt_event: Any = None
         # the dialogs a roll opens, built once (`warm_steps`) and re-told at each opening
         self._placement: Any = None
@@ -115,7 +121,8 @@ class EvilPlayScreen(PlayScreen):
             bar.add_widget(button)
         self.roll_button = Tap(app.tr("evil.ui.roll"), size=theme.SIZE_FIGURE, bold=True,
                                tid="play.roll", background=theme.ACCENT, size_hint_x=2.0)
-        self.roll_button.bind(on_release=lambda _b: app.send(c.Roll()))
+        self.roll_button.rolls = True  # guarded against a double tap (`app.may_roll`)
+        self.roll_button.bind(on_press=self._roll_pressed, on_release=self._roll_released)
         bar.add_widget(self.roll_button)
         self.bar = bar
         right.add_widget(bar)
@@ -352,33 +359,72 @@ class EvilPlayScreen(PlayScreen):
             letter = app.tr(f"evil.letter.{face}") if die == "colour" and face else ""
             self.dice[die].show(face, letter)
 
+    def _roll_pressed(self, _button: Any) -> None:
+        """The dice tumble from touch-down (faces that reveal nothing): the table sees at
+        once that the roll is under way while it is made durable; its result is shown
+        only once it is."""
+        self._press_tumbles = App.get_running_app().may_roll() and self._animation is None
+        if self._press_tumbles:
+            self._tumble(None)
+
+    def _roll_released(self, _button: Any) -> None:
+        sent = App.get_running_app().send(c.Roll())
+        if not sent and self._press_tumbles and self._tumble_until is None \
+                and self._animation is not None:
+            self._end_tumble()  # no roll came of it: the rules refused it
+        self._press_tumbles = False
+
     def _show_dice(self, state: EvilState, animate: bool) -> None:
+        duration = float(App.get_running_app().settings.get("display.roll_animation", 0))
+        if animate and duration > 0 and self._animation is not None \
+                and self._tumble_until is None:
+            # tumbling since the touch: the rest of its time, then the result
+            self._tumble_until = self._tumble_started + duration
+            return
         if self._animation is not None:
             self._animation.cancel()
             self._animation = None
-        duration = float(App.get_running_app().settings.get("display.roll_animation", 0))
         if not animate or duration <= 0:
             self._show_final_dice(state)
             return
         # a short tumble of decorative faces; the result is already committed and shown
-        frames = max(1, int(duration * ANIMATION_FPS))
-        tick = {"n": 0}
+        self._tumble(time.monotonic() + duration)
 
-        def tumble(_dt: float) -> bool:
-            tick["n"] += 1
-            if tick["n"] >= frames:
-                self._animation = None
-                self._show_final_dice(self.state)
+    def _tumble(self, until: float | None) -> None:
+        """Decorative faces until `until` (None: until the roll's result is shown)."""
+        self._tumble_until = until
+        self._tumble_started = time.monotonic()
+        self._tumble_ticks = 0
+        self._tumble_step(0)
+        self._animation = Clock.schedule_interval(self._tumble_step, 1 / ANIMATION_FPS)
+
+    def _tumble_step(self, _dt: float) -> bool:
+        until = self._tumble_until
+        if until is None:
+            app = App.get_running_app()
+            if not app.busy and self.roll_button.state == "normal":
+                # the press made no roll (the finger slid off, the rules or the disk
+                # refused it): the dice as they were
+                self._end_tumble()
                 return False
-            for i, die in enumerate(DICE):
-                faces = state.params.die_faces(die)
-                face = draw(tick["n"], i, faces)
-                letter = App.get_running_app().tr(f"evil.letter.{face}") if die == "colour" \
-                    else ""
-                self.dice[die].show(face, letter)
-            return True
+        elif time.monotonic() >= until:
+            self._end_tumble()
+            return False
+        self._tumble_ticks += 1
+        app = App.get_running_app()
+        params = self.state.params
+        for i, die in enumerate(DICE):
+            face = draw(self._tumble_ticks, i, params.die_faces(die))
+            self.dice[die].show(face, app.tr(f"evil.letter.{face}") if die == "colour"
+                                else "")
+        return True
 
-        self._animation = Clock.schedule_interval(tumble, 1 / ANIMATION_FPS)
+    def _end_tumble(self) -> None:
+        if self._animation is not None:
+            self._animation.cancel()
+            self._animation = None
+        self._tumble_until = None
+        self._show_final_dice(self.state)
 
     @property
     def animating(self) -> bool:

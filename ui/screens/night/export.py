@@ -253,6 +253,7 @@ class NightExportScreen(PageScreen):
         if app.session is not None:  # a game playing on the old journal stops here
             app.leave_game()
             app.root.current = self.name
+        app.close_writer()  # its connections to the file closed before it is replaced
         app.journal.close()
         # no journal until the backup is in its place: the screen cannot be left
         back = find(self.box, "export.back")

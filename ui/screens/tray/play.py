@@ -99,6 +99,7 @@ class TrayPlayScreen(Screen):
             "night.ui.tray_roll"
         roll = Tap(app.tr(key, n=unlocked), tid="play.roll", size=24, size_hint_y=None,
                    height=theme.touch(64), background=theme.SUCCESS, disabled=not view.can_roll)
+        roll.rolls = True  # guarded against a double tap (`app.may_roll`)
         roll.bind(on_release=lambda _b: app.send(c.Roll()))
         left.add_widget(roll)
         columns.add_widget(left)
