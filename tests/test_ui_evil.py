@@ -635,6 +635,8 @@ def test_the_card_s_rows_stack_their_icons_and_texts_by_themselves(launch: Any) 
     ui = launch(seed=3)
     new_game(ui, minutes=30)
     screen = ui.app.root.get_screen("evil_play")
+    # the card the next roll swaps in is built while the table plays (`warm_steps`)
+    ui.wait_until(lambda: screen.warmed)
     seen = 0
     for _ in range(10):
         answer_dialogs(ui, 30)
