@@ -229,11 +229,18 @@ class Journal:
     def _look(self, target: str) -> sqlite3.Connection:
         if self.path is None or not self.path.is_file():
             raise JournalError("core.error.journal_open", path=target, reason="no such file")
+        if _header_version(self.path) > SCHEMA_VERSION:  # a newer app's: not even a look
+            raise JournalError("core.error.journal_newer", path=target,
+                               version=_header_version(self.path))
         try:
             db = _connect_read_only(self.path, self.timeout)
+            version = db.execute("PRAGMA user_version").fetchone()[0]
         except sqlite3.Error as exc:
             raise JournalError("core.error.journal_open", path=target,
                                reason=_reason(exc)) from exc
+        if version > SCHEMA_VERSION:
+            db.close()
+            raise JournalError("core.error.journal_newer", path=target, version=version)
         self.read_only = msg("core.error.journal_read_only", path=target, reason="read-only")
         return db
 

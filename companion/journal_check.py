@@ -14,21 +14,41 @@ rest into a new journal (the old one is kept beside it, never changed).
   damage (the summary and the events computed again by the rules), the roster and
   the links of games to players; the old file (with its WAL) is kept as
   `<name>.before-salvage-<stamp>` and the new one takes its place. Stop the app first.
+  A game whose row is damaged only in what its actions say again (its summary, its
+  times) is kept, those computed again; actions are read one row at a time past a
+  damaged page of the table (every readable one before it is kept); a journal from
+  a newer app is refused; the swap leaves a journal in place at every moment, and
+  the old one under one of its two names (`_swap`).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import sqlite3
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from companion import snapshot
-from companion.files import fsync_dir, keep_aside
+from companion.files import SIDE_FILES, fsync_dir
 from companion.games import rules_for
-from companion.journal import Entry, GameRecord, Journal, JournalError, RowDamage
+from companion.journal import (
+    _GAME_COLUMNS,
+    SCHEMA_VERSION,
+    Entry,
+    GameRecord,
+    Journal,
+    JournalError,
+    RowDamage,
+    Undecodable,
+    _number,
+    action_entry,
+    game_record,
+    load_column,
+)
 from companion.records import decode, encode
 from companion.session import History, Step
 
@@ -88,6 +108,19 @@ class _Game:
     #: at each position a snapshot row claims (for `rebuild_snapshots`)
     mismatches: list[Mismatch] = field(default_factory=list)
     rebuilt: dict[int, tuple[int, str]] = field(default_factory=dict)
+    #: what was damaged in its own row when only derived columns were (its summary,
+    #: times): computed again by a salvage, which keeps the game
+    row_damage: Damage | None = None
+
+    @property
+    def damages(self) -> list[Damage]:
+        return [d for d in (self.row_damage, self.damage) if d is not None]
+
+    @property
+    def kept(self) -> bool:
+        """A salvage keeps it: its kind and setup read, its actions replayed from the
+        start (up to any damage)."""
+        return not (self.damage is not None and self.damage.seq is None)
 
 
 def check(path: Path | str) -> Report:
@@ -97,8 +130,7 @@ def check(path: Path | str) -> Report:
         for game in _games(journal, report):
             report.games += 1
             report.actions += len(game.entries)
-            if game.damage is not None:
-                report.damages.append(game.damage)
+            report.damages.extend(game.damages)
             report.snapshots.extend(game.mismatches)
     finally:
         journal.close()
@@ -119,13 +151,94 @@ def _games(journal: Journal, report: Report) -> list[_Game]:
         records = journal.games()
     except sqlite3.DatabaseError as exc:  # the games table itself is damaged
         report.integrity = f"games: {exc}"
-        return []
+        records = _records_one_by_one(journal)
     snapshots = _snapshot_rows(journal, report)
     games = [_readable(journal, record, snapshots.pop(record.id, [])) for record in records]
     for game_id, rows in snapshots.items():  # rows of no game in the journal
         report.snapshots.extend(Mismatch(game_id, row[1], "no such game", row[0])
                                 for row in rows)
     return games
+
+
+def _records_one_by_one(journal: Journal) -> list[GameRecord]:
+    """The games whose rows can be read, one row at a time (a damaged page of the
+    games table fails a query that reads it all), found by id in either table."""
+    ids: set[int] = set()
+    for sql in ("SELECT id FROM games", "SELECT DISTINCT game_id FROM actions"):
+        try:
+            ids.update(r[0] for r in journal.read(sql) if type(r[0]) is int)
+        except sqlite3.DatabaseError:
+            continue
+    records = []
+    for game_id in sorted(ids):
+        try:
+            rows = journal.read(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+        except sqlite3.DatabaseError as exc:
+            records.append(GameRecord(game_id, "?", {}, 0.0, 0.0, False, False, {},
+                                      damaged=f"row: {exc}"))
+            continue
+        if rows:
+            records.append(game_record(*rows[0]))
+    return records
+
+
+def _repaired(journal: Journal, record: GameRecord) -> GameRecord | None:
+    """A game whose row is damaged only in what is computed from its actions (its
+    summary, its times, its finished or abandoned flags): its kind and setup, the
+    rest left to the salvage to compute again (a time that cannot be read is NaN).
+    None when its kind or setup cannot be read: nothing of it can be replayed."""
+    try:
+        rows = journal.read("SELECT kind, setup, started, updated, abandoned FROM games"
+                            " WHERE id = ?", (record.id,))
+    except sqlite3.DatabaseError:
+        return None
+    if not rows:
+        return None
+    kind, setup, started, updated, abandoned = rows[0]
+    try:
+        if not isinstance(kind, str) or isinstance(kind, Undecodable) or not kind:
+            raise RowDamage("kind: not a name")
+        settings = load_column("setup", setup, dict)
+    except RowDamage:
+        return None
+    return GameRecord(record.id, kind, settings, _time_or_nan(started),
+                      _time_or_nan(updated), False, abandoned is True or abandoned == 1, {})
+
+
+def _time_or_nan(value: Any) -> float:
+    try:
+        return _number("time", value)
+    except RowDamage:
+        return math.nan
+
+
+def _entries_one_by_one(journal: Journal, game_id: int
+                        ) -> tuple[list[Entry], dict[str, Any] | None]:
+    """A game's actions read one row at a time, up to the first that cannot be read
+    (a damaged page fails a query that reads them all): every readable one before."""
+    out: list[Entry] = []
+    while True:
+        seq = len(out)
+        try:
+            rows = journal.read("SELECT seq, verb, command, NULL, at FROM actions"
+                                " WHERE game_id = ? AND seq = ?", (game_id, seq))
+        except sqlite3.DatabaseError as exc:
+            return out, {"seq": seq, "reason": f"unreadable: {str(exc)[:60]}"}
+        if not rows:
+            return out, (None if _nothing_after(journal, game_id, seq)
+                         else {"seq": seq, "reason": "missing"})
+        try:
+            out.append(action_entry(seq, *rows[0]))
+        except RowDamage as damage:
+            return out, {"seq": seq, "reason": str(damage)}
+
+
+def _nothing_after(journal: Journal, game_id: int, seq: int) -> bool:
+    try:
+        return not journal.read("SELECT 1 FROM actions WHERE game_id = ? AND seq > ?"
+                                " LIMIT 1", (game_id, seq))
+    except sqlite3.DatabaseError:
+        return False
 
 
 def _snapshot_rows(journal: Journal, report: Report) -> dict[Any, list[tuple[Any, ...]]]:
@@ -146,21 +259,27 @@ def _readable(journal: Journal, record: GameRecord,
               snapshots: list[tuple[Any, ...]] = ()) -> _Game:  # type: ignore[assignment]
     """A game's actions that can be read and replayed, and where its damage starts;
     its snapshots compared with the replay on the way."""
+    row_damage = None
     if record.damaged is not None:
-        return _Game(record, [], {}, Damage(record.id, None, record.damaged))
+        row_damage = Damage(record.id, None, record.damaged)
+        repaired = _repaired(journal, record)
+        if repaired is None:  # its kind or setup: nothing of it can be replayed
+            return _Game(record, [], {}, row_damage)
+        record = repaired
     try:
         entries, broken = journal.readable_entries(record.id, with_events=False)
-    except sqlite3.DatabaseError as exc:
-        return _Game(record, [], record.summary, Damage(record.id, 0, str(exc)))
+    except sqlite3.DatabaseError:  # a damaged page: what can be read before it
+        entries, broken = _entries_one_by_one(journal, record.id)
     damage = None if broken is None else Damage(record.id, broken["seq"], broken["reason"])
     try:
         rules = rules_for(record.kind)
     except KeyError:  # a kind this version does not know: its rows as they are
-        return _Game(record, entries, record.summary, damage)
+        return _Game(record, entries, record.summary, damage, row_damage=row_damage)
     try:
         history = History(rules.initial_state(record.setup))
     except Exception as exc:  # a setup of the wrong shape: nothing can be replayed
-        return _Game(record, [], {}, Damage(record.id, None, f"setup: {_why(exc)}"))
+        return _Game(record, [], {}, Damage(record.id, None, f"setup: {_why(exc)}"),
+                     row_damage=row_damage)
     compare = _Snapshots(journal, record.id, rules.state_type, snapshots)
     replayed: list[Entry] = []
     for entry in entries:
@@ -172,10 +291,14 @@ def _readable(journal: Journal, record: GameRecord,
         replayed.append(Entry(entry.seq, entry.verb, entry.command, events, entry.at))
         compare.at(len(replayed), history)
     if damage is None:  # stored events are damaged: reported, and computed again here
-        _, stored = journal.readable_entries(record.id)
+        try:
+            _, stored = journal.readable_entries(record.id)
+        except sqlite3.DatabaseError as exc:
+            stored = {"seq": 0, "reason": f"events: {str(exc)[:60]}"}
         if stored is not None:
             damage = Damage(record.id, stored["seq"], stored["reason"])
-    game = _Game(record, replayed, rules.summary(history.state), damage)
+    game = _Game(record, replayed, rules.summary(history.state), damage,
+                 row_damage=row_damage)
     game.mismatches, game.rebuilt = compare.finish(len(replayed), damage is not None)
     return game
 
@@ -303,13 +426,20 @@ def _dumps(value: Any) -> str:
 
 
 def salvage(path: Path | str) -> Salvaged:
+    """Stop the app first. A journal written by a newer app is refused
+    (`core.error.journal_newer`), not rewritten as this version."""
     source_path = Path(path)
     report = Report(source_path, "")
+    _checkpoint(source_path)
     source = Journal(source_path, read_only=True)
     building = source_path.with_name(source_path.name + ".salvaging")
-    for stale in (building, *(building.with_name(building.name + s) for s in ("-wal", "-shm"))):
+    for stale in (building, *(building.with_name(building.name + s) for s in SIDE_FILES)):
         stale.unlink(missing_ok=True)
-    target = Journal(building)
+    try:
+        target = Journal(building)
+    except BaseException:
+        source.close()
+        raise
     try:
         report.integrity = _integrity(source)
         games = _games(source, report)
@@ -319,27 +449,75 @@ def salvage(path: Path | str) -> Salvaged:
     finally:
         source.close()
         target.close()
-    kept = keep_aside(source_path, "before-salvage")
-    os.replace(building, source_path)
-    fsync_dir(source_path.parent)
+    kept = _swap(source_path, building)
     return Salvaged(source_path, kept, report.games, report.actions, report)
+
+
+def _checkpoint(path: Path) -> None:
+    """Actions a crash left in the journal's WAL written into the journal itself (same
+    content, as SQLite would on its next open), so that the journal is one file when
+    it is swapped. Best effort: a WAL that cannot be checkpointed stays beside it."""
+    wal = path.with_name(path.name + "-wal")
+    if not wal.exists() or wal.stat().st_size == 0:
+        return
+    try:
+        db = sqlite3.connect(str(path), isolation_level=None, timeout=2)
+        try:
+            if db.execute("PRAGMA user_version").fetchone()[0] <= SCHEMA_VERSION:
+                db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            db.close()
+    except sqlite3.Error:
+        pass
+
+
+def _swap(source: Path, building: Path) -> Path:
+    """The salvaged journal in the old one's place, so that at every moment (a kill or
+    a power cut anywhere in between) a journal is there and the old one can be found:
+    1. the old journal (and its side files) linked under a kept name: both names hold
+       it; 2. the old side files taken from beside it (a WAL left there would be read
+    into the new journal); 3. the new journal renamed over the old name (atomic)."""
+    folder = source.parent
+    kept = _kept_name(source, "before-salvage")
+    os.link(source, kept)
+    for suffix in SIDE_FILES:
+        side = source.with_name(source.name + suffix)
+        if side.exists():
+            os.link(side, kept.with_name(kept.name + suffix))
+    fsync_dir(folder)
+    for suffix in SIDE_FILES:
+        source.with_name(source.name + suffix).unlink(missing_ok=True)
+    fsync_dir(folder)
+    os.replace(building, source)
+    fsync_dir(folder)
+    return kept
+
+
+def _kept_name(path: Path, label: str) -> Path:
+    """`<name>.<label>-<stamp>`, never the name of a file already there."""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    kept = path.with_name(f"{path.name}.{label}-{stamp}")
+    n = 1
+    while any(kept.with_name(kept.name + s).exists() for s in ("", *SIDE_FILES)):
+        n += 1
+        kept = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
+    return kept
 
 
 def _copy(source: Journal, db: sqlite3.Connection, games: list[_Game],
           report: Report) -> set[int]:
     kept: set[int] = set()
     for game in games:
-        if game.damage is not None:
-            report.damages.append(game.damage)
+        report.damages.extend(game.damages)
         record = game.record
-        if record.damaged is not None or (game.damage is not None
-                                          and game.damage.seq is None):
+        if not game.kept or record.damaged is not None:
             continue  # nothing of it can be read
         summary = game.summary
+        started, updated = _times(record, game.entries)
         db.execute(
             "INSERT INTO games(id, kind, setup, started, updated, finished, abandoned,"
             " summary) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (record.id, record.kind, _dumps(record.setup), record.started, record.updated,
+            (record.id, record.kind, _dumps(record.setup), started, updated,
              int(bool(summary.get("finished"))), int(record.abandoned), _dumps(summary)))
         db.executemany(
             "INSERT INTO actions(game_id, seq, verb, command, events, at)"
@@ -350,6 +528,19 @@ def _copy(source: Journal, db: sqlite3.Connection, games: list[_Game],
         report.games += 1
         report.actions += len(game.entries)
     return kept
+
+
+def _times(record: GameRecord, entries: list[Entry]) -> tuple[float, float]:
+    """The game's start and last times; one that cannot be read is computed again from
+    its actions' times (the start no later than its first action, the last no earlier
+    than its last one)."""
+    started, updated = record.started, record.updated
+    times = [e.at for e in entries]
+    if math.isnan(started):
+        started = min([*times, *([] if math.isnan(updated) else [updated])], default=0.0)
+    if math.isnan(updated):
+        updated = max([*times, started])
+    return started, updated
 
 
 def _copy_roster(source: Journal, db: sqlite3.Connection, games: set[int]) -> None:

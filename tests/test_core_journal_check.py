@@ -52,8 +52,12 @@ def test_damage_is_reported_then_salvaged_keeping_the_old_journal(tmp_path, caps
     assert f"kept as {kept[0]}" in out
 
     j = Journal(path)
+    # the castor game's row was damaged only in its summary: computed again, kept
     assert sorted(g.id for g in j.games()) == sorted(
-        [ids["evil"], ids["bond"], ids["bond_done"]])
+        [ids["evil"], ids["castor"], ids["bond"], ids["bond_done"]])
+    castor = j.game(ids["castor"])
+    assert castor.damaged is None and castor.summary["finished"] is True
+    assert len(j.entries(ids["castor"])) == 2
     assert len(j.entries(ids["bond"])) == 1  # up to the damage
     assert len(j.entries(ids["bond_done"])) == 4  # events computed again: all kept
     assert all(line.status != "damaged" for line in history.games(j))
