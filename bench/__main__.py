@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench import night_ui, replay_ui, roll_ui, startup
+from bench import night_ui, replay_ui, roll_ui, slow_card_ui, startup
 from bench.report import command_line, machine, markdown
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,6 +52,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--replay-entries", type=int, nargs="+", default=[5000, 50000])
     parser.add_argument("--night-games", type=int, default=20000,
                         help="finished games for the game-night frames (0: skip)")
+    parser.add_argument("--slow-card-rolls", type=int, default=300,
+                        help="ROLLs per slow-card profile, fast disk and bare app (0: skip)")
+    parser.add_argument("--slow-card-profiles", nargs="+", default=list(slow_card_ui.PROFILES),
+                        help="the slow-card rig's profiles to run (bench/slow_card.py)")
     parser.add_argument("--no-others", action="store_true",
                         help="skip the other bench/*.py scripts")
     parser.add_argument("--json", type=Path, help="also write every raw figure here")
@@ -68,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
                                              args.idle_reps, args.long_actions)
         results["roll"] = roll_ui.measure(work / "roll", args.rolls, args.roll_parts)
         results["replays"] = [replay_ui.measure(work, n) for n in args.replay_entries]
+        if args.slow_card_rolls:
+            results["slow_card"] = slow_card_ui.measure(
+                work / "slow-card", args.slow_card_rolls, tuple(args.slow_card_profiles))
         if args.night_games:
             results["night"] = night_ui.measure(work, args.night_games)
         if not args.no_others:

@@ -219,6 +219,10 @@ def markdown(results: dict[str, Any]) -> str:
                   f"| of which reading the entries | {_ms(p['read_s']['median'])} | | |",
                   f"| opening the journal (quick_check) | | {_ms(p['open_s'])} | |",
                   "", f"Entries: {mix}; {p['steps']} commands done, turn {p['turn']}.", ""]
+    if results.get("slow_card"):
+        from bench.slow_card_ui import report as slow_card_report
+
+        lines += [*slow_card_report(results["slow_card"]), ""]
     for name, text in results.get("others", {}).items():
         lines += [f"## {name}", "", "```", text.rstrip(), "```", ""]
     return "\n".join(lines)

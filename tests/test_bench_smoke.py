@@ -21,6 +21,7 @@ def test_the_benchmarks_run_end_to_end_and_report(tmp_path: Path) -> None:
         [sys.executable, "-m", "bench", "--reps", "1", "--idle-seconds", "1", "--idle-reps",
          "1", "--rolls", "5", "--roll-parts", "1", "--replay-entries", "40", "130",
          "--long-actions", "150", "--night-games", "40", "--no-others",
+         "--slow-card-rolls", "4", "--slow-card-profiles", "fixed:20",
          "--json", str(out), "--workdir", str(tmp_path / "work")],
         cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr[-3000:]
@@ -35,6 +36,19 @@ def test_the_benchmarks_run_end_to_end_and_report(tmp_path: Path) -> None:
         assert 0 < run["start_s"] < 120 and run["rss_mib"] > 10
         assert 0 < run["start_cpu_s"] < 120
         assert run["idle_wall_s"] >= 1 and run["idle_cpu_s"] >= 0
+
+    slow = results["slow_card"]["runs"]
+    assert set(slow) == {"bare", "fast", "fixed:20"}
+    for name in ("fast", "fixed:20"):
+        run = slow[name]
+        assert run["shown"]["n"] == run["commit"]["n"] == 4
+        # nothing shown before its commit ended, no tap lost, no impatient second roll
+        assert run["early"] == run["lost"] == run["second_rolls"] == 0
+        assert run["impatient"] >= 1
+        assert all(v >= 0 for v in run["shown_after_commit"]["values"])
+    assert slow["fixed:20"]["syncs"]["n"] >= 4 and slow["fixed:20"]["syncs"]["max_ms"] == 20
+    assert min(slow["fixed:20"]["commit"]["values"]) >= 0.020  # the rig delayed each one
+    assert "ROLL on a slow card" in done.stdout
 
     roll = results["roll"]
     assert roll["commit_s"]["ours"]["n"] == roll["shown_s"]["ours"]["n"] == 5
