@@ -11,6 +11,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.recycleview.views import RecycleDataViewBehavior
 
 from companion.night import roster
@@ -20,32 +21,47 @@ from ui.widgets.basics import Tap, Text
 from ui.widgets.charts import player_rgba
 from ui.widgets.long_list import Item, LongList
 
+COLS = 3  # players side by side
 
-class PickButton(RecycleDataViewBehavior, Tap):
-    """A roster player in the picker: their name, with their seat once chosen. Built
-    for the buttons in view only, and re-told for whichever player scrolls into it."""
+
+class PickRow(RecycleDataViewBehavior, BoxLayout):
+    """A row of roster players in the picker, each a button with their name and their
+    seat once chosen. Built for the rows in view only, and re-told for whichever
+    players scroll into it."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__("", size=20, **kwargs)
-        self.player_id: int | None = None
-        self.bind(on_release=lambda _b: self._toggle())
+        super().__init__(spacing=dp(6), **kwargs)
+        self.ids_shown: list[int | None] = [None] * COLS
+        self.picks = []
+        for col in range(COLS):
+            button = Tap("", size=20)
+            button.bind(on_release=lambda _b, c=col: self._toggle(c))
+            self.picks.append(button)
+            self.add_widget(button)
 
     def refresh_view_attrs(self, rv: Any, index: int, data: dict[str, Any]) -> None:
-        player: roster.RosterPlayer = data["player"]
-        seat: int | None = data["seat"]
-        self.player_id = player.id
-        self.tid = f"roster.pick.{index}"
-        if seat is None:
-            self.text = player.name  # tidied here, when the button is shown
-            self.set_background(theme.BUTTON)
-        else:
-            self.text = f"{seat}. {player.name}"
-            self.set_background(player_rgba(player.id, player.colour))
+        players: tuple[roster.RosterPlayer, ...] = data["players"]
+        for col, button in enumerate(self.picks):
+            if col >= len(players):  # the last row's empty places
+                self.ids_shown[col] = None
+                button.text, button.tid, button.opacity, button.disabled = "", "", 0, True
+                continue
+            player, seat = players[col], data["seats"][col]
+            self.ids_shown[col] = player.id
+            button.tid = f"roster.pick.{data['first'] + col}"
+            button.opacity, button.disabled = 1, False
+            if seat is None:
+                button.text = player.name  # tidied here, when the row is shown
+                button.set_background(theme.BUTTON)
+            else:
+                button.text = f"{seat}. {player.name}"
+                button.set_background(player_rgba(player.id, player.colour))
 
-    def _toggle(self) -> None:
+    def _toggle(self, col: int) -> None:
         dialog = App.get_running_app().dialog
-        if isinstance(dialog, RosterPicker) and self.player_id is not None:
-            dialog.toggle(self.player_id)
+        player_id = self.ids_shown[col]
+        if isinstance(dialog, RosterPicker) and player_id is not None:
+            dialog.toggle(player_id)
 
 
 class RosterPicker(Dialog):
@@ -56,10 +72,11 @@ class RosterPicker(Dialog):
         self.on_done = on_done
         self.minimum, self.maximum = minimum, maximum
         self.chosen: list[int] = []
-        self.index_of: dict[int, int] = {}  # player id -> row, for the rows fed so far
-        # any number of players: the buttons in view are built, a page is read a frame
-        self.players_list = LongList(cols=3, spacing=6)
-        self.players_list.feed(self._items(roster.pages(app.journal)))
+        self.place_of: dict[int, tuple[int, int]] = {}  # player id -> (row, column)
+        # any number of players: the rows in view are built, a page is read a frame
+        self.players_list = LongList(spacing=6)
+        pages = roster.pages(app.journal, size=COLS * (roster.PAGE // COLS))  # whole rows
+        self.players_list.feed(self._rows(pages))
         if not self.players_list.data:
             self.add(Text(app.tr("night.ui.pick_empty"), size=18, tid="roster.empty",
                           halign="center"))
@@ -73,14 +90,19 @@ class RosterPicker(Dialog):
         self.default = self.done
         self.refresh()
 
-    def _items(self, pages: Iterator[list[roster.RosterPlayer]]) -> Iterator[list[Item]]:
+    def _rows(self, pages: Iterator[list[roster.RosterPlayer]]) -> Iterator[list[Item]]:
+        """The roster's pages as rows of `COLS` players (pages hold whole rows)."""
         for page in pages:
-            items = []
-            for player in page:
-                self.index_of[player.id] = len(self.index_of)
-                items.append({"viewclass": "PickButton", "base": theme.touch(56),
-                              "player": player, "seat": None})
-            yield items
+            rows = []
+            for start in range(0, len(page), COLS):
+                players = tuple(page[start:start + COLS])
+                row = len(self.place_of) // COLS
+                for col, player in enumerate(players):
+                    self.place_of[player.id] = (row, col)
+                rows.append({"viewclass": "PickRow", "base": theme.touch(56),
+                             "players": players, "seats": (None,) * len(players),
+                             "first": row * COLS})
+            yield rows
 
     def toggle(self, player_id: int) -> None:
         before = list(self.chosen)
@@ -88,12 +110,14 @@ class RosterPicker(Dialog):
             self.chosen.remove(player_id)
         elif len(self.chosen) < self.maximum:
             self.chosen.append(player_id)
-        # only the buttons whose seat changed are told again
+        # only the rows where a seat changed are told again
         for pid in {*before, *self.chosen}:
             seat = self.chosen.index(pid) + 1 if pid in self.chosen else None
-            index = self.index_of[pid]
-            if self.players_list.data[index]["seat"] != seat:
-                self.players_list.update(index, seat=seat)
+            row, col = self.place_of[pid]
+            seats = list(self.players_list.data[row]["seats"])
+            if seats[col] != seat:
+                seats[col] = seat
+                self.players_list.update(row, seats=tuple(seats))
         self.refresh()
 
     def refresh(self) -> None:

@@ -107,8 +107,10 @@ class NightRosterScreen(PageScreen):
                   size_hint_x=None, width=dp(200))
         add.bind(on_release=lambda _b: self.add_player())
         self.box.add_widget(top_bar(app.tr("night.ui.players_title"), "players", extra=[add]))
-        # any number of players: the rows in view are built, a page is read a frame
-        self.players_list = LongList(spacing=6)
+        # any number of players: the rows in view are built (and kept from one showing
+        # to the next), a page is read a frame
+        if getattr(self, "players_list", None) is None:
+            self.players_list = LongList(spacing=6)
         self.players_list.feed(player_items(roster.pages(app.journal, include_retired=True)))
         if not self.players_list.data:
             self.box.add_widget(Text(app.tr("night.ui.no_players"), size=18,
