@@ -88,13 +88,26 @@ def colour(name: str) -> Rgba:
 
 
 # -- contrast (WCAG 2.x) -------------------------------------------------------------
+_LUMINANCES: dict[tuple[float, ...], float] = {}  # the app's few colours, computed once
+
+
 def luminance(rgba: Rgba) -> float:
-    """Relative luminance of an sRGB colour (alpha ignored: fills here are opaque)."""
+    """Relative luminance of an sRGB colour (alpha ignored: fills here are opaque).
+    Kept per colour: a button works out its text colour from it at every new fill (a
+    list's rows re-told as it scrolls)."""
+    key = tuple(rgba[:3])
+    known = _LUMINANCES.get(key)
+    if known is not None:
+        return known
+
     def channel(c: float) -> float:
         return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
 
-    r, g, b = (channel(c) for c in rgba[:3])
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+    r, g, b = (channel(c) for c in key)
+    value = 0.2126 * r + 0.7152 * g + 0.0722 * b
+    if len(_LUMINANCES) < 4096:
+        _LUMINANCES[key] = value
+    return value
 
 
 def contrast(fg: Rgba, bg: Rgba) -> float:
