@@ -33,6 +33,7 @@ from typing import Any
 
 from companion.files import NotRegularFile, open_regular
 from companion.messages import Message
+from companion.names import NAME_MAX, display_name, tidy_text
 
 LOCALES_DIR = Path(__file__).with_name("locales")
 LANGUAGES = ("en", "fr")
@@ -116,6 +117,25 @@ def _count(value: Any) -> int | None:
     return abs(int(value))
 
 
+#: parameters that hold a player's name, or names joined: an older game's may be of any
+#: length and hold control or bidi characters (`companion.names`); shown tidied
+NAME_PARAMS = frozenset({"player", "winner", "leader"})
+JOINED_PARAMS = frozenset({"players", "names", "who"})
+_JOINED_MAX = 8 * (NAME_MAX + 2)  # characters of names joined ("Ann, Bob, ...")
+
+
+def shown(key: str, value: Any) -> Any:
+    """A name parameter as a message shows it (`companion.names.display_name`), names
+    joined tidied and bounded."""
+    if not isinstance(value, str):
+        return value
+    if key in NAME_PARAMS:
+        return display_name(value)
+    if key in JOINED_PARAMS and not (len(value) <= _JOINED_MAX and value.isprintable()):
+        return tidy_text(value, _JOINED_MAX)
+    return value
+
+
 class Translator:
     """Reads a domain's catalog the first time one of its keys is asked for: a start
     reads the app's and the game's, not every game's."""
@@ -158,7 +178,7 @@ class Translator:
         template = self._text(key, _count(params.get("n")))
         if template is None:
             return key  # visible, and caught by the catalog tests
-        resolved = {k: self.resolve(v) for k, v in params.items()}
+        resolved = {k: shown(k, self.resolve(v)) for k, v in params.items()}
         try:
             return template.format(**resolved)
         except (KeyError, IndexError, ValueError):

@@ -110,3 +110,12 @@ def shown_name(text: Any, fallback: str = "") -> str:
     """A stored name as the screens and exports show it: tidied (`tidy_name`), or
     `fallback` when nothing of it is left. The journal keeps what it holds."""
     return tidy_name(text) or fallback
+
+
+def display_name(text: Any) -> str:
+    """A player's name as a screen shows it: a typed name as it is (the usual case,
+    checked at once); an older journal's tidied (`shown_name`), "?" when nothing of
+    it is left. Commands keep the name the game holds."""
+    if isinstance(text, str) and len(text) <= NAME_MAX and text.isprintable():
+        return text
+    return shown_name(text, tidy_text(text, NAME_MAX) or "?")

@@ -237,3 +237,21 @@ def test_a_long_name_is_tidied_from_its_head(monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setattr(names, "_tidy", lambda raw: (read.append(len(raw)), tidy(raw))[1])
     assert tidy_name("\u202e" + "y" * 1_000_000) == "y" * NAME_MAX
     assert max(read) <= 4 * NAME_MAX + 16  # not the million characters
+
+
+def test_messages_name_players_as_typed_names_read() -> None:
+    # the turn card, dialogs' titles, the log: an older game's names come as parameters
+    from companion.i18n import Translator
+    from companion.names import display_name
+
+    tr = Translator("en")
+    hostile = "Eve\u202e\x1b[31m" + "y" * 10_000
+    tidy = ("Eve[31m" + "y" * 10_000)[:NAME_MAX]
+    assert tr("evil.ui.turn", turn=1, player=hostile) == "Turn 1: " + tidy
+    assert tr("evil.ui.turn", turn=1, player="Zoé") == "Turn 1: Zoé"  # typed: as it is
+    said = tr("castor.say.game_shared", players="Ann, \x00Bob")
+    assert said.startswith("Ann, Bob")
+    # a parameter that is not a player's name is left whole (a difficulty, a file name)
+    long_title = tr("evil.ui.difficulty", name="First games (without the 55s)")
+    assert long_title.endswith("(without the 55s)")
+    assert display_name("\x00\u202e") == "?" and display_name("Ann") == "Ann"

@@ -159,3 +159,42 @@ def test_ten_thousand_players(launch: Any, tmp_path: Path) -> None:
     ui.tap("roster.pick.9999")  # out again: the other takes the first seat
     assert ui.text("roster.pick.9998") == "1. Player 09998"
     assert ui.text("roster.pick.9999") == "Player 09999"
+
+
+def test_an_older_game_with_such_names_plays_with_them_tidied(launch: Any,
+                                                              tmp_path: Path) -> None:
+    """A Bond game an earlier version started with a 10 000-character name and one
+    with NUL and a tab: reopened, every text names them as typed names read, and the
+    game plays on (its commands keep the names the game holds)."""
+    from companion.games import rules_for
+    from companion.session import Session
+    from tests.test_night_support import params
+
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    long, hidden = "Eve\u202e\x1b[31m" + "y" * 10_000, "Nul\x00l\tTab"
+    game = journal.create_game("bond", {"params": params("bond"), "seed": 1,
+                                        "players": [{"name": long}, {"name": hidden}]}, {})
+    Session.resume(rules_for("bond"), journal, game)
+    journal.close()
+    ui = launch(journal_file=path)
+    ui.wait_until(lambda: ui.screen == "bond_play")
+    tidy = ("Eve[31m" + "y" * 10_000)[:NAME_MAX]
+    assert ui.text("play.player.0.name") == tidy
+    assert ui.text("play.player.1.name") == "Null Tab"
+    ui.tap("play.player.1.add_lair")
+    assert ui.dialog == "lair" and "Null Tab" in ui.text("lair.title")
+    ui.tap("lair.add.3")
+    ui.tap("play.player.1.attack")
+    assert ui.text("attack.by.0") == tidy
+    ui.screenshot("bond-legacy-names-attack-800x480")
+    ui.tap("attack.by.0")
+    ui.tap("attack.spy.3")
+    ui.tap("attack.send")
+    ui.tap("capture.kill")
+    ui.tap("play.end")
+    ui.tap("end_confirm.ok")
+    assert ui.screen == "bond_end"
+    assert ui.app.session.state.players[0].name == long  # the game keeps its own
+    shown = {ui.text("end.name.0"), ui.text("end.name.1")}
+    assert shown == {tidy, "Null Tab"}

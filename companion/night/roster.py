@@ -138,7 +138,7 @@ def _check_free(journal: Journal, name: str, but: int | None = None) -> None:
     for pid, other, retired in rows:
         if pid != but:
             key = "night.error.name_retired" if retired else "night.error.name_taken"
-            raise RuleError(key, name=other)
+            raise RuleError(key, name=shown_name(other, f"#{pid}"))
 
 
 def add(journal: Journal, name: Any, colour: Any = "") -> RosterPlayer:

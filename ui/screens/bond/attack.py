@@ -11,6 +11,7 @@ from kivy.uix.gridlayout import GridLayout
 from companion.games.bond import commands as c
 from companion.games.bond import view
 from companion.games.bond.state import BondState
+from companion.names import display_name
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
 from ui.widgets.basics import Tap, Text, follow_height
@@ -57,7 +58,7 @@ def attack_dialog(state: BondState, target: int) -> Dialog:
                            size_hint_x=None, width=dp(92)))
     by_buttons: dict[int | None, Tap] = {}
     choices: list[tuple[int | None, str]] = [(None, app.tr("bond.ui.by_unknown"))]
-    choices += [(i, pl.name) for i, pl in enumerate(state.players)]
+    choices += [(i, display_name(pl.name)) for i, pl in enumerate(state.players)]
     for index, name in choices:
         tap = Tap(name, size=theme.SIZE_SMALL, shorten=True,
                   tid=f"attack.by.{'none' if index is None else index}")

@@ -13,6 +13,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.bond.view import Moves, PlayerView
+from companion.names import display_name
 from ui import theme
 from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.rounded import RoundedBox
@@ -93,7 +94,7 @@ class PlayerCard(BoxLayout):
 
     def show(self, view: PlayerView, moves: Moves) -> None:
         app = App.get_running_app()
-        self.name_label.text = view.name
+        self.name_label.text = display_name(view.name)
         self.score_label.text = app.tr("bond.ui.score", n=view.score)
         self.lair_label.text = lair_text(view)
         self.lair_label.color = theme.TEXT if view.has_lair else theme.MUTED

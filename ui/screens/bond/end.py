@@ -11,6 +11,7 @@ from kivy.uix.screenmanager import Screen
 from companion.games.bond.instructions import outcome
 from companion.games.bond.state import BondState
 from companion.games.bond.story import story
+from companion.names import display_name
 from ui import theme
 from ui.widgets.components import EndPage, ScoreLine, same_players
 
@@ -29,7 +30,7 @@ class BondEndScreen(Screen):
         sentence = outcome(state)
         # best first; winners in the accent colour
         order = sorted(range(len(state.players)), key=lambda i: -state.players[i].score)
-        scores = [ScoreLine(state.players[i].name, str(state.players[i].score),
+        scores = [ScoreLine(display_name(state.players[i].name), str(state.players[i].score),
                             winner=i in winners) for i in order]
         steps = app.session.steps if app.session is not None else []
         lines = [app.say(m) for m in story(state, (s.events for s in steps))]

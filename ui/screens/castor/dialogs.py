@@ -18,6 +18,7 @@ from companion.games.castor.instructions import check_cards, colour_chain
 from companion.games.castor.params import widened
 from companion.games.castor.state import CastorState
 from companion.games.castor.tricks import piles
+from companion.names import display_name
 from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, open_dialog
 from ui.screens.castor.checks import Fix, check_cards_dialog, log_notes
@@ -102,7 +103,7 @@ def power_dialog(state: CastorState) -> Dialog:
         spec = state.params.agent(player.agent) if player.agent else None
         if spec is None or spec.id in drawn:
             continue
-        choices.append((f"{spec.name}\n({player.name})", f"power.{spec.id}",
+        choices.append((f"{spec.name}\n({display_name(player.name)})", f"power.{spec.id}",
                         lambda a=spec.id: _act(dialog, c.DrawPower(a))))
     if choices:
         dialog.buttons(choices, cols=min(3, len(choices)), height=64)
@@ -119,7 +120,8 @@ def leader_dialog(state: CastorState, chooser: str | None) -> Dialog:
     title = app.tr("castor.ui.leader_power_title", player=chooser) if chooser \
         else app.tr("castor.ui.leader_title")
     dialog = Dialog(title, tid="leader", size_hint=(0.8, 0.8))
-    dialog.buttons([(p.name, f"leader.{i}", lambda name=p.name: _act(dialog, c.ChooseLeader(name)))
+    dialog.buttons([(display_name(p.name), f"leader.{i}",
+                     lambda name=p.name: _act(dialog, c.ChooseLeader(name)))
                     for i, p in enumerate(state.players)], cols=min(3, len(state.players)),
                    height=64)
     dialog.add(BoxLayout())
@@ -279,7 +281,7 @@ def pick_player(state: CastorState, title: str, tid: str, then: Callable[[str], 
         dialog.dismiss()
         then(value)
 
-    items = [(p.name, f"{tid}.{i}", lambda n=p.name: chosen(n))
+    items = [(display_name(p.name), f"{tid}.{i}", lambda n=p.name: chosen(n))
              for i, p in enumerate(state.players) if p.name != leave_out]
     if extra is not None:
         items.append((extra[0], f"{tid}.none", lambda v=extra[1]: chosen(v)))
@@ -423,7 +425,7 @@ def revealed_dialog(state: CastorState, number: int,
     dialog.add(head)
     for seat, (player, cell) in enumerate(zip(board.players, column.cells, strict=True)):
         row = BoxLayout(spacing=dp(theme.SPACE_XS))
-        row.add_widget(Text(player.name, size=theme.SIZE_BODY, bold=cell.medal,
+        row.add_widget(Text(display_name(player.name), size=theme.SIZE_BODY, bold=cell.medal,
                             color=GOLD if cell.medal else theme.TEXT,
                             size_hint_x=REVEAL_NAME, tid=f"revealed.name.{seat}"))
         figures = {"plan": str(cell.plan), "green": str(cell.green),

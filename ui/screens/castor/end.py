@@ -12,6 +12,7 @@ from kivy.uix.screenmanager import Screen
 from companion.games.castor import scoreboard
 from companion.games.castor.state import CastorState
 from companion.games.castor.story import story
+from companion.names import display_name
 from ui import theme
 from ui.screens.castor.common import SYMBOL_FONT
 from ui.screens.castor.play import medals_text
@@ -36,7 +37,8 @@ class CastorEndScreen(Screen):
                   for seat in range(len(board.players))]
         order = sorted(range(len(board.players)),
                        key=lambda s: (-board.players[s].medals, -totals[s]))
-        scores = [ScoreLine(board.players[s].name, medals_text(board.players[s].medals),
+        scores = [ScoreLine(display_name(board.players[s].name),
+                            medals_text(board.players[s].medals),
                             app.tr("castor.ui.points", n=totals[s]),
                             board.players[s].winner, SYMBOL_FONT) for s in order]
         board_button = Tap(app.tr("castor.ui.scoreboard"), size=theme.SIZE_BUTTON,

@@ -16,6 +16,7 @@ from companion.games.castor import scoreboard
 from companion.games.castor.instructions import instructions
 from companion.games.castor.state import CastorState
 from companion.games.castor.view import RoundColumn, Scoreboard
+from companion.names import display_name
 from companion.session import Session, Update
 from ui import theme
 from ui.dialogs import confirm_loss
@@ -204,7 +205,8 @@ class CastorPlayScreen(PlayScreen):
         self.board.add_widget(header)
         for seat, player in enumerate(board.players):
             row = BoxLayout(spacing=dp(3))
-            name = player.name + (f"\n{player.agent_name}" if player.agent_name else "")
+            name = display_name(player.name) + (
+                f"\n{player.agent_name}" if player.agent_name else "")
             row.add_widget(Text(name, size=theme.SIZE_SMALL if player.agent_name
                                 else theme.SIZE_BODY,
                                 bold=player.winner, tid=f"board.name.{seat}",

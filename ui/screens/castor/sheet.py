@@ -15,6 +15,7 @@ from kivy.uix.screenmanager import Screen
 from companion.games.castor import commands as c
 from companion.games.castor.scoring import score_round
 from companion.games.castor.state import Sheet
+from companion.names import display_name
 from ui import theme
 from ui.screens.castor.common import MEDAL, SYMBOL_FONT, colour_cards, current_state
 from ui.screens.castor.dialogs import keypad_dialog
@@ -91,7 +92,7 @@ class CastorSheetScreen(Screen):
         self.results = []
         for seat, player in enumerate(state.players):
             row = BoxLayout(spacing=dp(4))
-            row.add_widget(Text(player.name, size=theme.SIZE_SMALL, bold=True,
+            row.add_widget(Text(display_name(player.name), size=theme.SIZE_SMALL, bold=True,
                                 size_hint_x=NAME_WIDTH,
                                 tid=f"sheet.name.{seat}"))
             for field in FIELDS:

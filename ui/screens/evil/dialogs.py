@@ -15,6 +15,7 @@ from companion.games.evil import commands as c
 from companion.games.evil.dice import DICE
 from companion.games.evil.instructions import roman
 from companion.games.evil.state import EvilState
+from companion.names import display_name
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
 from ui.screens.evil.card import Para
@@ -201,7 +202,7 @@ class PowerDialog(SideDialog):
         free = [pl for pl in free if pl.character not in state.powers_up]
         toggles = self.toggles[:len(free)]
         for toggle, pl in zip(toggles, free, strict=True):
-            toggle.text = f"{pl.name}\n{pl.character}"
+            toggle.text = f"{display_name(pl.name)}\n{pl.character}"
             toggle.tid = f"power.{pl.character}"
             toggle.character = pl.character
         _fill(self.characters, toggles, cols=min(2, len(free)) or 1, height=70)
