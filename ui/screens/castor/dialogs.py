@@ -434,10 +434,11 @@ def revealed_dialog(state: CastorState, number: int,
                    "malus": f"−{cell.malus}" if cell.malus else "·",
                    "total": str(cell.total), "medal": MEDAL if cell.medal else "·"}
         for name in REVEAL_COLUMNS:
-            figure = Text(figures[name], size=theme.SIZE_FIGURE, halign="center",
-                          bold=name in ("total", "medal"), font_name=SYMBOL_FONT,
-                          color=GOLD if name == "medal" or (name == "total" and cell.medal)
-                          else inks.get(name, theme.TEXT),
+            text = figures[name]
+            colour = theme.MUTED if text == "·" else GOLD if name == "medal" or (
+                name == "total" and cell.medal) else inks.get(name, theme.TEXT)
+            figure = Text(text, size=theme.SIZE_FIGURE, halign="center",
+                          font_name=SYMBOL_FONT, color=colour,
                           size_hint_x=share, tid=f"revealed.{name}.{seat}")
             figure.key_figure = True
             row.add_widget(figure)

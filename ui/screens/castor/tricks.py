@@ -70,7 +70,8 @@ HEADLINE_HEIGHT = 48
 ACT_HEIGHT = 38
 NOTE_HEIGHT = 44
 CHIP_HEIGHT = 64
-CHIP_NAME_HEIGHT = 24  # the rest of the chip is the card's
+CHIP_NAME_HEIGHT = 24
+RING = 3  # px: the ring round the seat to play  # the rest of the chip is the card's
 #: the events whose news the screen shows otherwise (the headline, the last trick, the
 #: powers line): the note says the others (a complice's change, a card to check)
 SHOWN_ELSEWHERE = (e.TrickWon, e.RoundStarted, e.PowerDrawn, e.TrumpsSet, e.LeaderChosen)
@@ -82,6 +83,10 @@ class Chip(BoxLayout):
     def __init__(self, index: int) -> None:
         super().__init__(orientation="vertical", padding=(dp(4), dp(1)))
         with self.canvas.before:
+            # the seat to play: a ring of the selected colour round the panel (a yellow
+            # card's chip is filled with a yellow of its own)
+            self._ring = Color(*theme.PANEL)
+            self._outer = RoundedBox(theme.RADIUS)
             self._fill = Color(*theme.PANEL)
             self._box = RoundedBox(theme.RADIUS)
         self.bind(pos=self._place, size=self._place)
@@ -95,13 +100,18 @@ class Chip(BoxLayout):
         self.add_widget(self.card)
 
     def _place(self, *_: Any) -> None:
-        self._box.pos = self.pos
-        self._box.size = self.size
+        ring = dp(RING)
+        self._outer.pos = self.pos
+        self._outer.size = self.size
+        self._box.pos = (self.x + ring, self.y + ring)
+        self._box.size = (self.width - 2 * ring, self.height - 2 * ring)
 
-    def show(self, name: str, card: str, fill: theme.Rgba, colour: theme.Rgba) -> None:
+    def show(self, name: str, card: str, fill: theme.Rgba, colour: theme.Rgba,
+             ring: theme.Rgba | None = None) -> None:
         self.name.text = name
         self.card.text = card
         self._fill.rgba = fill
+        self._ring.rgba = ring or fill
         self.name.color = self.card.color = colour
 
 
@@ -301,8 +311,8 @@ class CastorTricksScreen(Screen):
             if card is None:
                 waiting = name == view.next_player
                 chip.show(name, app.tr("castor.ui.next" if waiting else "castor.ui.waiting"),
-                          theme.SELECTED if waiting else theme.PANEL,
-                          theme.INK if waiting else theme.MUTED)
+                          theme.PANEL, theme.ACCENT if waiting else theme.MUTED,
+                          ring=theme.ACCENT if waiting else None)
             else:
                 mark = f"{MEDAL} " if name == view.winning else ""
                 chip.show(f"{mark}{name}", card_text(card.colour, card.value),
