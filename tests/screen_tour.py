@@ -52,6 +52,7 @@ DOC_PICTURES = {
     "evil_play_rolled": "evil-play",
     "castor_play_round": "castor-play",
     "castor_tricks_played": "castor-tricks",
+    "castor_dialog_revealed": "castor-reveal",
     "bond_play_scored": "bond-play",
     "tray_play": "tray-play",
     "night_history": "history",
@@ -228,6 +229,41 @@ def castor_card(colour: str, value: int) -> Action:
     return act
 
 
+def castor_play_on(tricks: int = 12) -> Action:
+    """Castor's tracker: the table plays on, `tricks` tricks or to the round's end (its
+    reveal), a card not yet played each time (the keypad opens on the colour led), the
+    first plan card offered; a power's, a complice's or a card's question answered."""
+    def act(ui: Any) -> None:
+        from companion.games.castor import playable_values
+
+        taken = 0
+        for _ in range(tricks * 12):
+            if ui.dialog == "extra":
+                tap_first("extra.")(ui)
+            elif ui.dialog == "check":
+                ui.tap("check.ok")
+            if ui.dialog is not None or ui.screen != "castor_tricks" or taken >= tricks:
+                return
+            if _tids(ui, "tricks.plan."):
+                tap_first("tricks.plan.")(ui)
+                taken += 1
+                continue
+            state = ui.app.session.state
+            colour, value = next((c, v) for c in state.params.colour_names
+                                 for v in playable_values(state, c))
+            if not ui.find(f"tricks.colour.{colour}").text.startswith("▶"):
+                ui.tap(f"tricks.colour.{colour}")
+            ui.tap(f"tricks.value.{value}")
+        raise StepFailed(f"the tracker did not get through {tricks} tricks")
+    return act
+
+
+def restart(ui: Any) -> None:
+    """The app started again on the same journal (what a start after a power cut
+    does: every action shown was written)."""
+    ui.launcher.restart(ui)
+
+
 def bond_end_by_agreement(ui: Any) -> None:
     ui.tap("play.end")
     expect_dialog("end_confirm")(ui)
@@ -379,8 +415,39 @@ CASTOR_TRICKS = Journey("castor_tricks", (
     S("castor_dialog_trumps", "dialog:trumps", tap("tricks.complice"),
       tap("complice.trumps"), leave=(tap("trumps.blue"),)),
     # a card off the game's guess: accepted, the table is asked to check its cards
+    S("castor_dialog_card_keypad", "dialog:keypad", tap("tricks.colour.blue"),
+      tap("tricks.value.other"), keypad(20), leave=CLOSE),
     S("castor_dialog_check", "dialog:check", tap("tricks.colour.blue"),
       tap("tricks.value.other"), keypad(20), tap("keypad.ok"), leave=(tap("check.ok"),)),
+    # the complice's corrections, each asked after its note (its Undo takes it back)
+    S("castor_dialog_award", "dialog:award", tap("tricks.complice"),
+      tap("complice.winner"), leave=(tap("award.undo"),)),
+    S("castor_dialog_move_from", "dialog:move_from", tap("tricks.complice"),
+      tap("complice.card"), leave=(tap("move_from.undo"),)),
+    S("castor_dialog_move_to", "dialog:move_to", tap("tricks.complice"),
+      tap("complice.card"), tap("move_from.0"), leave=CLOSE),
+    S("castor_dialog_move_colour", "dialog:move_colour", tap("tricks.complice"),
+      tap("complice.card"), tap("move_from.0"), tap("move_to.1"), leave=CLOSE),
+    S("castor_dialog_complice_leader", "dialog:leader", tap("tricks.complice"),
+      tap("complice.leader"), leave=(tap("leader.undo"),)),
+    # a player's own pile: whose, "only they look", the pile
+    S("castor_dialog_piles", "dialog:piles", tap("tricks.piles"), leave=CLOSE),
+    S("castor_dialog_look", "dialog:look", tap("tricks.piles"), tap("piles.0"),
+      leave=CLOSE),
+    S("castor_dialog_pile", "dialog:pile", tap("tricks.piles"), tap("piles.0"),
+      tap("look.show"), leave=CLOSE),
+    # every card down: who wins the trick, the plan card to tap
+    S("castor_tricks_complete", "screen:castor_tricks", castor_card("yellow", 9)),
+    # the scoreboard mid-round: its sheet would replace the tricks, so it asks
+    S("castor_play_tracking", "screen:castor_play", tap("tricks.plan.1"), tap("tricks.board")),
+    S("castor_dialog_sheet_confirm", "dialog:sheet_confirm", tap("play.sheet"),
+      leave=CLOSE),
+    S("castor_sheet_tracked", "screen:castor_sheet", tap("play.sheet"),
+      tap("sheet_confirm.yes"), leave=(tap("sheet.cancel"), tap("play.tricks"))),
+    # the app started again on the journal: the trick being tracked, as it was
+    S("castor_tricks_reopened", "screen:castor_tricks", castor_card("green", 13), restart),
+    # the last trick taken: every pile revealed, a table of key figures
+    S("castor_dialog_revealed", "dialog:revealed", castor_play_on(), leave=CLOSE),
 ))
 
 BOND = Journey("bond", (
@@ -536,9 +603,28 @@ class Launcher:
         app._run_prepare()
         self.apps.append(app)
         driver = _driver(app)
+        driver.launcher = self  # a step may start the app again (`restart`)
         driver.wait_until(lambda: tuple(Window.size) == self.size, timeout=3)
         driver.pump(5)
         return driver
+
+    def restart(self, ui: Any) -> None:
+        """The app on `ui` stopped and started again on the same journal, the same
+        seed; `ui` drives the new one."""
+        from companion import config
+        from companion.journal import Journal
+        from ui.app import CompanionApp
+
+        path = ui.app.journal.path
+        seed = ui.app.new_seed()
+        self.stop()
+        data = config.merge(self.defaults.data, {"language": self.language})
+        data["display"] = dict(data["display"], roll_animation=0)
+        app = CompanionApp(config.Config(data), Journal(path), new_seed=lambda: seed)
+        app._run_prepare()
+        self.apps.append(app)
+        ui.app = app
+        ui.pump(5)
 
     def stop(self) -> None:
         from kivy.base import EventLoop

@@ -34,25 +34,21 @@ def _act(dialog: Dialog, command: object) -> None:
 
 
 def undo_item(dialog: Dialog, command: str,
-              then: Callable[[], Any] | None = None) -> tuple[str, str, Callable[[], Any]]:
+              before: Callable[[], Any] | None = None) -> tuple[str, str, Callable[[], Any]]:
     """The way back from a question that an action raised: takes that action back
-    (`command` names it: "DrawPower", "NoteComplice"...), from the question itself."""
+    (`command` names it: "DrawPower", "NoteComplice"...), from the question itself.
+    `before` runs first (the undo itself may wait for the action before it to be saved)."""
     app = App.get_running_app()
 
     def undo() -> None:
         dialog.dismiss()
-        if app.undo() and then is not None:
-            then()
+        if before is not None:
+            before()
+        app.undo()
 
     what = app.tr(f"castor.ui.command.{command}")
     return app.tr("castor.ui.undo_button", what=what), f"{dialog.tid}.undo", undo
 
-
-def last_command() -> str | None:
-    """The name of the action Undo would take back now, if any."""
-    session = App.get_running_app().session
-    command = None if session is None else session.next_undo()
-    return None if command is None else type(command).__name__
 
 
 def keypad_dialog(title: str, initial: int, on_done: Callable[[int], None]) -> Dialog:
@@ -114,7 +110,7 @@ def power_dialog(state: CastorState) -> Dialog:
     return open_dialog(dialog)
 
 
-def leader_dialog(state: CastorState, chooser: str | None) -> Dialog:
+def leader_dialog(state: CastorState, chooser: str | None, after_note: bool = False) -> Dialog:
     """Who leads this trick: a Belton-like power's choice, or a correction."""
     app = App.get_running_app()
     title = app.tr("castor.ui.leader_power_title", player=chooser) if chooser \
@@ -128,16 +124,12 @@ def leader_dialog(state: CastorState, chooser: str | None) -> Dialog:
     if chooser:
         # the power must be applied: no Close, its way back is taking the card back
         dialog.buttons([undo_item(dialog, "DrawPower")])
-    elif last_command() == "NoteComplice" and state.tracking is not None and \
-            state.tracking.current.complice:
-        dialog.buttons([undo_item(dialog, "NoteComplice"),
-                        (app.tr("core.ui.close"), "leader.close", dialog.dismiss)])
     else:
-        dialog.buttons([(app.tr("core.ui.close"), "leader.close", dialog.dismiss)])
+        dialog.buttons(_complice_way_back(dialog, "leader.close", "core.ui.close", after_note))
     return open_dialog(dialog)
 
 
-def trumps_dialog(state: CastorState) -> Dialog:
+def trumps_dialog(state: CastorState, after_note: bool = False) -> Dialog:
     """A "complice" card changes the trumps for one trick: usual, none, or another
     colour before the usual trumps."""
     app = App.get_running_app()
@@ -158,15 +150,16 @@ def trumps_dialog(state: CastorState) -> Dialog:
                       lambda o=order: _act(dialog, c.SetTrumps(o))))
     dialog.buttons(items, cols=2, height=60)
     dialog.add(BoxLayout())
-    dialog.buttons(_complice_way_back(dialog, "trumps.close", "core.ui.close"))
+    dialog.buttons(_complice_way_back(dialog, "trumps.close", "core.ui.close", after_note))
     return open_dialog(dialog)
 
 
-def _complice_way_back(dialog: Dialog, tid: str, key: str) -> list[Any]:
-    """A complice's correction follows its note: Undo takes the note back, from here."""
+def _complice_way_back(dialog: Dialog, tid: str, key: str, after_note: bool) -> list[Any]:
+    """A complice's correction follows its note (`after_note`): Undo takes the note
+    back, from here (applied after the note, should the note still be being saved)."""
     app = App.get_running_app()
     items: list[Any] = []
-    if last_command() == "NoteComplice":
+    if after_note:
         items.append(undo_item(dialog, "NoteComplice"))
     items.append((app.tr(key), tid, dialog.dismiss))
     return items
@@ -195,7 +188,8 @@ def extra_plan_dialog(state: CastorState, player: str, plan: int,
 
 
 # -- "check your cards" ------------------------------------------------------------------
-def check_dialog(events: Sequence[Any], then: Callable[[], Any] | None = None) -> Dialog | None:
+def check_dialog(events: Sequence[Any], then: Callable[[], Any] | None = None,
+                 command: str | None = None) -> Dialog | None:
     """The note for cards the game's settings did not expect, with the settings fix for
     the next games; None when the user's settings already expect every such card (the
     game in progress keeps its own settings, so its log still notes them)."""
@@ -222,7 +216,6 @@ def check_dialog(events: Sequence[Any], then: Callable[[], Any] | None = None) -
     log_notes(lines)
     if not needed:
         return None
-    command = last_command()
     undo = None
     if command is not None:
         undo = (app.tr("castor.ui.undo_button",
@@ -248,10 +241,10 @@ def complice_dialog(state: CastorState) -> Dialog:
             return
         if not app.send(c.NoteComplice(action)):
             return
-        follow = {"trumps": trumps_dialog, "leader": lambda s: leader_dialog(s, None),
+        follow = {"trumps": trumps_dialog, "leader": lambda s, **k: leader_dialog(s, None, **k),
                   "winner": award_dialog, "card": move_card_dialog,
                   "points": move_points_dialog}
-        follow[action](current())
+        follow[action](current(), after_note=True)
 
     def label(action: str) -> str:  # the phrase fits in a sentence: a capital on a button
         text = app.tr(f"castor.complice.{action}")
@@ -272,9 +265,9 @@ def current() -> CastorState:
 
 
 def pick_player(state: CastorState, title: str, tid: str, then: Callable[[str], Any],
-                leave_out: str | None = None, extra: tuple[str, Any] | None = None) -> Dialog:
+                leave_out: str | None = None, extra: tuple[str, Any] | None = None,
+                after_note: bool = False) -> Dialog:
     """One button per player (and an optional extra choice); `then(name)`."""
-    app = App.get_running_app()
     dialog = Dialog(title, tid=tid, size_hint=(0.8, 0.75))
 
     def chosen(value: Any) -> None:
@@ -287,22 +280,19 @@ def pick_player(state: CastorState, title: str, tid: str, then: Callable[[str], 
         items.append((extra[0], f"{tid}.none", lambda v=extra[1]: chosen(v)))
     dialog.buttons(items, cols=min(3, len(items)), height=60)
     dialog.add(BoxLayout())
-    if tid in ("award", "move_from"):  # a complice's correction, after its note
-        dialog.buttons(_complice_way_back(dialog, f"{tid}.cancel", "core.ui.cancel"))
-    else:
-        dialog.buttons([(app.tr("core.ui.cancel"), f"{tid}.cancel", dialog.dismiss)])
+    dialog.buttons(_complice_way_back(dialog, f"{tid}.cancel", "core.ui.cancel", after_note))
     return open_dialog(dialog)
 
 
-def award_dialog(state: CastorState) -> Dialog:
+def award_dialog(state: CastorState, after_note: bool = False) -> Dialog:
     """A complice's rule gives the trick to someone other than the strongest card."""
     app = App.get_running_app()
     return pick_player(state, app.tr("castor.ui.award_title"), "award",
                        lambda name: app.send(c.AwardTrick(name)),
-                       extra=(app.tr("castor.ui.award_usual"), None))
+                       extra=(app.tr("castor.ui.award_usual"), None), after_note=after_note)
 
 
-def move_card_dialog(state: CastorState) -> Dialog:
+def move_card_dialog(state: CastorState, after_note: bool = False) -> Dialog:
     """A won card changes piles: from whom, to whom, which colour, which number. Nobody
     sees a pile here: the giver reads the card from their own."""
     app = App.get_running_app()
@@ -326,10 +316,11 @@ def move_card_dialog(state: CastorState) -> Dialog:
         dialog.buttons([(app.tr("core.ui.cancel"), "move_colour.cancel", dialog.dismiss)])
         open_dialog(dialog)
 
-    return pick_player(state, app.tr("castor.ui.move_card_from"), "move_from", giver)
+    return pick_player(state, app.tr("castor.ui.move_card_from"), "move_from", giver,
+                       after_note=after_note)
 
 
-def move_points_dialog(state: CastorState) -> Dialog:
+def move_points_dialog(state: CastorState, after_note: bool = False) -> Dialog:
     """Plan points change piles: from whom, to whom, how many."""
     app = App.get_running_app()
 
@@ -340,7 +331,8 @@ def move_points_dialog(state: CastorState) -> Dialog:
                                              lambda n: app.send(c.MovePlan(name, to, n))),
                     leave_out=name)
 
-    return pick_player(state, app.tr("castor.ui.move_points_from"), "move_from", giver)
+    return pick_player(state, app.tr("castor.ui.move_points_from"), "move_from", giver,
+                       after_note=after_note)
 
 
 # -- a player's own pile -----------------------------------------------------------------
@@ -400,7 +392,7 @@ def revealed_dialog(state: CastorState, number: int,
                     undo: Callable[[], Any] | None = None) -> Dialog | None:
     """The round's sheet as the tricks filled it, now that every pile may be seen: a
     moment. Per player, as key figures: plan points, green and yellow cards, bonus,
-    malus, total and medal. `undo` takes the last trick back (from the reveal itself)."""
+    malus, total and medal. Its Undo takes the last trick back (`undo` runs first)."""
     app = App.get_running_app()
     board = scoreboard(state)
     if not 1 <= number <= len(board.rounds):
@@ -447,7 +439,7 @@ def revealed_dialog(state: CastorState, number: int,
         dialog.add(BoxLayout())  # rows keep their height whatever the number of players
     items = []
     if undo is not None:
-        items.append(undo_item(dialog, "TakeTrick", then=undo))
+        items.append(undo_item(dialog, "TakeTrick", before=undo))
     items.append((app.tr("core.ui.ok"), "revealed.ok", dialog.dismiss))
     dialog.buttons(items, height=52)
     dialog.default = dialog.dismiss

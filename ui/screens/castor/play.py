@@ -100,6 +100,10 @@ class CastorPlayScreen(PlayScreen):
                 self.open_tricks()
                 return
         self._show_screen(update)
+        if update is not None and getattr(self, "_tricks_after_undo", False):
+            self._tricks_after_undo = False
+            if update.verb == "undo" and self.state.tracking is not None:
+                self.open_tricks()
         if update is None or update.verb != "do":
             return
         # a tracked round just ended: its piles may be seen now ("la pile des cartes que
@@ -111,9 +115,10 @@ class CastorPlayScreen(PlayScreen):
         def reveal() -> None:
             if ended:
                 # its Undo takes the last trick back, to the tracker
-                revealed_dialog(state, ended[0], undo=self._back_to_tricks)
+                revealed_dialog(state, ended[0], undo=self._undo_to_tricks)
 
-        if check_dialog(update.events, then=reveal) is None:
+        if check_dialog(update.events, then=reveal,
+                        command=type(update.command).__name__) is None:
             reveal()
 
     def _show_screen(self, update: Update | None) -> None:
@@ -275,9 +280,10 @@ class CastorPlayScreen(PlayScreen):
         sheet.open(number)
         app.root.current = "castor_sheet"
 
-    def _back_to_tricks(self) -> None:
-        if self.state.tracking is not None:
-            self.open_tricks()
+    def _undo_to_tricks(self) -> None:
+        """The reveal's Undo: the undo that follows (once the action before it is
+        saved) takes the last trick back and shows the tracker on it."""
+        self._tricks_after_undo = True
 
     def open_tricks(self) -> None:
         app = App.get_running_app()

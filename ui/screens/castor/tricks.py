@@ -68,7 +68,7 @@ MARKS_SETTING = "games.castor.keypad_marks_played"
 #: under the finger moves between two taps, whatever the lines say
 HEADLINE_HEIGHT = 48
 ACT_HEIGHT = 38
-NOTE_HEIGHT = 44
+NOTE_HEIGHT = 42
 CHIP_HEIGHT = 64
 CHIP_NAME_HEIGHT = 24
 RING = 3  # px: the ring round the seat to play  # the rest of the chip is the card's
@@ -167,9 +167,9 @@ class CastorTricksScreen(Screen):
         self.values = GridLayout(cols=VALUE_COLUMNS, spacing=dp(theme.SPACE_XS))
         bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(48))
         self.undo_button = Tap(app.tr("core.ui.undo"), tid="tricks.undo")
-        self.undo_button.bind(on_release=lambda _b: app.undo())
+        self.undo_button.bind(on_release=lambda _b: self.act_on(app.undo))
         self.redo_button = Tap(app.tr("core.ui.redo"), tid="tricks.redo")
-        self.redo_button.bind(on_release=lambda _b: app.redo())
+        self.redo_button.bind(on_release=lambda _b: self.act_on(app.redo))
         self.cancel_button = Tap(app.tr("castor.ui.stop_tracking"), tid="tricks.cancel",
                                  size=theme.SIZE_SMALL)
         self.cancel_button.bind(on_release=lambda _b: app.send(c.CancelTracking()))
@@ -196,7 +196,6 @@ class CastorTricksScreen(Screen):
         if view is None:  # the game is won: nothing to track
             return
         if update is not None:
-            self.colour = None  # the keypad opens on the colour led, if any
             self.last_said = self._news(update)
         self.title.text = app.tr("castor.ui.tricks_title", round=view.round, trick=view.trick,
                                  tricks=view.tricks_per_round)
@@ -385,12 +384,19 @@ class CastorTricksScreen(Screen):
         self.colour = colour
         self.refresh(None)
 
+    def act_on(self, action: Any) -> None:
+        """An action from the tracker: the next card's keypad opens on the colour led
+        again (reset at the tap: an update may come after the next colour tapped)."""
+        self.colour = None
+        action()
+
     def play(self, value: int) -> None:
         view = trick_view(current_state())
         colour = None if view is None else self.entry_colour(view)
         if view is None or view.next_player is None or colour is None:
             return
-        App.get_running_app().send(c.PlayCard(view.next_player, colour, value))
+        app = App.get_running_app()
+        self.act_on(lambda: app.send(c.PlayCard(view.next_player, colour, value)))
 
     def other_value(self, player: str, colour: str) -> None:
         """A number the settings do not list: the keypad (the rules note it, or refuse
@@ -400,7 +406,7 @@ class CastorTricksScreen(Screen):
         def played(value: int) -> None:
             view = trick_view(current_state())
             if view is not None and view.next_player == player:
-                app.send(c.PlayCard(player, colour, value))
+                self.act_on(lambda: app.send(c.PlayCard(player, colour, value)))
 
         keypad_dialog(app.tr("castor.ui.other_value_title", player=player,
                              card=colour_card(colour)), 0, played)
