@@ -199,6 +199,10 @@ def test_an_older_journals_names_are_tidied_wherever_they_are_read(journal: Jour
     said = [tr.message(m) for entry in history.log(journal, game) for m in entry.details]
     assert said and all(_clean(text) and len(text) < 300 for text in said)
     assert any("Null Tab" in text for text in said)
+    # a game's score lines (Statistics)
+    from companion.night import stats
+
+    assert stats.score_lines(journal, game).names == tuple(s.name_then for s in line.seats)
     # a new game from the roster: the player is offered and the game starts
     other = roster.add(journal, "Ann").id
     players = roster.setup_players(journal, [zed, other])

@@ -35,6 +35,7 @@ from typing import Any
 
 from companion.journal import DamagedRow, Journal
 from companion.messages import RuleError
+from companion.names import display_name
 from companion.night.facts import Facts, all_facts, effective, game_facts
 from companion.night.roster import RosterPlayer, link_missing, players
 
@@ -269,5 +270,7 @@ def score_lines(journal: Journal, game_id: int) -> ScoreLines:
     else:
         raise RuleError("night.error.no_score_line", kind=facts.kind)
     links = seat_links(journal).get(game_id, {})
-    return ScoreLines(facts.kind, facts.names, tuple(links.get(i) for i in range(n)),
+    # an older game's names, typed before they were checked, read like today's
+    return ScoreLines(facts.kind, tuple(display_name(name) for name in facts.names),
+                      tuple(links.get(i) for i in range(n)),
                       tuple(tuple(line) for line in lines))

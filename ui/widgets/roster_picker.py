@@ -34,7 +34,9 @@ class PickRow(RecycleDataViewBehavior, BoxLayout):
         self.ids_shown: list[int | None] = [None] * COLS
         self.picks = []
         for col in range(COLS):
-            button = Tap("", size=20)
+            # one line, cut with an ellipsis: a long name (24 characters) and its seat
+            # number never overflow a third of the dialog
+            button = Tap("", size=20, shorten=True, shorten_from="right")
             button.bind(on_release=lambda _b, c=col: self._toggle(c))
             self.picks.append(button)
             self.add_widget(button)
