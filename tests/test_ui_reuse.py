@@ -376,3 +376,34 @@ def test_rolls_and_a_finished_game_leave_nothing_a_frozen_collection_would_keep(
         gc.garbage.clear()
         gc.unfreeze()
     assert kept == []
+
+
+def test_castor_undo_and_redo_build_no_widget_on_the_scoreboard(
+        launch: Any, created: list[Any]) -> None:
+    """Issue 32: "11 of 600 Castor undo/redo taps took 150-510 ms": the scoreboard was
+    built anew at every action, ~1 700 Kivy objects with cycles a tap, which the overdue
+    full collection then walked in the middle of play. The board re-tells its rows."""
+    from companion.games.castor import commands as cc
+    from tests.test_ui_castor import new_game as new_castor
+
+    ui = launch(seed=3)
+    new_castor(ui, players=3)
+    # a round on the board, then taken back and forth
+    ui.app.send(cc.EnterSheet(1, (2, 1, 0), (2, 1, 1), (0, 0, 1)))
+    ui.settle()
+    ui.app.close_dialog()
+    assert ui.screen == "castor_play"
+    ui.tap("play.undo")
+    ui.tap("play.redo")  # every widget the two boards need exists now
+    ui.app.close_dialog()
+    screen = ui.app.root.get_screen("castor_play")
+    ui.wait_until(lambda: screen.warmed)  # the end screen is built while the table plays
+    ui.pump(3)
+    before = len(created)
+    for _ in range(6):
+        ui.tap("play.undo")
+        assert not ui.has("board.round.1") and ui.text("board.total.0") == "0"
+        ui.tap("play.redo")
+        assert ui.has("board.round.1") and ui.has("board.cell.2.1")
+        ui.app.close_dialog()
+    assert created[before:] == []

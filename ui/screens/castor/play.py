@@ -16,26 +16,15 @@ from companion.games.castor import scoreboard
 from companion.games.castor.instructions import instructions
 from companion.games.castor.state import CastorState
 from companion.games.castor.view import RoundColumn, Scoreboard
-from companion.names import display_name
 from companion.session import Session, Update
 from ui import theme
 from ui.dialogs import confirm_loss
-from ui.screens.castor.common import DARK_INK, MEDAL, SYMBOL_FONT
+from ui.screens.castor.board import Board, medals_text
 from ui.screens.castor.dialogs import check_dialog, revealed_dialog
 from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
-NAME_WIDTH = 0.18
-TOTAL_WIDTH = 0.13
-MEDALS_WIDTH = 0.17
-#: up to this many rounds a round's cell shows its score at the key-figure size
-FIGURE_ROUNDS = 4
-GOLD = (0.93, 0.74, 0.22, 1)
-
-
-def medals_text(count: int) -> str:
-    """Stars and the number: readable without telling colours apart."""
-    return f"{MEDAL * count} {count}".strip() if count else "0"
+__all__ = ["CastorPlayScreen", "medals_text", "said"]
 
 
 def said(update: Update | None) -> str:
@@ -58,6 +47,7 @@ class CastorPlayScreen(PlayScreen):
                          halign="right", size_hint_x=0.3)
         top, self.status = self.game_header("play.status", extra=[self.goal])
         self.board = BoxLayout(orientation="vertical", spacing=dp(3))
+        self.board_rows = Board(self.board, self.open_sheet)
         # the last action, as body text (not a key figure): it wraps, never cut, and at
         # 38 px its two lines would take the rows of a five-player board
         self.say_label = Text(size=theme.SIZE_BODY, tid="play.say", fit=True,
@@ -185,66 +175,7 @@ class CastorPlayScreen(PlayScreen):
         self.refresh_history_buttons()
 
     def _draw_board(self, board: Scoreboard) -> None:
-        app = App.get_running_app()
-        self.board.clear_widgets()
-        share = (1 - NAME_WIDTH - TOTAL_WIDTH - MEDALS_WIDTH) / max(len(board.rounds), 1)
-        cell_size = theme.SIZE_FIGURE if len(board.rounds) <= FIGURE_ROUNDS \
-            else theme.SIZE_TITLE
-        header = follow_height(BoxLayout(spacing=dp(3)), theme.touch())  # round taps
-        header.add_widget(Text(app.tr("core.ui.players"), size=theme.SIZE_SMALL, color=theme.MUTED,
-                               size_hint_x=NAME_WIDTH))
-        for column in board.rounds:
-            head = Tap(self._round_title(column), tid=f"board.round.{column.number}",
-                       size=theme.SIZE_SMALL,
-                       size_hint_x=share)
-            head.bind(on_release=lambda _b, n=column.number: self.open_sheet(n))
-            header.add_widget(head)
-        if not board.rounds:
-            header.add_widget(Text(app.tr("castor.ui.no_round"), size=theme.SIZE_SMALL,
-                                   color=theme.MUTED,
-                                   size_hint_x=share, tid="board.empty"))
-        header.add_widget(Text(app.tr("castor.ui.total"), size=theme.SIZE_SMALL, color=theme.MUTED,
-                               size_hint_x=TOTAL_WIDTH, halign="center"))
-        header.add_widget(Text(app.tr("castor.ui.medals"), size=theme.SIZE_SMALL, color=theme.MUTED,
-                               size_hint_x=MEDALS_WIDTH, halign="center"))
-        self.board.add_widget(header)
-        for seat, player in enumerate(board.players):
-            row = BoxLayout(spacing=dp(3))
-            name = display_name(player.name) + (
-                f"\n{player.agent_name}" if player.agent_name else "")
-            row.add_widget(Text(name, size=theme.SIZE_SMALL if player.agent_name
-                                else theme.SIZE_BODY,
-                                bold=player.winner, tid=f"board.name.{seat}",
-                                color=GOLD if player.winner else theme.TEXT,
-                                size_hint_x=NAME_WIDTH))
-            total = 0
-            for column in board.rounds:
-                cell = column.cells[seat]
-                medal = cell.medal and column.counts
-                total += cell.total if column.counts else 0
-                # the star and the gold fill say "medal" (no colour needed to read it)
-                text = f"{MEDAL} {cell.total}" if medal else str(cell.total)
-                tap = Tap(text, tid=f"board.cell.{seat}.{column.number}", size=cell_size,
-                          font_name=SYMBOL_FONT, size_hint_x=share,
-                          background=GOLD if medal else theme.PANEL,
-                          color=DARK_INK if medal else
-                          (theme.TEXT if column.counts else theme.MUTED))
-                tap.bind(on_release=lambda _b, n=column.number: self.open_sheet(n))
-                row.add_widget(tap)
-            if not board.rounds:
-                row.add_widget(BoxLayout(size_hint_x=share))
-            row.add_widget(Text(str(total), size=theme.SIZE_FIGURE, bold=True, halign="center",
-                                tid=f"board.total.{seat}", size_hint_x=TOTAL_WIDTH))
-            row.add_widget(Text(medals_text(player.medals), size=theme.SIZE_FIGURE,
-                                halign="center",
-                                font_name=SYMBOL_FONT, tid=f"board.medals.{seat}",
-                                color=GOLD if player.medals else theme.TEXT,
-                                size_hint_x=MEDALS_WIDTH))
-            self.board.add_widget(row)
-        # rows keep their touch height whatever the number of players
-        spare = max(0, 5 - len(board.players))
-        for _ in range(spare):
-            self.board.add_widget(BoxLayout())
+        self.board_rows.show(board, self._round_title)
 
     def _round_title(self, column: RoundColumn) -> str:
         app = App.get_running_app()
