@@ -163,6 +163,7 @@ def evil_roll_until(dialog: str, rolls: int = 40) -> Action:
     """Roll Pr. Evil's dice until the app asks `dialog` (the seed decides when)."""
     def act(ui: Any) -> None:
         for _ in range(rolls):
+            ui.pump(2)  # what the last roll opens comes in the frame after its result
             if ui.dialog == dialog:
                 return
             answer(ui)
@@ -561,6 +562,8 @@ def _driver(app: Any) -> Any:
                                  f"(screen {self.screen}, dialog {self.dialog})")
             if widget is not None and widget.disabled:
                 raise StepFailed(f"{tid!r} is disabled")
+            if getattr(widget, "rolls", False):  # a roll's result shown before the next
+                self.wait_until(self.app.may_roll)
             touch = UnitTestTouch(*(drawn or widget.to_window(*widget.center)))
             touch.touch_down()
             self.pump(1)
