@@ -277,3 +277,35 @@ def test_closing_a_dialog_twice_or_from_its_own_dismissal_is_harmless(launch: An
     ui.pump(5)  # laid out
     ui.tap("again.ok")
     assert ui.app.dialog is None and ui.find("again.ok") is None
+
+
+def test_a_button_keeps_the_screen_awake_and_wakes_it_as_a_touch(
+        launch: Any, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A press is the table at work (the screen does not dim under a game played on
+    the buttons); on a dimmed screen it wakes it and does nothing else, as a touch."""
+    from tests.test_ui_dimming import idle_for
+    from ui.screens.night import prefs
+
+    light = tmp_path / "backlight" / "rpi_backlight"  # the 7" screen's, as in /sys
+    light.mkdir(parents=True)
+    (light / "brightness").write_text("200\n")
+    (light / "max_brightness").write_text("255\n")
+    (light / "bl_power").write_text("0\n")
+    monkeypatch.setattr(prefs, "BACKLIGHT", light.parent)
+    ui = launch(hardware=True, seed=4, display={"dim_after": 60, "blank_after": 300})
+    new_game(ui, minutes=40)
+    ui.wait_until(lambda: ui.app.hardware is not None and ui.app.night_dimmer is not None)
+    dimmer = ui.app.night_dimmer
+    dimmer.last = dimmer.clock() - 59  # a minute without a touch, nearly
+    press_pin(ui, "roll")  # played on the button
+    assert len(ui.app.session.steps) == 1
+    answer_dialogs(ui, 40)
+    dimmer.tick()
+    assert (light / "brightness").read_text() == "200\n"  # not dimmed: the press counted
+    idle_for(ui, 61)
+    assert (light / "brightness").read_text() == "25"
+    press_pin(ui, "roll")  # in the dim: wakes the screen, rolls nothing
+    assert (light / "brightness").read_text() == "200"
+    assert len(ui.app.session.steps) == 1
+    press_pin(ui, "roll")  # awake: a press is a press
+    assert len(ui.app.session.steps) == 2
