@@ -23,7 +23,7 @@ from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, open_dialog
 from ui.screens.castor.checks import Fix, check_cards_dialog, log_notes
 from ui.screens.castor.common import MEDAL, SYMBOL_FONT, colour_card, colour_cards
-from ui.widgets.basics import Text
+from ui.widgets.basics import Text, follow_height
 
 KEYPAD_DIGITS = 3  # no sheet value needs more
 
@@ -408,7 +408,7 @@ def revealed_dialog(state: CastorState, number: int,
              "bonus": app.tr("castor.ui.reveal.bonus"), "malus": app.tr("castor.ui.reveal.malus"),
              "total": app.tr("castor.ui.total"), "medal": app.tr("castor.ui.medal_head")}
     inks = {"green": theme.SUCCESS_TEXT, "yellow": theme.colour("yellow")}
-    head = BoxLayout(size_hint_y=None, height=dp(46), spacing=dp(theme.SPACE_XS))
+    head = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), dp(46))  # two lines
     head.add_widget(BoxLayout(size_hint_x=REVEAL_NAME))
     for name in REVEAL_COLUMNS:
         head.add_widget(Text(heads[name], size=theme.SIZE_SMALL, halign="center",
