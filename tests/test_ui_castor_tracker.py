@@ -332,3 +332,28 @@ def test_after_sigkill_mid_trick_the_same_screen_comes_back(tmp_path: Path,
     assert len(after) == len(before) > 0
     differ = sum(1 for a, b in zip(before, after, strict=True) if a != b)
     assert differ == 0, f"{differ} bytes differ"
+
+
+def test_a_trick_builds_no_widget(launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tracker's chips, colours and keys are built once and re-told at every card:
+    a tap that built two dozen widgets left cycles for the collector to walk mid-game."""
+    from kivy.uix.widget import Widget
+
+    ui = launch()
+    new_game(ui, 3)
+    taps = Taps(ui)
+    taps.tap("play.tricks")
+    taps.trick(*ROUND_3[0])  # the first trick builds what a trick shows
+    ui.tap("tricks.colour.mauve")
+    ui.tap("tricks.colour.green")
+    made: list[Any] = []
+    original = Widget.__init__
+
+    def counting(self: Any, **kwargs: Any) -> None:
+        made.append(self)
+        original(self, **kwargs)
+
+    monkeypatch.setattr(Widget, "__init__", counting)
+    for cards, plan in ROUND_3[1:4]:
+        taps.trick(cards, plan)
+        assert made == [], [type(w).__name__ for w in made]

@@ -165,6 +165,16 @@ class CastorTricksScreen(Screen):
         self.chip_pool: list[Chip] = []  # one per seat, built once, told each trick
         self.colours = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), theme.touch(48))
         self.values = GridLayout(cols=VALUE_COLUMNS, spacing=dp(theme.SPACE_XS))
+        self._colour_taps: dict[str, Tap] = {}
+        self._value_keys: list[Tap] = []
+        self._plan_keys: list[Tap] = []
+        self.hint = Text(size=theme.SIZE_BODY, color=theme.MUTED, tid="tricks.hint")
+        self.other_card = Tap(app.tr("castor.ui.other_value"), size=theme.SIZE_SMALL,
+                              tid="tricks.value.other")
+        self.other_card.bind(on_release=lambda _b: self.other_value())
+        self.other_plan = Tap(app.tr("castor.ui.other_value"), size=theme.SIZE_SMALL,
+                              tid="tricks.plan.other")
+        self.other_plan.bind(on_release=lambda _b: self.other_plan_value())
         bar = follow_height(BoxLayout(spacing=dp(6)), theme.touch(48))
         self.undo_button = Tap(app.tr("core.ui.undo"), tid="tricks.undo")
         self.undo_button.bind(on_release=lambda _b: self.act_on(app.undo))
@@ -324,6 +334,34 @@ class CastorTricksScreen(Screen):
             return self.colour
         return view.cards[0].colour if view.cards else None
 
+    # the keypads' buttons are built once and re-told at every action (a tap that built
+    # two dozen widgets left cycles for the collector to walk during play)
+    def _colour_tap(self, colour: str) -> Tap:
+        tap = self._colour_taps.get(colour)
+        if tap is None:
+            tap = Tap(size=theme.SIZE_SMALL, tid=f"tricks.colour.{colour}",
+                      font_name=SYMBOL_FONT, background=theme.colour(colour),
+                      color=ink(colour))
+            tap.bind(on_release=lambda _b, col=colour: self.pick_colour(col))
+            self._colour_taps[colour] = tap
+        return tap
+
+    def _key(self, pool: list[Tap], index: int, size: float, pressed: Any) -> Tap:
+        """The `index`th key of a keypad's pool; `pressed(key)` when it is tapped."""
+        while len(pool) <= index:
+            tap = Tap(size=size, bold=True)
+            tap.bind(on_release=pressed)
+            pool.append(tap)
+        return pool[index]
+
+    def _tell(self, tap: Tap, text: str, tid: str, fill: theme.Rgba,
+              colour: theme.Rgba | None = None) -> Tap:
+        tap.text = text
+        tap.tid = tid
+        tap.set_background(fill)
+        tap.color = colour or theme.text_on(fill)
+        return tap
+
     def _draw_card_entry(self, state: CastorState, view: TrickView) -> None:
         app = App.get_running_app()
         self.colours.clear_widgets()
@@ -333,51 +371,45 @@ class CastorTricksScreen(Screen):
         chosen_colour = None if blocked else self.entry_colour(view)
         for colour in state.params.colour_names:
             chosen = colour == chosen_colour
+            tap = self._colour_tap(colour)
             text = colour_name(colour).upper() if chosen else colour_name(colour)
-            tap = Tap(("▶ " if chosen else "") + text, size=theme.SIZE_SMALL, bold=chosen,
-                      tid=f"tricks.colour.{colour}", font_name=SYMBOL_FONT,
-                      background=theme.colour(colour), color=ink(colour), disabled=blocked)
-            tap.bind(on_release=lambda _b, col=colour: self.pick_colour(col))
+            tap.text = ("▶ " if chosen else "") + text
+            tap.bold = chosen
+            tap.disabled = blocked
             self.colours.add_widget(tap)
         spec = state.params.colour(chosen_colour) if chosen_colour else None
         if spec is None:
-            self.values.add_widget(Text(app.tr("castor.ui.pick_colour", player=view.next_player
-                                               or "…"), size=theme.SIZE_BODY,
-                                        color=theme.MUTED, tid="tricks.hint"))
+            self.hint.text = app.tr("castor.ui.pick_colour", player=view.next_player or "…")
+            self.values.add_widget(self.hint)
             return
         # a card already played is greyed only if the table asked for it; never refused
         marks = bool(app.settings.get(MARKS_SETTING, False))
         playable = set(playable_values(state, spec.name)) if marks else None
         fill = theme.colour(spec.name)
-        for value in range(spec.low, spec.high + 1):
+        for index, value in enumerate(range(spec.low, spec.high + 1)):
             greyed = playable is not None and value not in playable
-            tap = Tap(str(value), size=theme.SIZE_BUTTON, bold=True, tid=f"tricks.value.{value}",
-                      background=theme.PANEL if greyed else fill,
-                      color=theme.MUTED if greyed else ink(spec.name))
-            tap.bind(on_release=lambda _b, v=value: self.play(v))
-            self.values.add_widget(tap)
-        other = Tap(app.tr("castor.ui.other_value"), size=theme.SIZE_SMALL,
-                    tid="tricks.value.other")
-        other.bind(on_release=lambda _b: self.other_value(view.next_player or "", spec.name))
-        self.values.add_widget(other)
+            key = self._key(self._value_keys, index, theme.SIZE_BUTTON,
+                            lambda key: self.play(key.value))
+            key.value = value
+            self.values.add_widget(self._tell(
+                key, str(value), f"tricks.value.{value}", theme.PANEL if greyed else fill,
+                theme.MUTED if greyed else ink(spec.name)))
+        self.values.add_widget(self.other_card)
 
     def _draw_plans(self, state: CastorState, view: TrickView) -> None:
-        app = App.get_running_app()
         self.colours.clear_widgets()
         self.values.clear_widgets()
         # the plan pile is face up for everyone; the listed values are a guess: any
         # value is taken (an unexpected one gets a "check your cards" note)
         values = sorted(state.params.plan_counts)
         self.values.cols = len(values) + 1
-        for value in values:
-            tap = Tap(str(value), size=theme.SIZE_FIGURE, bold=True, tid=f"tricks.plan.{value}",
-                      background=theme.SUCCESS)
-            tap.bind(on_release=lambda _b, v=value: self.take(v))
-            self.values.add_widget(tap)
-        other = Tap(app.tr("castor.ui.other_value"), size=theme.SIZE_SMALL, tid="tricks.plan.other")
-        other.bind(on_release=lambda _b: keypad_dialog(
-            app.tr("castor.ui.plan_prompt", player=view.winning), 0, self.take))
-        self.values.add_widget(other)
+        for index, value in enumerate(values):
+            key = self._key(self._plan_keys, index, theme.SIZE_FIGURE,
+                            lambda key: self.take(key.value))
+            key.value = value
+            self.values.add_widget(self._tell(key, str(value), f"tricks.plan.{value}",
+                                              theme.SUCCESS))
+        self.values.add_widget(self.other_plan)
 
     # -- actions ----------------------------------------------------------------------
     def pick_colour(self, colour: str) -> None:
@@ -398,10 +430,15 @@ class CastorTricksScreen(Screen):
         app = App.get_running_app()
         self.act_on(lambda: app.send(c.PlayCard(view.next_player, colour, value)))
 
-    def other_value(self, player: str, colour: str) -> None:
+    def other_value(self) -> None:
         """A number the settings do not list: the keypad (the rules note it, or refuse
         a number no card prints)."""
         app = App.get_running_app()
+        view = trick_view(current_state())
+        colour = None if view is None else self.entry_colour(view)
+        if view is None or view.next_player is None or colour is None:
+            return
+        player = view.next_player
 
         def played(value: int) -> None:
             view = trick_view(current_state())
@@ -410,6 +447,12 @@ class CastorTricksScreen(Screen):
 
         keypad_dialog(app.tr("castor.ui.other_value_title", player=player,
                              card=colour_card(colour)), 0, played)
+
+    def other_plan_value(self) -> None:
+        app = App.get_running_app()
+        view = trick_view(current_state())
+        if view is not None and view.winning is not None:
+            keypad_dialog(app.tr("castor.ui.plan_prompt", player=view.winning), 0, self.take)
 
     def take(self, plan: int) -> None:
         state = current_state()
