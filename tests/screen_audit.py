@@ -12,6 +12,11 @@ window is held to the same proportions):
   attribute, or whose screen and test id match `KEY_FIGURES` below (the numbers and the sentence
   a turn depends on). Markup `[size=N]` counts: a die's face drawn at 34 px in a 14 px
   label is a 34 px figure.
+- acted-on text: a line the table acts on below a headline (a true `acted_on`
+  attribute, or `ACTED_ON`: Castor's trick: who is
+  winning, the trumps, the plan card to tap, the powers drawn, each card on the table)
+  under a 20 px cap height (issue 29: "at least 20 px capitals for anything the table
+  acts on").
 - touch: a widget that takes touches (Kivy's ButtonBehavior, toggles, sliders,
   switches, text inputs) under 48 px in either direction, or covered by another one
   at its middle (a finger meant for it lands on the other).
@@ -39,6 +44,7 @@ from typing import Any
 
 MIN_TEXT = 18.0  # px, font size
 MIN_KEY_CAP = 26.0  # px, cap height
+MIN_ACT_CAP = 20.0  # px, cap height of what the table acts on
 CAP_HEIGHT = 0.72  # cap height / font size (DejaVu Sans 0.73, Roboto 0.71)
 MIN_TOUCH = 48.0  # px, both directions
 MIN_CONTRAST = 4.5  # WCAG AA
@@ -56,10 +62,20 @@ KEY_FIGURES = (
     ("evil_play", "play.recovered"), ("evil_play", "play.lost"),
     ("castor_*", "board.total.*"), ("castor_*", "board.medals.*"),  # Castor
     ("castor_*", "end.medals"),
+    # Castor's tracker: what the table must do now; the round's reveal, figure by figure
+    ("castor_tricks", "tricks.status"), ("castor_*", "revealed.plan.*"),
+    ("castor_*", "revealed.green.*"), ("castor_*", "revealed.yellow.*"),
+    ("castor_*", "revealed.bonus.*"), ("castor_*", "revealed.malus.*"),
+    ("castor_*", "revealed.total.*"), ("castor_*", "revealed.medal.*"),
     ("bond_*", "play.player.*.score"), ("bond_*", "end.score.*"),  # Bond
     ("bond_*", "capture.value"), ("bond_*", "attack.preview"),
     ("tray_play", "play.total"), ("tray_play", "play.die.*"),  # the dice tray
     ("*_end", "end.title"),  # every game's outcome
+)
+
+#: what the table acts on below the headline, as (screen, test id) patterns
+ACTED_ON = (
+    ("castor_tricks", "tricks.act"), ("castor_tricks", "tricks.chip.*.card"),
 )
 
 #: words the French screens may share with the English catalog: names, game names,
@@ -396,6 +412,13 @@ def audit(root: Any, screen: str, language: str, scale: float = 1.0,
         size = float(widget.font_size)
         if size < MIN_TEXT * scale - 0.5:
             report(widget, f"text {size:.0f} px < {MIN_TEXT * scale:.0f}")
+        if getattr(widget, "acted_on", False) or any(
+                fnmatch(shown or screen, where) and fnmatch(str(getattr(widget, "tid", "")), what)
+                for where, what in ACTED_ON):
+            cap = figure_size(widget) * CAP_HEIGHT
+            if cap < MIN_ACT_CAP * scale - 0.5:
+                report(widget, f"acted-on text cap height {cap:.0f} px < "
+                               f"{MIN_ACT_CAP * scale:.0f}")
         if is_key_figure(widget, shown or screen):
             cap = figure_size(widget) * CAP_HEIGHT
             if cap < MIN_KEY_CAP * scale - 0.5:

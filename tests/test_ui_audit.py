@@ -30,6 +30,7 @@ MEETS_TODAY: dict[str, frozenset[str]] = {
     "touch target": EVERY_STEP,
     "contrast": EVERY_STEP,
     "key figure": EVERY_STEP,
+    "acted-on text": EVERY_STEP,
 }
 
 

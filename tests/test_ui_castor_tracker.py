@@ -357,3 +357,29 @@ def test_a_trick_builds_no_widget(launch: Any, monkeypatch: pytest.MonkeyPatch) 
     for cards, plan in ROUND_3[1:4]:
         taps.trick(cards, plan)
         assert made == [], [type(w).__name__ for w in made]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_audit_holds_the_tracker_to_the_turn_card_s_type_scale(launch: Any,
+                                                                   language: str) -> None:
+    """The headline a key figure (26 px capitals), the lines the table acts on and the
+    cards on the table 20 px capitals: the audit finds nothing, and finds a line made
+    smaller."""
+    from kivy.metrics import sp
+
+    from tests import screen_audit
+
+    ui = launch(language=language)
+    new_game(ui, 3, agents={0: 2})
+    ui.tap("play.tricks")
+    ui.tap("tricks.power")
+    ui.tap("power.martha")
+    play_card(ui, "blue", 7)
+    screen = ui.app.root.current_screen
+    assert screen_audit.audit(screen, "tricks", language, shown="castor_tricks") == []
+    act = ui.find("tricks.act")
+    act.font_size = sp(24)
+    ui.pump(2)
+    found = screen_audit.audit(screen, "tricks", language, shown="castor_tricks")
+    assert [(v.widget, v.what) for v in found] == [
+        ("tricks.act", "acted-on text cap height 17 px < 20")]
