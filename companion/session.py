@@ -480,6 +480,12 @@ class Session:
         wait."""
         return self._in_flight is not None and self._in_flight.ticket.done
 
+    def wait_for_commit(self, timeout: float) -> bool:
+        """Wait up to `timeout` s for the action with the writer to end; True if it has
+        (then `settle` will not wait)."""
+        flight = self._in_flight
+        return flight is not None and flight.ticket.wait(timeout)
+
     def _settle_flight(self, flight: _InFlight) -> None:
         flight.ticket.wait()
         self._in_flight = None

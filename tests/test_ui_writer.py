@@ -78,6 +78,24 @@ def test_the_dice_tumble_from_touch_down_and_the_roll_shows_only_once_durable(
         [roll.professor, roll.colour, roll.clock]
 
 
+def test_a_button_that_started_an_action_looks_pressed_until_it_is_shown(
+        launch: Any) -> None:
+    from ui import theme
+
+    ui = launch(seed=3)
+    new_game(ui, minutes=55)
+    app = ui.app
+    gate = Gate(app.writer)
+    roll = ui.find("play.roll")
+    ui.tap("play.roll", settle=False)
+    ui.pump(5)  # the finger is long gone: the button still says it is at work
+    assert roll.working and roll.state == "normal"
+    assert tuple(roll._color.rgba) == tuple(theme.pressed(roll._fill))
+    _through(ui, gate)
+    assert not roll.working
+    assert tuple(roll._color.rgba) in (tuple(roll._fill), tuple(theme.disabled(roll._fill)))
+
+
 def test_an_impatient_second_roll_never_rolls_twice(launch: Any) -> None:
     ui = launch(seed=3)
     new_game(ui, minutes=55)

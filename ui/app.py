@@ -39,6 +39,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 _SEEDS = random.SystemRandom()  # the OS's randomness, as `secrets` uses
+#: how long a tap waits for its commit before going on without it: a fast disk's commit
+#: (~0.3 ms) ends within it, and the action is shown in this very frame, as before the
+#: writer thread; a card's sync goes on beside the screen (a frame is 16.7 ms)
+COMMIT_GRACE = 0.005
 
 
 def _background_busy() -> bool:
@@ -94,6 +98,8 @@ class CompanionApp(App):
         #: taps made while an action is being made durable, applied in order after it
         self._waiting: deque[Callable[[Session], Any]] = deque()
         self._started = False
+        #: buttons that started an action being saved: pressed-looking until it is shown
+        self._working: list[Any] = []
         #: when ROLL may roll again (a roll's result plus `display.roll_guard`)
         self._roll_ready_at = 0.0
         self.roll_guard = float(config.get("display.roll_guard", 0.4))
@@ -370,6 +376,7 @@ class CompanionApp(App):
         session.snapshot_every = int(self.settings.get("snapshot_every", 100))
         session.hold_commits = True
         self._waiting.clear()
+        self._worked()
         if self._started:
             self._start_writer()
         session.writer = self.writer
@@ -433,6 +440,7 @@ class CompanionApp(App):
         except CompanionError as exc:
             del self._outputs[:before]
             self._waiting.clear()
+            self._worked()
             self.show_error(exc.message)
             self._redraw()
             return False
@@ -458,6 +466,21 @@ class CompanionApp(App):
         # each as if tapped now: one the rules refuse says why, and the next goes on
         while self._waiting and self.session is not None and not self.session.in_flight:
             self._start(self._waiting.popleft())
+        if not self.busy:
+            self._worked()
+
+    def show_working(self, button: Any) -> None:
+        """`button` started an action still being saved (or waiting): it looks pressed
+        until the app is no longer busy."""
+        if button not in self._working:
+            self._working.append(button)
+            button.set_working(True)
+
+    def _worked(self) -> None:
+        """Nothing is being saved any more: the buttons look as they are."""
+        working, self._working = self._working, []
+        for button in working:
+            button.set_working(False)
 
     def _redraw(self) -> None:
         """The play screen drawn again from the state as it is (an action not saved)."""
@@ -493,6 +516,7 @@ class CompanionApp(App):
     def leave_game(self) -> None:
         self.settle()
         self._waiting.clear()
+        self._worked()
         if self.writer is not None:
             self.writer.checkpoint()  # a game left: the table is quiet
         self.close_dialog()
@@ -574,6 +598,9 @@ class CompanionApp(App):
         except CompanionError as exc:
             self.show_error(exc.message)
             return False
+        session = self.session
+        if session is not None and session.wait_for_commit(COMMIT_GRACE):
+            self._commit_ended()  # durable already: shown in this frame
         return True
 
     # -- dialogs ----------------------------------------------------------------------

@@ -135,6 +135,20 @@ class Tap(ButtonBehavior, KeptLabel):
                   disabled=self._redraw)
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 8, None)))
 
+    #: the action this button started is being saved (the card syncs): it keeps its
+    #: pressed look until the action is shown (`CompanionApp.show_working`)
+    working = False
+
+    def on_release(self) -> None:
+        # after the handlers bound to it: the action they started, if any, is known
+        app = App.get_running_app()
+        if getattr(app, "busy", False):
+            app.show_working(self)
+
+    def set_working(self, working: bool) -> None:
+        self.working = working
+        self._redraw()
+
     def set_background(self, rgba: theme.Rgba) -> None:
         self._fill = rgba
         if self._auto_text:
@@ -145,7 +159,7 @@ class Tap(ButtonBehavior, KeptLabel):
     def _redraw(self, *_: Any) -> None:
         if self.disabled:
             self._color.rgba = theme.disabled(self._fill)
-        elif self.state == "down":
+        elif self.state == "down" or self.working:
             self._color.rgba = theme.pressed(self._fill)
         else:
             self._color.rgba = self._fill
