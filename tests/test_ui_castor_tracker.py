@@ -244,6 +244,20 @@ def test_every_castor_question_is_undone_from_itself(launch: Any) -> None:
         assert ui.find("tricks.undo") is None
         ui.tap(f"{dialog}.undo")
         assert ui.dialog is None and ui.app.session.state == before, action
+    # and from each step of a card's move: whom it goes to, its colour
+    before = ui.app.session.state
+    ui.tap("tricks.complice")
+    ui.tap("complice.card")
+    ui.tap("move_from.1")
+    ui.tap("move_to.undo")
+    assert ui.dialog is None and ui.app.session.state == before
+    ui.tap("tricks.complice")
+    ui.tap("complice.card")
+    ui.tap("move_from.1")
+    ui.tap("move_to.0")
+    assert ui.dialog == "move_colour"
+    ui.tap("move_colour.undo")
+    assert ui.dialog is None and ui.app.session.state == before
     # a card the settings did not expect: the note's Undo takes the card back
     before = ui.app.session.state
     ui.tap("tricks.value.other")

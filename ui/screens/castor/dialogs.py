@@ -299,7 +299,7 @@ def move_card_dialog(state: CastorState, after_note: bool = False) -> Dialog:
 
     def giver(name: str) -> None:
         pick_player(current(), app.tr("castor.ui.move_to", player=name), "move_to",
-                    lambda to: colour(name, to), leave_out=name)
+                    lambda to: colour(name, to), leave_out=name, after_note=after_note)
 
     def colour(name: str, to: str) -> None:
         dialog = Dialog(app.tr("castor.ui.move_colour", player=name), tid="move_colour",
@@ -313,7 +313,8 @@ def move_card_dialog(state: CastorState, after_note: bool = False) -> Dialog:
         dialog.buttons([(app.tr(f"castor.colour.{col}"), f"move_colour.{col}",
                          lambda col=col: chosen(col)) for col in state.params.colour_names],
                        cols=2, height=56)
-        dialog.buttons([(app.tr("core.ui.cancel"), "move_colour.cancel", dialog.dismiss)])
+        dialog.buttons(_complice_way_back(dialog, "move_colour.cancel", "core.ui.cancel",
+                                          after_note))
         open_dialog(dialog)
 
     return pick_player(state, app.tr("castor.ui.move_card_from"), "move_from", giver,
@@ -329,7 +330,7 @@ def move_points_dialog(state: CastorState, after_note: bool = False) -> Dialog:
                     lambda to: keypad_dialog(app.tr("castor.ui.move_points", player=name,
                                                     receiver=to), 0,
                                              lambda n: app.send(c.MovePlan(name, to, n))),
-                    leave_out=name)
+                    leave_out=name, after_note=after_note)
 
     return pick_player(state, app.tr("castor.ui.move_points_from"), "move_from", giver,
                        after_note=after_note)
