@@ -447,6 +447,8 @@ CASTOR_TRICKS = Journey("castor_tricks", (
       tap("sheet_confirm.yes"), leave=(tap("sheet.cancel"), tap("play.tricks"))),
     # the app started again on the journal: the trick being tracked, as it was
     S("castor_tricks_reopened", "screen:castor_tricks", castor_card("green", 13), restart),
+    S("castor_dialog_stop_confirm", "dialog:stop_confirm", tap("tricks.cancel"),
+      leave=CLOSE),
     # the last trick taken: every pile revealed, a table of key figures
     S("castor_dialog_revealed", "dialog:revealed", castor_play_on(), leave=CLOSE),
 ))

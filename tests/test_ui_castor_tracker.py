@@ -397,3 +397,28 @@ def test_the_audit_holds_the_tracker_to_the_turn_card_s_type_scale(launch: Any,
     found = screen_audit.audit(screen, "tricks", language, shown="castor_tricks")
     assert [(v.widget, v.what) for v in found] == [
         ("tricks.act", "acted-on text cap height 17 px < 20")]
+
+
+def test_stopping_the_tracking_looks_destructive_and_asks(launch: Any) -> None:
+    from ui import theme
+
+    ui = launch()
+    new_game(ui, 3)
+    ui.tap("play.tricks")
+    for cards, plan in ROUND_3[:1]:
+        for colour, value in cards:
+            play_card(ui, colour, value)
+        ui.tap(f"tricks.plan.{plan}")
+    tracked = ui.app.session.state.tracking
+    assert ui.find("tricks.cancel")._fill == theme.DANGER
+    ui.tap("tricks.cancel")
+    assert ui.dialog == "stop_confirm"
+    assert ui.text("stop_confirm.text").startswith(
+        "The 1 trick tracked so far in round 1 is dropped")
+    ui.app.confirm()  # the hardware OK keeps the tricks
+    assert ui.dialog is None and ui.app.session.state.tracking == tracked
+    ui.tap("tricks.cancel")
+    ui.tap("stop_confirm.yes")
+    assert ui.screen == "castor_play" and ui.app.session.state.tracking is None
+    ui.tap("play.undo")  # and Undo brings them back
+    assert ui.app.session.state.tracking == tracked

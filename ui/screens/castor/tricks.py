@@ -40,6 +40,7 @@ from companion.games.castor.state import CastorState
 from companion.games.castor.view import TrickView
 from companion.session import Update
 from ui import theme
+from ui.dialogs import confirm_loss
 from ui.screens.castor.common import (
     MEDAL,
     SYMBOL_FONT,
@@ -180,9 +181,10 @@ class CastorTricksScreen(Screen):
         self.undo_button.bind(on_release=lambda _b: self.act_on(app.undo))
         self.redo_button = Tap(app.tr("core.ui.redo"), tid="tricks.redo")
         self.redo_button.bind(on_release=lambda _b: self.act_on(app.redo))
+        # dropping the round's tricks is destructive: it looks so, and asks first
         self.cancel_button = Tap(app.tr("castor.ui.stop_tracking"), tid="tricks.cancel",
-                                 size=theme.SIZE_SMALL)
-        self.cancel_button.bind(on_release=lambda _b: app.send(c.CancelTracking()))
+                                 size=theme.SIZE_SMALL, background=theme.DANGER)
+        self.cancel_button.bind(on_release=lambda _b: self.stop_tracking())
         for widget in (self.undo_button, self.redo_button, self.cancel_button):
             bar.add_widget(widget)
         for widget in (top, self.status, self.act, self.say_label, self.chips,
@@ -415,6 +417,18 @@ class CastorTricksScreen(Screen):
     def pick_colour(self, colour: str) -> None:
         self.colour = colour
         self.refresh(None)
+
+    def stop_tracking(self) -> None:
+        app = App.get_running_app()
+        tracking = current_state().tracking
+        if tracking is None:
+            return
+        confirm_loss(app.tr("castor.ui.stop_confirm_title", round=tracking.number),
+                     app.tr("castor.ui.stop_confirm_text", round=tracking.number,
+                            n=len(tracking.done)),
+                     app.tr("castor.ui.stop_tracking"),
+                     lambda: self.act_on(lambda: app.send(c.CancelTracking())),
+                     tid="stop_confirm")
 
     def act_on(self, action: Any) -> None:
         """An action from the tracker: the next card's keypad opens on the colour led
