@@ -355,6 +355,8 @@ def test_a_trick_builds_no_widget(launch: Any, monkeypatch: pytest.MonkeyPatch) 
 
     ui = launch()
     new_game(ui, 3)
+    # the end screen is built while the table plays, half a second in: not counted
+    ui.wait_until(lambda: ui.app.root.get_screen("castor_play").warmed)
     taps = Taps(ui)
     taps.tap("play.tricks")
     taps.trick(*ROUND_3[0])  # the first trick builds what a trick shows
