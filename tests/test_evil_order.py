@@ -210,8 +210,10 @@ def steps_of(state, *commands):
 
 def texts(card, language="en"):
     tr = Translator(language)
+    # a line as the card shows it: what to do, its parts, then the rule's reminder
     return [tr.message(card.headline)] + [
-        " ".join([tr.message(line.text), " · ".join(tr.message(p) for p in line.parts)]).strip()
+        " ".join([tr.message(line.text), " · ".join(tr.message(p) for p in line.parts),
+                  tr.message(line.detail) if line.detail is not None else ""]).strip()
         for line in card.lines]
 
 
@@ -258,7 +260,7 @@ def test_the_card_after_a_recovery_re_arms_the_traps():
     state, steps = steps_of(new(), c.Recover("green"))
     said = texts(turn_card(state, steps))
     assert said[0] == "Place a new GREEN treasure"
-    assert "Re-arm at once every trap shown on its tile" in said[1]
+    assert "re-arm every trap on its tile" in said[1]
 
 
 def test_the_card_names_the_one_shot_bonus_cost():

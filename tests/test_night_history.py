@@ -101,3 +101,43 @@ def test_unknown_game_refused(tmp_path: Path) -> None:
     with pytest.raises(Exception) as exc:
         history.game(j, 42)
     assert exc.value.message.key == "core.error.no_such_game"  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_log_lines_start_with_a_capital_and_name_the_character(tmp_path: Path,
+                                                              language: str) -> None:
+    """Issue 29: "power activated" without the character, lower-case starts."""
+    j = open_journal(tmp_path)
+    a, b = roster.add(j, "Ann").id, roster.add(j, "Bob").id
+    session = start(j, "evil", [a, b], [{"character": "Nathan Goodspeed"},
+                                        {"character": "Edward Wyre"}],
+                    treasures={"red": 45, "green": 45, "blue": 45})
+    for _ in range(2):  # XII -> II -> IV: past the power space III
+        session.dispatch(ec.EnterRoll("chevron1", "red", "clock2"))
+    assert session.state.pending_powers
+    session.dispatch(ec.ActivatePower("Edward Wyre"))
+    session.undo()
+    tr = Translator(language)
+    texts = [tr.message(line.title) for line in history.log(j, session.game_id)]
+    assert all(text[:1].isupper() for text in texts), texts
+    assert "Edward Wyre" in texts[2] and "Edward Wyre" in texts[3], texts
+
+
+@pytest.mark.parametrize(("language", "one", "two"), [
+    ("en", "1 spy of power 3 sent", "2 spies of power 5 sent"),
+    ("fr", "1 espion de puissance 3 envoyé", "2 espions de puissance 5 envoyés")])
+def test_one_spy_is_said_in_the_singular(tmp_path: Path, language: str, one: str,
+                                         two: str) -> None:
+    from companion.games.bond import commands as bc
+
+    j = open_journal(tmp_path)
+    a, b = roster.add(j, "Ann").id, roster.add(j, "Bob").id
+    session = start(j, "bond", [a, b])
+    session.dispatch(bc.AddLairCard(0, 9))
+    session.dispatch(bc.Attack(0, (3,)))
+    session.dispatch(bc.Kill())
+    session.dispatch(bc.Attack(0, (2, 3)))
+    tr = Translator(language)
+    said = [tr.message(m) for line in history.log(j, session.game_id) for m in line.details]
+    assert any(text.startswith(one) for text in said), said
+    assert any(text.startswith(two) for text in said), said

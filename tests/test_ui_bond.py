@@ -451,3 +451,69 @@ def test_six_players_are_legible_at_800x480_and_1280x800(launch: Any) -> None:
         assert ui.screen == "bond_end"
         assert problems(ui.app.root) == []
         ui.screenshot(f"bond-end-six-{language}-800x480")
+
+
+def _button_places(ui: Driver) -> dict[str, tuple[float, float, float, float]]:
+    from kivy.uix.behaviors import ButtonBehavior
+
+    places = {}
+    for widget in ui.app.root.current_screen.walk(restrict=True):
+        tid = getattr(widget, "tid", "")
+        if tid and isinstance(widget, ButtonBehavior) and widget.get_root_window():
+            x, y = widget.to_window(*widget.pos)
+            places[tid] = (round(x, 1), round(y, 1), round(widget.width, 1),
+                           round(widget.height, 1))
+    return places
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_no_button_moves_whatever_the_message_says(launch: Any, language: str) -> None:
+    """Issue 29: the message grew to 2-3 lines and pushed every card's buttons up
+    (y 419 -> 395 -> 371 px) between two taps. Its box keeps its height; the log keeps
+    the whole text."""
+    ui = launch(language=language)
+    new_game(ui, players=6)
+    before = _button_places(ui)
+    said = ui.app.root.get_screen("bond_play").say_label
+    height = said.height
+    from ui.widgets.basics import find
+    from ui.widgets.text_height import text_height
+
+    add_lair(ui, 1, 4)
+    add_lair(ui, 2, 2)
+    # captured and killed after a ridicule; then two spies stronger than a lair: they
+    # escape and destroy it (three sentences)
+    for target, spies in ((1, [3]), (2, [1, 2])):
+        choose_spies(ui, target, spies)
+        ui.tap("attack.send")
+        if ui.dialog == "capture":
+            ui.tap("capture.letter.A")
+            ui.tap("capture.not_answered")
+            ui.tap("capture.kill")
+        assert find(ui.app.root, "play.say").text
+        if ui.dialog is not None:
+            ui.app.close_dialog()
+            ui.pump(2)
+        after = _button_places(ui)
+        moved = {tid: (before[tid], place) for tid, place in after.items()
+                 if tid in before and before[tid] != place}
+        assert not moved, moved
+        assert said.height == height
+        assert text_height(said, said.width) <= said.height + 0.5  # never cut
+    assert len(said.sentences) == 3, said.sentences
+    ui.screenshot(f"bond-steady-{language}")
+
+
+def test_the_capture_question_is_undone_from_itself(launch: Any) -> None:
+    ui = launch()
+    new_game(ui, players=3)
+    add_lair(ui, 1, 4)
+    choose_spies(ui, 1, [3])
+    ui.tap("attack.send")
+    assert ui.dialog == "capture"
+    ui.tap("capture.undo")
+    ui.pump(3)
+    assert ui.dialog is None
+    assert ui.app.session.state.capture is None
+    assert card(ui, 1, "lair").endswith("4")
+    assert ui.text("play.say").startswith("Undo: Attack")

@@ -73,7 +73,7 @@ def test_a_game_to_victory(launch: Any) -> None:
     answer_dialogs(ui, 55)
     assert ui.text("play.turn").startswith("Turn 2: ")
     say = ui.app.root.get_screen("evil_play").card.texts()
-    assert any("the time marker goes" in text for text in say)
+    assert any("time marker 1 step on" in text or "steps on" in text for text in say)
     assert say[0] == "Anne: pass the dice to your left."
     ui.wait(0.4)  # the roll animation has settled
     ui.screenshot("evil-play-800x480")

@@ -132,8 +132,13 @@ def game(journal: Journal, game_id: int) -> GameLine:
 
 # -- the log ---------------------------------------------------------------------------
 def command_name(kind: str, command: Any) -> Message:
+    """What a command is called in a log line, with its character where it names one
+    ("Power activated: Edward Wyre")."""
     name = type(command).__name__
     if kind in ("evil", "bond"):
+        character = getattr(command, "character", None)
+        if isinstance(character, str):
+            return msg(f"{kind}.command.{name}", character=character)
         return msg(f"{kind}.command.{name}")
     return msg(f"night.command.{kind}.{name}")
 

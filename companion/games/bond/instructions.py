@@ -51,7 +51,8 @@ def instructions(events: Iterable[Any], state: BondState) -> list[Message]:
                 out.append(msg("bond.say.lair_card_removed", player=name[i], value=value,
                                size=size))
             case e.SpiesPlayed(target=i, power=power, lair_size=size):
-                out.append(msg("bond.say.attack", player=name[i], power=power, size=size))
+                out.append(msg("bond.say.attack", n=len(event.spies), player=name[i],
+                               power=power, size=size))
             case e.SpyCaptured(owner=i):
                 out.append(msg("bond.say.captured", player=name[i]))
             case e.SpyEscaped(reason=reason):

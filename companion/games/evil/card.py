@@ -34,6 +34,8 @@ class Line:
     colour: str | None
     text: Message
     parts: tuple[Message, ...] = ()  # shown after `text`, joined with " · "
+    #: the rule's reminder under what to do (smaller; the first to give way for room)
+    detail: Message | None = None
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,8 @@ def turn_card(state: EvilState, steps: Sequence[Any], verb: str = "do") -> Card:
         # the (next) player's turn: its three phases, last (the first line to go)
         player = state.current_player
         lines.append(Line("turn", None, msg("evil.card.your_turn", player=player.name,
-                                            character=player.character)))
+                                            character=player.character),
+                          detail=msg("evil.card.your_turn_detail")))
     # the roll is the phase until it is settled (its replacement placed, its power
     # chosen); then the next player's turn begins
     settling = state.pending_clock is not None or bool(state.pending_powers) or (
@@ -151,10 +154,12 @@ def _effects(state: EvilState, events: list[Any]) -> list[Line]:
         match event:
             case e.ProfessorMoves(rooms=rooms, colour=name):
                 lines.append(Line(professor or f"chevron{rooms}", name,
-                                  msg("evil.card.moves", n=rooms, doors=doors(name))))
+                                  msg("evil.card.moves", n=rooms, doors=doors(name)),
+                                  detail=msg("evil.card.moves_detail")))
             case e.SecretPassage(colour=name):
                 lines.append(Line("passage", name,
-                                  msg("evil.card.passage", colour=colour_upper(name))))
+                                  msg("evil.card.passage", colour=colour_upper(name)),
+                                  detail=msg("evil.card.passage_detail")))
             case e.NoEffect(colour=name):
                 lines.append(Line(professor, name, msg("evil.say.no_effect", colour=colour(name))))
             case e.TreasureMoved(colour=name, steps=moved) if moved < 0 and event is _first_hurry(
@@ -168,10 +173,11 @@ def _effects(state: EvilState, events: list[Any]) -> list[Line]:
                     position=roman(position, p.dial_steps) if position is not None else "—")))
             case e.TreasureLost(colour=name):
                 lines.append(Line("lost", name, msg("evil.card.lost_treasure",
-                                                    colour=colour(name))))
+                                                    colour=colour(name)),
+                                  detail=msg("evil.card.lost_treasure_detail")))
             case e.BlackDieWaits(clock=face) if not settled:
-                lines.append(Line(face, None, msg("evil.card.black_waits",
-                                                  position=roman(state.time, p.dial_steps))))
+                lines.append(Line(face, None, msg("evil.card.black_waits"), detail=msg(
+                    "evil.card.black_waits_detail", position=roman(state.time, p.dial_steps))))
             case e.TreasurePlaced(colour=name, minutes=minutes, position=position):
                 now = state.marker_position(name)  # where it stands now, if still in play
                 lines.append(Line("place", name, msg(
@@ -187,17 +193,21 @@ def _effects(state: EvilState, events: list[Any]) -> list[Line]:
                     isinstance(ev, (e.PowerActivated, e.PowerSkipped)) for ev in events):
                 # said until the table has chosen; then the choice's line says it all
                 lines.append(Line("power", None, msg("evil.card.power_space",
-                                                     position=roman(position, p.dial_steps))))
+                                                     position=roman(position, p.dial_steps)),
+                                  detail=msg("evil.card.power_space_detail")))
             case e.PowerActivated(character=character):
-                lines.append(Line("power", None, msg("evil.card.power_up", character=character)))
+                lines.append(Line("power", None, msg("evil.card.power_up", character=character),
+                                  detail=msg("evil.card.power_up_detail")))
             case e.PowerSkipped():
                 lines.append(Line("power", None, msg("evil.card.power_skipped")))
             case e.PowerFlippedDown(character=character):
                 lines.append(Line("power", None, msg("evil.card.power_down",
-                                                     character=character)))
+                                                     character=character),
+                                  detail=msg("evil.card.power_down_detail")))
             case e.TreasureRecovered(colour=name):
                 lines.append(Line("recovered", name, msg("evil.card.recovered",
-                                                         colour=colour(name))))
+                                                         colour=colour(name)),
+                                  detail=msg("evil.card.recovered_detail")))
     return lines
 
 

@@ -27,7 +27,8 @@ from ui.screens.bond.dialogs import (
     lair_dialog,
 )
 from ui.screens.play_base import PlayScreen
-from ui.widgets.basics import Tap, Text, follow_width
+from ui.widgets.basics import Tap, follow_width
+from ui.widgets.status_line import StatusLine
 
 
 class BondPlayScreen(PlayScreen):
@@ -49,9 +50,10 @@ class BondPlayScreen(PlayScreen):
                                                 extra=[undo, redo, self.end_button])
         self.info_label.bold = False
         self.grid = GridLayout(spacing=dp(theme.SPACE_XS))
-        # the last action, as body text (not a key figure): it wraps, never cut, and at
-        # 38 px its two lines would squeeze the score cards of six players
-        self.say_label = Text(size=theme.SIZE_BODY, tid="play.say", fit=True)
+        # the last action, as body text (not a key figure): at 38 px its lines would
+        # squeeze the score cards of six players. Its height is fixed (three lines), so
+        # the cards' buttons never move between two taps; the log has the whole text
+        self.say_label = StatusLine("play.say")
         for widget in (top, self.grid, self.say_label):
             root.add_widget(widget)
         self.add_widget(root)
@@ -96,7 +98,7 @@ class BondPlayScreen(PlayScreen):
             capture_dialog(state)
         elif update is not None and update.verb != "undo" and any(
                 isinstance(ev, e.SpyEscaped) for ev in update.events):
-            escaped_dialog(self.say_label.text)
+            escaped_dialog(self.say_label.whole)
         elif app.dialog is not None and getattr(app.dialog, "closes_on_update", False):
             app.close_dialog()
 
@@ -113,15 +115,15 @@ class BondPlayScreen(PlayScreen):
         ))
         self.refresh_history_buttons()
         self.end_button.disabled = not moves.end_game
-        self.say_label.text = self._saying(state, update)
+        self.say_label.say(self._saying(state, update))
 
-    def _saying(self, state: BondState, update: Update | None) -> str:
+    def _saying(self, state: BondState, update: Update | None) -> list[str]:
         """The last action's sentences for the table ("Undo: ..." after an undo)."""
         app = App.get_running_app()
         assert self.session is not None
         if update is not None and update.verb == "undo":
-            return app.tr("core.ui.undo_what", what=app.say(command_name(update.command)))
+            return [app.tr("core.ui.undo_what", what=app.say(command_name(update.command)))]
         steps = self.session.steps
         if not steps:
-            return app.tr("bond.ui.no_event")
-        return " ".join(app.say(m) for m in instructions(steps[-1].events, state))
+            return [app.tr("bond.ui.no_event")]
+        return [app.say(m) for m in instructions(steps[-1].events, state)]

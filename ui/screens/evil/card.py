@@ -27,7 +27,9 @@ from ui.widgets.text_height import text_height
 
 #: the instruction is a key figure (26 px cap height: 37 px of Roboto at the least)
 HEADLINE_SP = (theme.SIZE_FIGURE, 37)
-LINE_SP = (21, 20, 19, theme.MIN_TEXT)  # each effect; 18 is the floor for anything read
+#: each effect: what the table acts on, 20 px capitals at the least (`theme.SIZE_ACT`)
+LINE_SP = (theme.SIZE_ACT + 2, theme.SIZE_ACT + 1, theme.SIZE_ACT)
+DETAIL_SP = theme.SIZE_SMALL  # a line's reminder of the rule (what it is, not what to do)
 PHASE_SP = theme.SIZE_SMALL
 PHASE_DP = 34  # the phase strip's height
 ICON_DP = 40
@@ -239,7 +241,7 @@ class TurnCard(BoxLayout):
             self._shown.append(line)
         # a text asked to render before the fit was (a row just built for the pool, in
         # this same tick) renders after it all the same: once, at the size it settles on
-        for text in (self.headline, *self.lines):
+        for text in (self.headline, *self.lines, *(row.detail for row in self._rows)):
             pending = text._trigger_texture
             if pending.is_triggered:
                 pending.cancel()
@@ -253,6 +255,8 @@ class TurnCard(BoxLayout):
         self.headline.set_size(HEADLINE_SP[0], scale)
         for text in self.lines:
             text.set_size(LINE_SP[0], scale)
+        for row in self._rows:
+            row.detail.set_size(DETAIL_SP, scale)
 
     def needed_height(self) -> float:
         """The height the card's content takes now."""
@@ -272,11 +276,15 @@ class TurnCard(BoxLayout):
             width = row.text_width(self.width)
             text.text_size = (width, None)
             text.height = text_height(text, width)
-            row.height = max(row.side, text.height)
+            detail = row.detail
+            detail.text_size = (width, None)
+            detail.height = text_height(detail, width)
+            row.height = max(row.side, text.height + detail.height)
 
     def _fit(self, *_: Any) -> None:
         """One size smaller at a time, lines first, until the content fits; at the floor
-        the phase strip goes, then the least needed lines. Done at once: the card is
+        the phase strip goes, then the rules' reminders under the lines, then the least
+        needed lines. Done at once: the card is
         never shown cut off, not even for a frame."""
         if self.width <= 1:
             return
@@ -292,6 +300,12 @@ class TurnCard(BoxLayout):
                 head += 1
             elif self.phase_row.opacity:
                 self.phase_row.opacity, self.phase_row.height = 0, 0
+                continue
+            elif any(row.detail.text for row in self._rows):
+                # the rules' reminders go before any line: the least needed line's first
+                ranks = [DROP_FIRST.get(line.icon, 1) if row.detail.text else -1
+                         for row, line in zip(self._rows, self._shown, strict=True)]
+                self._rows[ranks.index(max(ranks))].drop_detail()
                 continue
             elif len(self.lines) > 1:
                 index = self._least_needed()
@@ -313,7 +327,8 @@ class TurnCard(BoxLayout):
 
     def texts(self) -> list[str]:
         """What the card says, top to bottom (tests read it)."""
-        return [self.headline.text, *(text.text for text in self.lines)]
+        return [self.headline.text, *(
+            f"{row.text.text} {row.detail.text}".strip() for row in self._rows)]
 
 
 class RowStack(Widget):
@@ -374,10 +389,14 @@ class CardRow(Widget):
         self.chip = Badge("", theme.BUTTON)
         self.text = Para(size=LINE_SP[0])
         self.add_widget(self.text)
+        # the rule's reminder under it, smaller and muted: the first to give way
+        self.detail = Para(size=DETAIL_SP, color=theme.MUTED)
+        self.add_widget(self.detail)
         self.icons: list[Widget] = []
         self.side = 0.0  # the icons' height
         self.icons_width = 0.0
         self.text.bind(height=self._height)
+        self.detail.bind(height=self._height)
         # placed once a frame, after the fit has set every height (not at each of them)
         self._place_soon = Clock.create_trigger(self._place, -1)
         self.bind(pos=self._place_soon, size=self._place_soon)
@@ -387,17 +406,27 @@ class CardRow(Widget):
         return max(1.0, width - self.icons_width - self.SPACING)
 
     def _height(self, *_: Any) -> None:
-        self.height = max(self.side, self.text.height)
+        self.height = max(self.side, self.text.height + self.detail.height)
         self._place_soon()
+
+    def drop_detail(self) -> bool:
+        """Give up the reminder for room; False if there was none to give."""
+        if not self.detail.text:
+            return False
+        self.detail.text = ""
+        self.detail.height = 0
+        return True
 
     def _place(self, *_: Any) -> None:
         x = self.x
         for icon in self.icons:
             icon.pos = (x, self.top - icon.height)
             x += icon.width + self.GAP
-        text = self.text
-        text.width = self.text_width(self.width)
-        text.pos = (self.right - text.width, self.center_y - text.height / 2)
+        text, detail = self.text, self.detail
+        text.width = detail.width = self.text_width(self.width)
+        top = self.center_y + (text.height + detail.height) / 2
+        text.pos = (self.right - text.width, top - text.height)
+        detail.pos = (text.x, text.y - detail.height)
 
     def show(self, line: Line, index: int, colours: tuple[str, ...], side: float) -> None:
         app = App.get_running_app()
@@ -436,6 +465,8 @@ class CardRow(Widget):
             said = f"{said} {' · '.join(app.say(part) for part in line.parts)}"
         self.text.text = said
         self.text.tid = f"play.card.text.{index}"
+        self.detail.text = app.say(line.detail) if line.detail is not None else ""
+        self.detail.tid = f"play.card.detail.{index}"
         self._height()
 
 

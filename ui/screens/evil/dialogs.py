@@ -50,7 +50,7 @@ class SideDialog(Dialog):
     def __init__(self, title: str, tid: str, why: str) -> None:
         from ui.screens.evil.play import LEFT_SHARE
 
-        super().__init__(title, tid, size_hint=(LEFT_SHARE, 0.98), overlay_color=(0, 0, 0, 0))
+        super().__init__(title, tid, size_hint=(LEFT_SHARE, None), overlay_color=(0, 0, 0, 0))
         heading = find(self, f"{tid}.title")
         if heading is not None:  # room for a two-line title, at any window size
             follow_height(heading, dp(56))
@@ -60,12 +60,22 @@ class SideDialog(Dialog):
 
     def on_open(self) -> None:
         self._align_center()  # ModalView centres itself on opening: dock it now
+        _play_screen().asking(True)
+
+    def on_dismiss(self) -> None:
+        super().on_dismiss()
+        _play_screen().asking(False)
 
     def _align_center(self, *_args: Any) -> None:
+        """Docked under the header, over the dial's side: the header's counts
+        (recovered, lost) and dice stay whole in view."""
         window = self._window
         if self._is_open and window is not None:
+            below = _play_screen().header_bar
+            gap = dp(theme.SPACE_S) * float(getattr(App.get_running_app(), "scale", 1.0))
             self.x = window.width * 0.005
-            self.center_y = window.height / 2
+            self.y = gap
+            self.height = max(0.0, below.y - gap - self.y)
 
 
 class PlacementDialog(SideDialog):
@@ -183,6 +193,8 @@ class PowerDialog(SideDialog):
                          lambda: _act(self, c.SkipPower()), height=72)
         row.add_widget(self.choose)
         row.add_widget(self.skip)
+        # the way back from the question itself: the roll (or placement) that asked it
+        self.undo_key = self.add(_key("", "power.undo", lambda: _undo(self)))
         self.chosen: str | None = None
         self.default = self._confirm
 
@@ -211,6 +223,8 @@ class PowerDialog(SideDialog):
         elif not free and self.characters.parent is not None:
             self.box.remove_widget(self.characters)
         self.chosen = None
+        rolled = bool(state.last_roll) and state.before_roll is not None
+        self.undo_key.text = app.tr("evil.ui.undo_roll" if rolled else "evil.ui.undo_last")
         self.choose.text = app.tr("evil.ui.choose", character="")
         self.choose.disabled = not free  # every tile is up already: skipping is all there is
         if free:

@@ -92,6 +92,7 @@ class EvilPlayScreen(PlayScreen):
             "play.turn", extra=[self.recovered_label, self.lost_label, *self.dice.values()],
             title_size=theme.SIZE_BUTTON)
         self.turn_label.bold = True
+        self.header_bar = top  # the side dialogs dock under it
         page.add_widget(top)
 
         body = BoxLayout(spacing=dp(theme.SPACE_S))
@@ -115,7 +116,7 @@ class EvilPlayScreen(PlayScreen):
         right.add_widget(self.character_label)
         bar = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(theme.ROW))
         undo, redo, _home = self.history_buttons()
-        adjust = Tap(app.tr("evil.ui.adjust"), tid="play.adjust")
+        adjust = self.adjust_button = Tap(app.tr("evil.ui.adjust"), tid="play.adjust")
         adjust.bind(on_release=lambda _b: dialogs().adjust_dialog(self.state))
         for button in (undo, redo, adjust):
             bar.add_widget(button)
@@ -309,6 +310,16 @@ class EvilPlayScreen(PlayScreen):
         if self._power is None:
             self._power = dialogs().PowerDialog()
         return self._power
+
+    def asking(self, open_: bool) -> None:
+        """A question is open beside the card: the buttons it takes touches from
+        (Undo, Redo, Adjust) look disabled meanwhile; the question has its own Undo."""
+        if open_:
+            self.undo_button.disabled = self.redo_button.disabled = True
+            self.adjust_button.disabled = True
+        elif self.session is not None:
+            self.refresh_history_buttons()
+            self.adjust_button.disabled = False
 
     def snooze_placement(self) -> None:
         self.placement_snoozed = True
