@@ -240,7 +240,7 @@ def test_the_card_after_the_roll_tells_the_roller_to_pass_the_dice():
     assert done.current_player.name == NAMES[1]
     assert "locks each open door" in said[1] and "never stops him" in said[1]
     assert "re-arms a disabled trap" in said[1] and "anywhere outside the manor" in said[1]
-    assert said[2].endswith("clockwise, now on I.")
+    assert said[2].endswith("now on I.")
 
 
 def test_the_card_after_an_adjustment_or_undo_says_where_the_board_is():

@@ -141,3 +141,20 @@ def test_one_spy_is_said_in_the_singular(tmp_path: Path, language: str, one: str
     said = [tr.message(m) for line in history.log(j, session.game_id) for m in line.details]
     assert any(text.startswith(one) for text in said), said
     assert any(text.startswith(two) for text in said), said
+
+
+def test_a_guest_keeps_one_name_in_every_language() -> None:
+    """Issue 29: "Joueur 2" in play, "Invité 2" in History, "Player 3" in a French log.
+    A placeholder seat is said as the set-up says one, in the language on screen."""
+    from companion.messages import msg
+    from companion.night.facts import as_guests, placeholder_number
+
+    assert placeholder_number("Player 3") == 3 and placeholder_number("joueur 12") == 12
+    assert placeholder_number("Anne") is None and placeholder_number("Player") is None
+    tr = Translator("fr")
+    said = as_guests(msg("night.log.undo", what=msg("bond.say.killed", player="Player 3",
+                                                     points=4, score=4)),
+                     lambda n: tr("core.ui.player_n", n=n))
+    assert "Joueur 3" in tr.message(said) and "Player" not in tr.message(said)
+    kept = msg("bond.say.killed", player="Anne", points=4, score=4)
+    assert as_guests(kept, lambda n: "?") == kept

@@ -137,3 +137,30 @@ def test_games_started_without_roster_are_linked_by_name(tmp_path: Path) -> None
     assert j.read("SELECT seat, player_id FROM game_players WHERE game_id = ? ORDER BY seat",
                   (gid,)) == [(0, ann), (1, cy.id)]
     assert roster.link_missing(j) == 0
+
+
+def test_a_name_typed_at_set_up_joins_the_roster_when_the_game_starts(tmp_path: Path) -> None:
+    """Issue 29: names reached the roster only once Statistics had been opened."""
+    from companion.games import rules_for
+    from companion.session import Session
+    from tests.test_night_support import params
+
+    j = open_journal(tmp_path)
+    ann = roster.add(j, "Ann").id
+    setup = {"params": params("bond"), "players": [
+        {"name": "Ann", "roster_id": ann}, {"name": "Zoé"}, {"name": "Player 3"},
+        {"name": "joueur 4"}]}
+    session = Session.start(rules_for("bond"), j, setup)
+    roster.link_game(j, session.game_id)
+    names = {p.name: p.id for p in roster.players(j)}
+    assert sorted(names) == ["Ann", "Zoé"]  # the guests stay guests
+    links = dict(((seat, pid) for _gid, seat, pid in j.read(
+        "SELECT game_id, seat, player_id FROM game_players")))
+    assert links == {0: ann, 1: names["Zoé"]}
+    # the same name typed again is the same roster player, whatever its case
+    again = Session.start(rules_for("bond"), j, {**setup, "players": [
+        {"name": "zoé"}, {"name": "Player 2"}]})
+    roster.link_game(j, again.game_id)
+    assert sorted(p.name for p in roster.players(j)) == ["Ann", "Zoé"]
+    assert j.read("SELECT player_id FROM game_players WHERE game_id = ? AND seat = 0",
+                  (again.game_id,)) == [(names["Zoé"],)]

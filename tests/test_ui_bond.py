@@ -198,7 +198,7 @@ def test_end_by_agreement_with_a_tie_after_an_answered_ridicule(launch: Any) -> 
     ui.screenshot("bond-tie-800x480")
     ui.tap("end.undo")
     assert ui.screen == "bond_play"
-    assert ui.text("play.say") == "Undo: end of the game"
+    assert ui.text("play.say") == "Undo: End of the game"
     ui.tap("play.redo")
     assert ui.screen == "bond_end"
     ui.tap("end.again")

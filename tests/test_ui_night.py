@@ -23,6 +23,8 @@ def type_name(ui: Driver, name: str) -> None:
     assert ui.dialog == "keyboard"
     ui.tap("keyboard.clear")
     for letter in name:
+        if ui.app.dialog.locate(f"keyboard.{letter}") is None:
+            ui.tap("keyboard.shift")  # a digit on AZERTY: shift, one tap, as on paper
         ui.tap(f"keyboard.{letter}")
     ui.tap("keyboard.ok")
 
@@ -141,10 +143,10 @@ def test_roster_a_bond_game_from_it_then_history_log_and_statistics(launch: Any)
     while ui.visible(f"log.line.{k}") is not None:
         lines.append(ui.text(f"log.line.{k}"))
         k += 1
-    assert lines[0].startswith("1. lair card")
-    assert any(line.startswith("3. kill") and "Bob kills the spy: +3 (score 3)" in line
+    assert lines[0].startswith("1. Lair card")
+    assert any(line.startswith("3. Kill") and "Bob kills the spy: +3 (score 3)" in line
                for line in lines)
-    assert lines[-1].startswith("4. end of the game")
+    assert lines[-1].startswith("4. End of the game")
     ui.screenshot("night-log-800x480")
     ui.tap("log.back")
     ui.tap("history.back")
@@ -444,7 +446,7 @@ def test_the_name_keyboard_stops_at_its_limit_and_speaks_english(launch: Any) ->
     ui = launch()
     ui.tap("home.players")
     ui.tap("players.add")
-    assert ui.app.dialog.keys.layout == "qwerty"
+    assert ui.app.dialog.keys.layout == "en_names"
     for letter in "abcdefghijklmnopqrstuvwxyz":
         ui.tap(f"keyboard.{letter}")
     assert ui.text("keyboard.value") == "Abcdefghijklmnopqrstuvwx"
@@ -589,7 +591,7 @@ def test_statistics_of_a_cooperative_game_and_no_placeholder_players(launch: Any
                 "params": params("bond"),
                 "players": [{"name": "Player 1"}, {"name": "Player 2"}]}).dispatch(EndGame())
         ui.tap("home.history")
-        guest = "Guest" if language == "en" else "Invité"
+        guest = "Player" if language == "en" else "Joueur"  # one name, as in play
         assert f"{guest} 1 0, {guest} 2 0" in ui.text(f"history.game.{3}")
         ui.tap("history.back")
         ui.tap("home.stats")
@@ -667,3 +669,29 @@ def test_the_night_screens_are_legible_at_800x480_and_1280x800(launch: Any,
             assert problems(ui.app.root) == [], (screen, size)
         ui.resize(800, 480)
     assert len(set(backs.values())) == 1, backs
+
+
+def test_every_line_of_a_chart_has_its_swatch_and_guests_differ(window: None) -> None:
+    """Issue 29: the legend missed a swatch (the first series' was drawn 0 px wide) and
+    every guest was the same grey."""
+    from kivy.graphics import Color, Rectangle
+    from kivy.metrics import dp
+
+    from ui.widgets.charts import PALETTE, LineChart, guest_colours, hex_rgba
+
+    taken = [hex_rgba(PALETTE[0])]
+    spare = guest_colours(taken)
+    guests = [next(spare), next(spare)]
+    assert guests[0] != guests[1] and not set(guests) & set(taken)
+    chart = LineChart(tid="t")
+    chart.show([("Ann", [1, 2, 4], taken[0]), ("Player 2", [0, 3, 3], guests[0]),
+                ("Player 3", [2, 2, 5], guests[1])], "none")
+    chart.size = (600, 220)
+    chart.redraw()
+    colour, swatches = None, []
+    for instruction in chart.canvas.children:
+        if isinstance(instruction, Color):
+            colour = tuple(instruction.rgba)
+        elif isinstance(instruction, Rectangle) and tuple(instruction.size) == (dp(14), dp(14)):
+            swatches.append(colour)
+    assert swatches == [taken[0], *guests]

@@ -141,7 +141,8 @@ class Table:
         dialog = app.dialog
         shown = [w.tid for w in dialog.walk(restrict=True)
                  if str(getattr(w, "tid", "")).startswith("power.")
-                 and w.tid not in ("power.title", "power.why", "power.choose", "power.skip")]
+                 and w.tid not in ("power.title", "power.why", "power.choose", "power.skip",
+                                   "power.undo")]
         assert shown == [f"power.{pl.character}" for pl in free]
         for pl in free:
             assert ui.text(f"power.{pl.character}") == f"{pl.name}\n{pl.character}"

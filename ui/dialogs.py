@@ -22,6 +22,7 @@ from kivy.uix.modalview import ModalView
 from kivy.uix.vkeyboard import VKeyboard
 
 from companion.names import NAME_MAX  # the roster's own limit, shown while typing
+from companion.night.facts import is_placeholder
 from ui import theme
 from ui.widgets.basics import Tap, Text, follow_height, paint_background
 
@@ -172,22 +173,45 @@ def confirm_loss(title: str, loss: str, action: str, on_yes: Action,
 
 # -- names -------------------------------------------------------------------------
 _KEYBOARDS = Path(VKeyboard.layout_path.defaultvalue)
+LATCH = -2  # `active_keys`' entry for a latched shift (Kivy uses -1 for capslock)
 
 
-def _french_layout() -> dict[str, Any]:
-    """Kivy's Swiss French layout (digits and é è à on the letter rows), with the keys
-    a name never needs (tab, ':', '$', '@', '?', '!') turned into ' ç ô ê ë ï, so
-    "François", "Hélène" and "Zoé" are typed without a mode key."""
-    layout = json.loads((_KEYBOARDS / "fr_CH.json").read_text(encoding="utf-8"))
-    swaps = {"normal": {"\u21b9": "'", ":": "ç", "$": "ô", "@": "ê", "?": "ë", "!": "ï"},
-             "shift": {"\u21b9": "'", ":": "Ç", "/": "Ô", "@": "Ê", "?": "Ë", "!": "Ï"}}
-    for mode, swap in swaps.items():
-        for row in (1, 2):
+#: keys a name never needs, turned into letters names do need (mode -> row -> swaps):
+#: AZERTY keeps é è ç à ù ' - where a French keyboard has them
+_FRENCH_SWAPS = {
+    "normal": {1: {"@": "ê", "&": "ë", '"': "ï", "[": "ô", "_": "â", "]": "î", "=": "ü"},
+               2: {"\u21b9": "œ", "^": "û", "$": "ÿ"}, 3: {"*": "ä"}, 4: {"<": "ö"}},
+    "shift": {2: {"\u21b9": "Œ"}},
+}
+#: QWERTY with the accents of names typed in English (Zoë, José, Chloé, Søren) on the
+#: digits' row; the digits under shift
+_ENGLISH_SWAPS = {
+    "normal": {1: {"`": "é", "1": "è", "2": "ê", "3": "ë", "4": "á", "5": "à", "6": "ä",
+                   "7": "í", "8": "ï", "9": "ó", "0": "ö", "=": "ü"},
+               2: {"\u21b9": "ñ", "[": "å", "]": "ø", "\\": "ç"}},
+    "shift": {1: {"~": "Ñ", "!": "1", "@": "2", "#": "3", "$": "4", "%": "5", "^": "6",
+                  "&": "7", "*": "8", "(": "9", ")": "0", "+": "Ç"},
+              2: {"\u21b9": "Ñ", "{": "Å", "}": "Ø", "|": "Ç"}},
+}
+
+
+def _names_layout(base: str, title: str,
+                  swaps: dict[str, dict[int, dict[str, str]]]) -> dict[str, Any]:
+    """One of Kivy's own layouts with the swaps above: every letter a name needs is one
+    tap away, in the order the table's own keyboards have them."""
+    layout = json.loads((_KEYBOARDS / f"{base}.json").read_text(encoding="utf-8"))
+    for mode, rows in swaps.items():
+        for row, swap in rows.items():
             for key in layout[f"{mode}_{row}"]:
                 if key[0] in swap:
                     key[0] = key[1] = key[2] = swap[key[0]]
-    layout["title"] = "fr_names"
+    layout["title"] = title
     return layout
+
+
+#: the app's language -> (its layout's name, Kivy's layout it starts from, the swaps)
+LAYOUTS = {"fr": ("fr_names", "azerty", _FRENCH_SWAPS),
+           "en": ("en_names", "qwerty", _ENGLISH_SWAPS)}
 
 
 def _app_scale() -> float:
@@ -205,22 +229,56 @@ class NameKeys(VKeyboard):
                          # tints Kivy's light key image dark: white labels at ~6:1
                          key_background_color=(0.42, 0.45, 0.52, 1),
                          font_size=dp(theme.SIZE_BUTTON) * _app_scale(), **kwargs)
-        if language == "fr":
-            self.available_layouts["fr_names"] = _french_layout()
-            self.layout = "fr_names"
-        else:
-            self.layout = "qwerty"
+        name, base, swaps = LAYOUTS.get(language, LAYOUTS["en"])
+        self.available_layouts[name] = _names_layout(base, name, swaps)
+        self.layout = name
+        self.shift_latched = False  # shift tapped once: the next key only
         self.bind(size=lambda *_: self.layout in self.available_layouts
                   and self.refresh(True))
 
+    # -- shift, a single tap -------------------------------------------------------------
+    # Kivy's shift holds only while pressed (a second finger types the capital); on a
+    # table's screen one tap on shift makes the next key a capital, a second tap undoes
+    # it. Capslock keeps Kivy's own behaviour.
+    def _key_at(self, touch: Any) -> Any:
+        return self.get_key_at_pos(*self.to_local(*touch.pos)) if touch else None
+
+    def process_key_on(self, touch: Any) -> None:
+        key = self._key_at(touch)
+        if key and key[0][2] == "shift" and self.shift_latched:
+            self._unlatch()  # tapped again: back to small letters
+            return
+        super().process_key_on(touch)
+
+    def process_key_up(self, touch: Any) -> None:
+        pressed = touch.ud.get(self.uid)
+        special = pressed["key"][0][2] if pressed else None
+        if special == "shift":
+            self.active_keys.pop(touch.uid, None)
+            self.active_keys[LATCH] = pressed["key"][1]  # drawn pressed meanwhile
+            self.shift_latched = True  # have_shift stays: the shift layer shows
+            self.refresh_active_keys_layer()
+            return
+        super().process_key_up(touch)
+        if pressed and self.shift_latched and special not in ("capslock", "layout"):
+            self._unlatch()
+
+    def _unlatch(self) -> None:
+        self.shift_latched = False
+        self.have_shift = False
+        self.active_keys.pop(LATCH, None)
+        self.refresh_active_keys_layer()
+
     def key_center(self, char: str) -> tuple[float, float] | None:
-        """Where a finger touches to type `char` (window coordinates), or None."""
+        """Where a finger touches to type `char`, or the key named `char` ("shift",
+        "backspace"), in window coordinates; None if there is none."""
         layout = self.available_layouts.get(self.layout)
         if layout is None or "LINE_1" not in self.layout_geometry:
             return None
         for line in range(1, layout["rows"] + 1):
             for index, key in enumerate(layout[f"{self.layout_mode}_{line}"]):
-                if key[1] is not None and key[1].lower() == char.lower():
+                named = len(char) > 1 and key[1] is None and key[2] == char
+                if named or (key[1] is not None and key[1].lower() == char.lower()):
                     (x, y), (w, h) = self.layout_geometry[f"LINE_{line}"][index]
                     # the keyboard is a Scatter: its own transform, then its parents'
                     return self.parent.to_window(*self.to_parent(x + w / 2, y + h / 2))
@@ -228,14 +286,19 @@ class NameKeys(VKeyboard):
 
 
 class NameKeyboard(Dialog):
-    """A player's name: typed on Kivy's `VKeyboard` (French or English layout, after
-    the app's language), or on a plugged-in keyboard, which then hides the on-screen
-    one. The counter shows the length against NAME_MAX; Cancel keeps the old name."""
+    """A player's name: typed on Kivy's `VKeyboard` (AZERTY in French, QWERTY with
+    accents in English, after the app's language; shift is one tap), or on a plugged-in
+    keyboard, which then hides the on-screen one. A placeholder name is a hint the first
+    key replaces; a name starts with a capital by itself. The counter shows the length
+    against NAME_MAX; Cancel keeps the old name, OK with nothing typed too."""
 
     def __init__(self, title: str, initial: str, on_done: Callable[[str], None]) -> None:
         super().__init__(title, "keyboard", size_hint=(0.98, 0.98))
         app = App.get_running_app()
-        self.value = initial[:NAME_MAX]
+        # a seat nobody named shows its placeholder ("Player 2") as a hint, which the
+        # first key replaces: typing never gives "Player 2a"
+        self.hint = initial if is_placeholder(initial) else ""
+        self.value = "" if self.hint else initial[:NAME_MAX]
         self.on_done = on_done
         top = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(52))
         self.shown = Text(self.value, size=theme.SIZE_TITLE, tid="keyboard.value",
@@ -279,7 +342,8 @@ class NameKeyboard(Dialog):
         self._show()
 
     def _show(self) -> None:
-        self.shown.text = self.value
+        self.shown.text = self.value or self.hint
+        self.shown.color = theme.TEXT if self.value else theme.MUTED
         self.counter.text = f"{len(self.value)}/{NAME_MAX}"
         self.counter.color = theme.ACCENT if len(self.value) >= NAME_MAX else theme.MUTED
 
@@ -321,6 +385,7 @@ class NameKeyboard(Dialog):
     def locate(self, tid: str) -> tuple[float, float] | None:
         """Where a finger touches `keyboard.<char>` (the keys are drawn, not widgets)."""
         prefix = "keyboard."
-        if not tid.startswith(prefix) or len(tid) != len(prefix) + 1:
+        if not tid.startswith(prefix) or (len(tid) != len(prefix) + 1 and tid[len(prefix):]
+                                          not in ("shift", "capslock", "backspace")):
             return None
         return self.keys.key_center(tid[len(prefix):])

@@ -13,12 +13,13 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import LANGUAGES, load_domain
 from companion.journal import Entry, GameRecord, Journal, game_record
+from companion.messages import Message
 
 #: bump when the derivation changes: every cached fact is then computed again
 FACTS_VERSION = 1
@@ -85,6 +86,29 @@ def _placeholder_pattern() -> re.Pattern[str]:
 def is_placeholder(name: str) -> bool:
     """True for a seat name the app made up ("Player 1"), not one a person typed."""
     return bool(_placeholder_pattern().match(" ".join(str(name).split())))
+
+
+def placeholder_number(name: str) -> int | None:
+    """The seat number a placeholder name carries ("Player 3" -> 3), None for a name."""
+    if not is_placeholder(name):
+        return None
+    digits = re.search(r"\d+", str(name))
+    return int(digits.group()) if digits else None
+
+
+def as_guests(message: Message, guest: Callable[[int], str]) -> Message:
+    """`message` with every placeholder name in its parameters (nested ones too) said
+    as `guest(n)`: a guest keeps one name in every screen and language ("Joueur 3" in
+    French wherever the game, set up in English, said "Player 3")."""
+    def fix(value: Any) -> Any:
+        if isinstance(value, Message):
+            return as_guests(value, guest)
+        if isinstance(value, str):
+            number = placeholder_number(value)
+            return value if number is None else guest(number)
+        return value
+
+    return Message(message.key, {k: fix(v) for k, v in message.params.items()})
 
 
 def forget_placeholders(journal: Journal) -> int:

@@ -27,7 +27,8 @@ API for the screens (every refusal is a `RuleError` with a translation key):
   plus the per-seat extras (e.g. `{"character": ...}` for Pr. Evil, `{"agent": ...}`
   for Castor). Refuses retired, unknown or repeated players.
 - `link_game(journal, game_id)`: record the seats' roster links from the setup's
-  `roster_id`s (call it right after `Session.start`); `link_missing(journal)` links
+  `roster_id`s, or by name, a name typed at set-up joining the roster (call it right
+  after `Session.start`); `link_missing(journal)` links
   every game that has no link yet (by `roster_id`, else by name, adding the name to
   the roster), so a game started without the roster still counts in the statistics.
 """
@@ -208,16 +209,16 @@ def setup_players(
 
 
 def link_game(journal: Journal, game_id: int) -> None:
-    """Record the roster link of each seat whose setup entry has a `roster_id`."""
+    """Record the roster link of each seat of a game just started: its `roster_id`, or
+    else the roster player of its name, a name typed at set-up joining the roster now
+    (the roster learns as the table plays). A seat nobody named stays a guest."""
+    if journal.read_only is not None:  # read-only: linked when it can be written
+        return
     record = journal.game(game_id)
-    links = []
-    for seat, item in enumerate(record.setup.get("players") or []):
-        pid = item.get("roster_id") if isinstance(item, Mapping) else None
-        if isinstance(pid, int) and journal.read("SELECT 1 FROM players WHERE id = ?", (pid,)):
-            links.append((game_id, seat, pid))
+    known = {f: pid for pid, f in journal.read("SELECT id, folded FROM players")}
     with journal.writing() as db:
-        db.executemany("INSERT OR IGNORE INTO game_players(game_id, seat, player_id)"
-                       " VALUES (?, ?, ?)", links)
+        _link_seats(db, game_id, record.setup.get("players"), record.started, known,
+                    set(known.values()))
 
 
 def link_missing(journal: Journal) -> int:
@@ -240,25 +241,33 @@ def link_missing(journal: Journal) -> int:
                 seats = json.loads(setup).get("players") or []
             except (ValueError, AttributeError, TypeError, RecursionError):
                 continue  # a damaged row: listed as damaged, linked to nobody
-            if not isinstance(seats, list):
-                continue
-            for seat, item in enumerate(seats):
-                if not isinstance(item, Mapping):
-                    continue
-                pid = item.get("roster_id")
-                if not (isinstance(pid, int) and pid in ids):
-                    # the roster holds only names it would accept (the game keeps its own)
-                    name = tidy_name(item.get("name", ""))
-                    if not name or is_placeholder(name):
-                        continue  # a guest seat, not a roster player
-                    pid = known.get(fold_name(name))
-                    if pid is None:
-                        cursor = db.execute(
-                            "INSERT INTO players(name, folded, created) VALUES (?, ?, ?)",
-                            (name, fold_name(name), started))
-                        pid = known[fold_name(name)] = int(cursor.lastrowid or 0)
-                        ids.add(pid)
-                db.execute("INSERT OR IGNORE INTO game_players(game_id, seat, player_id)"
-                           " VALUES (?, ?, ?)", (gid, seat, pid))
-            count += 1
+            if _link_seats(db, gid, seats, started, known, ids):
+                count += 1
     return count
+
+
+def _link_seats(db: Any, game_id: int, seats: Any, started: float, known: dict[str, int],
+                ids: set[int]) -> bool:
+    """Link a game's seats: by `roster_id`, else by name, adding a name the roster does
+    not know yet (created when the game started). False for seats of the wrong shape."""
+    if not isinstance(seats, list):
+        return False
+    for seat, item in enumerate(seats):
+        if not isinstance(item, Mapping):
+            continue
+        pid = item.get("roster_id")
+        if not (isinstance(pid, int) and pid in ids):
+            # the roster holds only names it would accept (the game keeps its own)
+            name = tidy_name(item.get("name", ""))
+            if not name or is_placeholder(name):
+                continue  # a guest seat, not a roster player
+            pid = known.get(fold_name(name))
+            if pid is None:
+                cursor = db.execute(
+                    "INSERT INTO players(name, folded, created) VALUES (?, ?, ?)",
+                    (name, fold_name(name), started))
+                pid = known[fold_name(name)] = int(cursor.lastrowid or 0)
+                ids.add(pid)
+        db.execute("INSERT OR IGNORE INTO game_players(game_id, seat, player_id)"
+                   " VALUES (?, ?, ?)", (game_id, seat, pid))
+    return True

@@ -35,6 +35,15 @@ def hex_rgba(code: str, alpha: float = 1.0) -> RGBA:
     return (r, g, b, alpha)
 
 
+def guest_colours(taken: Any) -> Any:
+    """Colours for the guests of one chart, in seat order: the palette's colours no
+    roster player of that chart shows, so two guests are never the same grey."""
+    used = set(taken)
+    free = [hex_rgba(code) for code in PALETTE if hex_rgba(code) not in used]
+    while True:
+        yield from free or [theme.FALLBACK_COLOUR]
+
+
 def player_rgba(player_id: int | None, colour: str) -> RGBA:
     """The player's colour, or one from the palette by id when none was chosen."""
     if colour:
@@ -155,8 +164,8 @@ class LineChart(_Chart):
             self._label(self.empty_text, f"{self.tid}.empty", x0, y0, w, h,
                         size=theme.SIZE_SMALL, color=theme.MUTED)
             return
-        k = self.scale()
-        legend_h, axis_w = dp(26) * k, dp(44) * k
+        scale = self.scale()
+        legend_h, axis_w = dp(26) * scale, dp(44) * scale
         values = [v for _, points, _ in self.series for v in points]
         low, high = min(0.0, min(values)), max(values)
         span = (high - low) or 1
@@ -171,13 +180,13 @@ class LineChart(_Chart):
             Color(*AXIS)
             Line(points=[left, bottom, left + pw, bottom], width=1)
             Line(points=[left, bottom, left, bottom + ph], width=1)
-        self._label(f"{high:g}", f"{self.tid}.high", x0, bottom + ph - dp(12) * k,
-                    axis_w - dp(4), dp(24) * k, size=theme.SIZE_SMALL, color=theme.MUTED,
+        self._label(f"{high:g}", f"{self.tid}.high", x0, bottom + ph - dp(12) * scale,
+                    axis_w - dp(4), dp(24) * scale, size=theme.SIZE_SMALL, color=theme.MUTED,
                     halign="right")
-        self._label(f"{low:g}", f"{self.tid}.low", x0, bottom - dp(12) * k, axis_w - dp(4),
-                    dp(24) * k, size=theme.SIZE_SMALL, color=theme.MUTED, halign="right")
+        self._label(f"{low:g}", f"{self.tid}.low", x0, bottom - dp(12) * scale, axis_w - dp(4),
+                    dp(24) * scale, size=theme.SIZE_SMALL, color=theme.MUTED, halign="right")
         per = w / max(len(self.series), 1)
-        for k, (name, points, rgba) in enumerate(self.series):
+        for index, (name, points, rgba) in enumerate(self.series):
             flat: list[float] = []
             for i, v in enumerate(points):
                 flat.extend(at(i, v))
@@ -190,10 +199,13 @@ class LineChart(_Chart):
             last = points[-1] if points else 0
             # a colour chip, then the name in text colour (a mid-tone player colour
             # as text would read under 4.5:1 on the background)
-            chip = dp(14) * k
+            # (each series' swatch: the loop's index once scaled it, and the first
+            # series' swatch was drawn 0 px wide)
+            chip = dp(14) * scale
             with self.canvas:
                 Color(*rgba)
-                Rectangle(pos=(x0 + per * k, y0 + (legend_h - chip) / 2), size=(chip, chip))
-            self._label(f"{name} {last:g}", f"{self.tid}.legend.{k}",
-                        x0 + per * k + chip + dp(4), y0, per - chip - dp(4), legend_h,
+                Rectangle(pos=(x0 + per * index, y0 + (legend_h - chip) / 2),
+                          size=(chip, chip))
+            self._label(f"{name} {last:g}", f"{self.tid}.legend.{index}",
+                        x0 + per * index + chip + dp(4), y0, per - chip - dp(4), legend_h,
                         size=theme.SIZE_SMALL, halign="left")

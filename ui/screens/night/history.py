@@ -14,7 +14,7 @@ from kivy.uix.widget import Widget
 
 from companion.messages import CompanionError
 from companion.night import history, jobs
-from companion.night.facts import is_placeholder
+from companion.night.facts import as_guests, placeholder_number
 from companion.night.history import GameLine, LogLine, Seat
 from ui import theme
 from ui.background import Running, in_steps, run_in
@@ -44,11 +44,22 @@ def difficulty_name(difficulty: str, short: bool = False) -> str:
     return name.split(" (")[0] if short else name
 
 
+def guest(n: int) -> str:
+    """A seat nobody named, as the set-up and the play screen name it ("Player 2")."""
+    return str(App.get_running_app().tr("core.ui.player_n", n=n))
+
+
+def guest_name(name: str) -> str:
+    """A seat's name, a placeholder said in the language on screen ("Joueur 3")."""
+    number = placeholder_number(name)
+    return name if number is None else guest(number)
+
+
 def seat_name(seat: Seat) -> str:
-    """A seat nobody named ("Player 2") is a guest, not a person of the roster."""
-    if seat.player_id is None and is_placeholder(seat.name):
-        return App.get_running_app().tr("night.ui.guest", n=seat.seat + 1)
-    return seat.name
+    """A seat nobody named ("Player 2") is a guest, not a person of the roster: named
+    as in play, in the language on screen."""
+    number = placeholder_number(seat.name) if seat.player_id is None else None
+    return seat.name if number is None else guest(number)
 
 
 def outcome_text(line: GameLine) -> str:
@@ -256,8 +267,8 @@ class NightLogScreen(PageScreen):
                                  height=dp(26)))
             entries = entries[-self.LIMIT:]
         for k, entry in enumerate(entries):
-            details = [app.say(d) for d in entry.details]
-            text = f"{entry.seq + 1}. {app.say(entry.title)}"  # counted from 1
+            details = [app.say(as_guests(d, guest)) for d in entry.details]
+            text = f"{entry.seq + 1}. {app.say(as_guests(entry.title, guest))}"  # from 1
             if details:
                 text += "\n    " + "\n    ".join(details)
             lines = sum(1 + len(t) // 80 for t in [text.split("\n")[0], *details])

@@ -15,7 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion.messages import CompanionError
-from companion.night import history, jobs, stats
+from companion.night import history, jobs, roster, stats
 from companion.night.stats import KindStats, Record, Statistics
 from ui import theme
 from ui.background import Running, in_steps, run_in
@@ -30,10 +30,10 @@ from ui.screens.night.common import (
     short_game_name,
     top_bar,
 )
-from ui.screens.night.history import difficulty_name, title_text
+from ui.screens.night.history import difficulty_name, guest_name, title_text
 from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, follow_height, paint_background
-from ui.widgets.charts import BarChart, LineChart
+from ui.widgets.charts import BarChart, LineChart, guest_colours
 
 TABS = ("players", "games", "charts")
 LINE_KINDS = ("castor", "bond")  # games with a score line over rounds
@@ -315,9 +315,15 @@ class NightStatsScreen(PageScreen):
             except CompanionError as exc:
                 app.show_error(exc.message)
             else:
-                series = [(name, points, player_rgba(pid, self.colour_of(pid)))
-                          for name, pid, points in zip(data.names, data.player_ids,
-                                                       data.points, strict=True)]
+                # a player's colour in every chart; guests one each, named as in play
+                colours = [player_rgba(pid, self.colour_of(pid)) if pid is not None
+                           else None for pid in data.player_ids]
+                spare = guest_colours(c for c in colours if c is not None)
+                series = [(name if pid is not None else guest_name(name), points,
+                           colour or next(spare))
+                          for name, pid, points, colour in zip(
+                              data.names, data.player_ids, data.points, colours,
+                              strict=True)]
         lines.show(series, app.tr("night.ui.no_line"))
         right.add_widget(lines)
         body.add_widget(right)
@@ -352,11 +358,18 @@ class NightStatsScreen(PageScreen):
         return body
 
     def colour_of(self, player_id: int | None) -> str:
+        """The roster colour of a player, the same in every chart (one the statistics
+        shown leave out included)."""
         assert self.data is not None
         for p in self.data.players:
             if p.player.id == player_id:
                 return p.player.colour
-        return ""
+        if player_id is None:
+            return ""
+        try:
+            return roster.get(App.get_running_app().journal, player_id).colour
+        except CompanionError:
+            return ""
 
     def recent_line_games(self) -> list[history.GameLine]:
         if self.line_games is None:
