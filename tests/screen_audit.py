@@ -13,10 +13,13 @@ window is held to the same proportions):
   a turn depends on). Markup `[size=N]` counts: a die's face drawn at 34 px in a 14 px
   label is a 34 px figure.
 - acted-on text: a line the table acts on below a headline (a true `acted_on`
-  attribute, or `ACTED_ON`: Castor's trick: who is
+  attribute, or `ACTED_ON`: Pr. Evil's turn card's effects; Castor's trick: who is
   winning, the trumps, the plan card to tap, the powers drawn, each card on the table)
   under a 20 px cap height (issue 29: "at least 20 px capitals for anything the table
   acts on").
+- moved: a button (by test id) on the same screen as the last step that showed that
+  screen without a dialog, in the same app, that is not where it was: no button moves
+  between two taps (issue 29: Bond's message pushed every card's buttons up).
 - touch: a widget that takes touches (Kivy's ButtonBehavior, toggles, sliders,
   switches, text inputs) under 48 px in either direction, or covered by another one
   at its middle (a finger meant for it lands on the other).
@@ -76,6 +79,7 @@ KEY_FIGURES = (
 #: what the table acts on below the headline, as (screen, test id) patterns
 ACTED_ON = (
     ("castor_tricks", "tricks.act"), ("castor_tricks", "tricks.chip.*.card"),
+    ("evil_play", "play.card.text.*"),
 )
 
 #: words the French screens may share with the English catalog: names, game names,
@@ -440,15 +444,43 @@ def audit(root: Any, screen: str, language: str, scale: float = 1.0,
     return found
 
 
+def button_places(root: Any) -> dict[str, tuple[float, float, float, float]]:
+    """Where each shown button (by test id) is, in window pixels."""
+    from kivy.uix.behaviors import ButtonBehavior
+
+    places = {}
+    for widget in root.walk(restrict=True):
+        tid = getattr(widget, "tid", "")
+        if tid and isinstance(widget, ButtonBehavior) and _shown(widget):
+            places[str(tid)] = tuple(round(v, 1) for v in _box(widget))
+    return places
+
+
+def moved(before: dict[str, tuple[float, ...]], after: dict[str, tuple[float, ...]],
+          screen: str) -> list[Violation]:
+    """The buttons shown in both that are not where they were."""
+    return [Violation(screen, tid, f"moved between two steps: {before[tid]} -> {place}")
+            for tid, place in after.items() if tid in before and before[tid] != place]
+
+
 class Auditor:
-    """A tour's `capture`: audits the dialog on show, or else the screen."""
+    """A tour's `capture`: audits the dialog on show, or else the screen; and, from one
+    step to the next on the same screen (no dialog in either), that no button moved."""
 
     def __init__(self, language: str) -> None:
         self.language = language
         self.violations: list[Violation] = []
+        self._last: tuple[Any, str, dict[str, tuple[float, ...]]] | None = None
 
     def __call__(self, ui: Any, step: Any) -> None:
         app = ui.app
         root = app.dialog if app.dialog is not None else app.root.current_screen
         self.violations += audit(root, step.name, self.language, float(app.scale),
                                  shown=str(app.root.current))
+        if app.dialog is not None:
+            return  # the screen behind a dialog is compared when it is shown again
+        places = button_places(root)
+        last = self._last
+        if last is not None and last[0] is app and last[1] == app.root.current:
+            self.violations += moved(last[2], places, step.name)
+        self._last = (app, str(app.root.current), places)

@@ -125,6 +125,18 @@ def _typed_open(name: str) -> Action:
     return act
 
 
+def expect_lines(tid: str, sentences: int) -> Action:
+    """A status line that says `sentences` sentences (a long message, whole)."""
+    def act(ui: Any) -> None:
+        from ui.widgets.basics import find
+
+        line = find(ui.app.root, tid)
+        said = getattr(line, "sentences", ())
+        if len(said) != sentences:
+            raise StepFailed(f"{tid} says {len(said)} sentences, not {sentences}")
+    return act
+
+
 def close_dialog(ui: Any) -> None:
     """Back out of whatever dialog is open the way a table does: its Cancel, Close or
     OK (the Escape key as the last resort)."""
@@ -370,6 +382,9 @@ EVIL = Journey("evil", (
     S("evil_play_rolled", "screen:evil_play", tap("play.roll"), answer),
     S("evil_dialog_power", "dialog:power", evil_roll_until("power"),
       leave=(close_dialog, answer)),
+    # a power question undone from the question itself, then asked again by Redo
+    S("evil_play_power_undone", "screen:evil_play", tap("play.roll"),
+      evil_roll_until("power"), tap("power.undo"), leave=(tap("play.redo"), answer)),
     S("evil_dialog_treasure", "dialog:treasure", answer, tap("play.treasure.green"),
       leave=CLOSE),
     S("evil_dialog_place", "dialog:place", tap("play.treasure.green"),
@@ -469,6 +484,13 @@ BOND = Journey("bond", (
     S("bond_dialog_escaped", "dialog:escaped", tap("play.player.2.add_lair"),
       tap("lair.add.2"), close_dialog, tap("play.player.2.attack"), tap("attack.spy.2"),
       tap("attack.spy.1"), tap("attack.send"), leave=CLOSE),
+    # the escape's three sentences under the cards, in a box of fixed height
+    S("bond_play_message", "screen:bond_play", expect_lines("play.say", 3)),
+    # the capture asked, then undone from the question itself
+    S("bond_play_capture_undone", "screen:bond_play", tap("play.player.1.add_lair"),
+      tap("lair.add.4"), close_dialog, tap("play.player.1.attack"), tap_first("attack.by."),
+      tap("attack.spy.3"), tap("attack.send"), expect_dialog("capture"),
+      tap("capture.undo")),
     S("bond_dialog_correct", "dialog:correct", tap("play.player.0.correct"),
       tap("correct.plus"), leave=CLOSE),
     S("bond_dialog_end_confirm", "dialog:end_confirm", tap("play.end"), leave=CLOSE),

@@ -31,6 +31,7 @@ MEETS_TODAY: dict[str, frozenset[str]] = {
     "contrast": EVERY_STEP,
     "key figure": EVERY_STEP,
     "acted-on text": EVERY_STEP,
+    "moved": EVERY_STEP,
 }
 
 

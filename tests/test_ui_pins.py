@@ -309,3 +309,23 @@ def test_a_button_keeps_the_screen_awake_and_wakes_it_as_a_touch(
     assert len(ui.app.session.steps) == 1
     press_pin(ui, "roll")  # awake: a press is a press
     assert len(ui.app.session.steps) == 2
+
+
+def test_the_panel_is_opaque_readable_and_leaves_the_header_in_view(launch: Any) -> None:
+    """Issue 29: the desktop Pins panel was see-through (and its text 13 px)."""
+    from kivy.graphics import Color
+
+    from tests import screen_audit
+    from ui import theme
+
+    ui = launch(hardware=True, seed=4)
+    new_game(ui, minutes=40)
+    ui.tap("play.pins")
+    screen = ui.app.root.get_screen("evil_play")
+    panel = screen.pin_panel
+    fills = [tuple(i.rgba) for i in panel.canvas.before.children if isinstance(i, Color)]
+    assert fills[0] == tuple(theme.PANEL) and fills[0][3] == 1.0
+    assert panel.top <= screen.header_bar.y + 0.5  # Home and the counts stay whole
+    assert panel.y >= screen.treasure_row.top - 0.5  # the treasures stay reachable
+    assert screen_audit.audit(panel, "pins", "en") == []
+    ui.screenshot("evil-pins-opaque-800x480")

@@ -13,9 +13,11 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from ui import theme
-from ui.widgets.basics import Tap, Text
-from ui.widgets.components import option_button, setup_page
+from ui.widgets.basics import Tap, Text, follow_width
+from ui.widgets.components import setup_page
 from ui.widgets.roster_picker import pick_players
+
+SEAT_BUTTON = 150  # px at 800x480: Add and From roster in the setup's header
 
 
 class SetupScreen(Screen):
@@ -65,15 +67,22 @@ class SetupScreen(Screen):
         options, Start); returns the seats' and the options' columns."""
         return setup_page(self.root_box, title, self.start, note=note)
 
-    def seat_options(self, options: BoxLayout, add_text: str, seated: int) -> None:
-        """Add a player (while a seat is free) and pick players from the roster: the
-        first options of a game whose subclass has `add_player` and `picked`."""
+    def seat_options(self, _options: BoxLayout, add_text: str, seated: int) -> None:
+        """Add a player (while a seat is free) and pick players from the roster: in the
+        header, right of the title, the same place on every game's setup (a column of
+        six seats, or of Pr. Evil's options, has no room left for them at 800x480); for
+        a game whose subclass has `add_player` and `picked`."""
         p = self.params
-        options.add_widget(option_button(add_text, "setup.add", self.add_player,
-                                         disabled=seated >= p.players_max))
-        options.add_widget(option_button(
-            App.get_running_app().tr("night.ui.from_roster"), "setup.roster",
-            lambda: pick_players(self.picked, p.players_min, p.players_max)))
+        add = follow_width(Tap(add_text, tid="setup.add", size=theme.SIZE_BODY,
+                               disabled=seated >= p.players_max), SEAT_BUTTON)
+        add.bind(on_release=lambda _b: self.add_player())
+        from_roster = follow_width(Tap(App.get_running_app().tr("night.ui.from_roster"),
+                                       tid="setup.roster", size=theme.SIZE_BODY), SEAT_BUTTON)
+        from_roster.bind(on_release=lambda _b: pick_players(self.picked, p.players_min,
+                                                            p.players_max))
+        bar = self.root_box.header_bar
+        bar.add_widget(add)
+        bar.add_widget(from_roster)
 
     def add_player(self) -> None:
         raise NotImplementedError

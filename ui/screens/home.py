@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
+from kivy.core.window import Window
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
@@ -18,8 +19,24 @@ from ui.widgets.basics import Tap, Text, follow_height
 GAMES = ("evil", "castor", "bond")
 
 
+def portrait() -> bool:
+    """The window is taller than wide: the screens are laid out for landscape."""
+    return bool(Window.height > Window.width)
+
+
 class HomeScreen(PageScreen):
     PADDING, SPACING = 16, 10  # dp: the first screen, with room around its choices
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._portrait = portrait()
+        Window.bind(size=self._turned)
+
+    def _turned(self, *_: Any) -> None:
+        if portrait() != self._portrait:  # the hint comes or goes with the window's shape
+            self._portrait = portrait()
+            if self.manager is not None and self.manager.current == self.name:
+                self.refresh()
 
     def refresh(self) -> None:
         app = App.get_running_app()
@@ -29,6 +46,11 @@ class HomeScreen(PageScreen):
         box.clear_widgets()
         box.add_widget(Text(app.tr("core.ui.home_title"), size=30, bold=True, halign="center",
                             size_hint_y=None, height=dp(56), tid="home.title"))
+        if portrait():
+            # a portrait panel (Touch Display 2) left at rotation 0: every screen is laid
+            # out for landscape and comes out squeezed; say how to turn it
+            box.add_widget(Text(app.tr("core.ui.portrait_hint"), size=theme.SIZE_BODY,
+                                color=theme.ACCENT, tid="home.portrait", fit=True))
         # a damaged game is not offered here: History lists it as damaged
         records = [r for r in app.journal.unfinished()
                    if r.damaged is None and app.playable(r.kind)]

@@ -65,7 +65,8 @@ def setup_page(root: BoxLayout, title: str, on_start: Callable[[], Any], *,
     root.clear_widgets()
     root.padding = dp(theme.SPACE_S)
     root.spacing = dp(theme.SPACE_S)
-    root.add_widget(header(title, tid))
+    root.header_bar = header(title, tid)  # a setup's Add and From roster go in it
+    root.add_widget(root.header_bar)
     body = BoxLayout(spacing=dp(theme.SPACE_M))
     players = BoxLayout(orientation="vertical", spacing=dp(theme.SPACE_XS), size_hint_x=split)
     options = BoxLayout(orientation="vertical", spacing=dp(theme.SPACE_S),

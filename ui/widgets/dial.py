@@ -17,6 +17,7 @@ directly instead (`ui.widgets.pictures`).
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -46,6 +47,13 @@ from ui.widgets import pictures
 from ui.widgets.rounded import RoundedBox
 from ui.widgets.shapes import arc_segments, disc
 from ui.widgets.texels import one_to_one
+
+
+def marker_radius(r: float, numeral_size: float, d: float) -> float:
+    """How far from the centre a treasure marker sits: just inside its step's numeral,
+    or the gold disc of a power space around it (`_power_spaces`: 1.45 font sizes
+    across, at 0.78 r), its rim (2 px) clear of it."""
+    return max(r * 0.78 - numeral_size * 1.45 / 2 - (d / 2 + 2) - 2, r * 0.2)
 
 
 @dataclass(frozen=True)
@@ -275,16 +283,24 @@ class Dial(Widget):
         self._hand.points = [cx, cy, tx, ty]
         hand = self._tip.size[0] / 2
         self._tip.pos = (tx - hand, ty - hand)
-        # markers on one position are stacked towards the centre, overlapping like
-        # tokens on the board
+        # markers on one step sit side by side across its spoke, just inside its
+        # numeral (or power space): each letter whole, no numeral covered
         stacked: dict[int, int] = {}
+        sharing = Counter(position for _, _, position, _ in view.markers)
         d = self._marker_side
         side = marker_picture_side(d)
+        outer = marker_radius(r, numeral_size, d)
         for (group, picture), (colour, text, position, _) in zip(
                 self._markers[:len(view.markers)], view.markers, strict=True):
             level = stacked.get(position, 0)
             stacked[position] = level + 1
-            mx, my = self._point(position, max(r * 0.06, r * 0.5 - level * d * 0.85))
+            count = sharing[position]
+            # two or more: a little further in, where the spoke's neighbours leave room
+            radius = outer if count == 1 else min(outer, r * 0.36)
+            across = (level - (count - 1) / 2) * (d + 4)
+            angle = self._angle(position)
+            x, y = self._point(position, radius)
+            mx, my = x - across * math.sin(angle), y + across * math.cos(angle)
             if shapes:  # before the first frame: its shapes, where its picture goes
                 group.clear()
                 group.add(PushMatrix())

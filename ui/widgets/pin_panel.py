@@ -12,16 +12,18 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.graphics import Color, SmoothLine
+from kivy.graphics import Color, Line, SmoothLine
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion.games.evil.instructions import roman
 from ui import theme
-from ui.widgets.basics import Tap, Text, paint_background
+from ui.widgets.basics import Tap, Text, follow_height, paint_background
 from ui.widgets.shapes import disc
 
+WIDTH, HEIGHT = 330, 330  # px at 800x480: over the dial, under the header, above the treasures
+LINE = 26  # a text row (18 px text)
 OFF = (0.22, 0.22, 0.24, 1)
 LIT = (1.0, 0.85, 0.25, 1)
 
@@ -67,23 +69,32 @@ class PinPanel(BoxLayout):
         super().__init__(orientation="vertical", padding=dp(6), spacing=dp(4), **kwargs)
         self.station = station
         self.tid = "pins"
-        paint_background(self, (0.05, 0.05, 0.07, 0.98))
+        # opaque, framed like a dialog: the dial under it does not show through
+        paint_background(self, theme.PANEL)
+        with self.canvas.before:
+            Color(*theme.OUTLINE)
+            self._frame = Line(rectangle=(0, 0, 0, 0), width=dp(1.5))
+        self.bind(pos=self._redraw_frame, size=self._redraw_frame)
         app = App.get_running_app()
-        self.add_widget(Text(app.tr("core.ui.pins_title"), size=14, bold=True,
-                             size_hint_y=None, height=dp(22)))
+        self.add_widget(Text(app.tr("core.ui.pins_title"), size=theme.SIZE_SMALL, bold=True,
+                             size_hint_y=None, height=LINE))
         self.ring = LedRing()
         self.add_widget(self.ring)
-        self.clock_label = Text(size=13, tid="pins.clock", size_hint_y=None, height=dp(20))
-        self.treasure_label = Text(size=13, tid="pins.treasures", size_hint_y=None,
-                                   height=dp(20))
-        self.buzzer_label = Text(size=13, tid="pins.buzzer", size_hint_y=None, height=dp(20))
-        self.ring_label = Text(size=13, tid="pins.ring", size_hint_y=None, height=dp(20))
+        self.clock_label = Text(size=theme.SIZE_SMALL, tid="pins.clock", size_hint_y=None,
+                                height=LINE)
+        self.treasure_label = Text(size=theme.SIZE_SMALL, tid="pins.treasures",
+                                   size_hint_y=None, height=LINE)
+        self.buzzer_label = Text(size=theme.SIZE_SMALL, tid="pins.buzzer", size_hint_y=None,
+                                 height=LINE)
+        self.ring_label = Text(size=theme.SIZE_SMALL, tid="pins.ring", size_hint_y=None,
+                               height=LINE)
         for label in (self.clock_label, self.treasure_label, self.buzzer_label,
                       self.ring_label):
             self.add_widget(label)
-        row = BoxLayout(spacing=dp(4), size_hint_y=None, height=theme.touch())
+        row = follow_height(BoxLayout(spacing=dp(4)), theme.touch())
         for name in ("roll", "undo", "ok"):
-            button = Tap(app.tr(f"core.ui.pin_button_{name}"), size=14, tid=f"pins.{name}")
+            button = Tap(app.tr(f"core.ui.pin_button_{name}"), size=theme.SIZE_SMALL,
+                         tid=f"pins.{name}")
             button.bind(on_release=lambda _b, n=name: station.press(n))
             row.add_widget(button)
         self.add_widget(row)
@@ -95,7 +106,18 @@ class PinPanel(BoxLayout):
         self.refresh()
 
     def _rescale(self, _app: Any, scale: float) -> None:
-        self.size = (dp(260) * scale, dp(300) * scale)
+        self.size = (dp(WIDTH) * scale, dp(HEIGHT) * scale)
+
+    def _redraw_frame(self, *_: Any) -> None:
+        self._frame.rectangle = (*self.pos, *self.size)
+
+    # the panel takes the touches that land on it: none reaches the dial or a treasure
+    # button under it
+    def on_touch_down(self, touch: Any) -> bool:
+        return bool(super().on_touch_down(touch)) or self.collide_point(*touch.pos)
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return bool(super().on_touch_up(touch)) or self.collide_point(*touch.pos)
 
     def refresh(self) -> None:
         app = App.get_running_app()

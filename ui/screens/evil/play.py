@@ -158,7 +158,9 @@ class EvilPlayScreen(PlayScreen):
 
         app = App.get_running_app()
         panel = PinPanel(app.hardware, size_hint=(None, None))
-        panel.pos_hint = {"x": 0.01, "top": 0.99}
+        # over the dial, under the header: Home and the counts stay in view
+        gap = dp(theme.SPACE_XS) * app.scale
+        panel.pos_hint = {"x": 0.01, "top": (self.header_bar.y - gap) / max(1, self.height)}
         self.pin_panel = panel
         self.add_widget(panel)
 

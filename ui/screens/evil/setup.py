@@ -19,7 +19,6 @@ from ui.dialogs import NameKeyboard, open_dialog
 from ui.screens.game_parts import SetupScreen
 from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.components import fill_seats, seat_row
-from ui.widgets.roster_picker import pick_players
 
 
 def _option(text: str, tid: str, on_release: Any) -> Tap:
@@ -70,13 +69,18 @@ class EvilSetupScreen(SetupScreen):
         # the game's seed is drawn now, so the first player it draws can be shown
         self.seed = int(app.new_seed())
         self.first = None
+        self.drawn = draw_first_player(self.seed, len(self.players))
         self.refresh()
 
     def first_player(self) -> int:
-        """"Décidez au hasard qui sera le premier joueur": drawn unless the table chose."""
+        """"Décidez au hasard qui sera le premier joueur": drawn unless the table chose.
+        Drawn once: adding a seat keeps the seat drawn (a draw again at each seat was a
+        new first player at each tap); only a seat that is no more is drawn again."""
         if self.first is not None and self.first < len(self.players):
             return self.first
-        return draw_first_player(self.seed, len(self.players))
+        if self.drawn >= len(self.players):
+            self.drawn = draw_first_player(self.seed, len(self.players))
+        return self.drawn
 
     def refresh(self) -> None:
         """The shared setup page: seats (name, character, ×) in seating order on the
@@ -94,18 +98,7 @@ class EvilSetupScreen(SetupScreen):
             rows.append(seat_row(i, player["name"], self.edit_name, self.remove_player,
                                  len(self.players) > p.players_min, middle=[character]))
         fill_seats(seats, rows, p.players_max)
-        buttons = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)),
-                                theme.touch(theme.MIN_TOUCH + 4))
-        add = Tap(app.tr("evil.ui.add_player"), tid="setup.add", size=theme.SIZE_BODY,
-                  disabled=len(self.players) >= p.players_max)
-        add.bind(on_release=lambda _b: self.add_player())
-        buttons.add_widget(add)
-        from_roster = Tap(app.tr("night.ui.from_roster"), tid="setup.roster",
-                          size=theme.SIZE_BODY)
-        from_roster.bind(on_release=lambda _b: pick_players(self.picked, p.players_min,
-                                                            p.players_max))
-        buttons.add_widget(from_roster)
-        seats.add_widget(buttons)
+        self.seat_options(options, app.tr("evil.ui.add_player"), len(self.players))
 
         options.spacing = dp(theme.SPACE_XS)
         options.add_widget(Text(app.tr("evil.ui.first_treasures"), size=theme.SIZE_SMALL,
