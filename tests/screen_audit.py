@@ -17,6 +17,8 @@ window is held to the same proportions):
   winning, the trumps, the plan card to tap, the powers drawn, each card on the table)
   under a 20 px cap height (issue 29: "at least 20 px capitals for anything the table
   acts on").
+- outside its dialog: a widget of an open dialog reaching past the dialog's body (its
+  content taller than the dialog spills over its title and the screen).
 - moved: a button (by test id) on the same screen as the last step that showed that
   screen without a dialog, in the same app, that is not where it was: no button moves
   between two taps (issue 29: Bond's message pushed every card's buttons up).
@@ -444,6 +446,28 @@ def audit(root: Any, screen: str, language: str, scale: float = 1.0,
     return found
 
 
+def outside_dialog(dialog: Any, screen: str) -> list[Violation]:
+    """What a dialog shows outside its own body (content taller than the dialog spills
+    over its title and the screen: Pr. Evil's power choice at 1280x720)."""
+    from kivy.uix.scrollview import ScrollView
+
+    body = getattr(dialog, "box", dialog)
+    bx0, by0, bx1, by1 = _box(body)
+    # a list that scrolls clips its rows: only the list itself must lie inside
+    scrolled = {id(inner) for view in body.walk(restrict=True) if isinstance(view, ScrollView)
+                for inner in view.walk(restrict=True) if inner is not view}
+    found = []
+    for widget in body.walk(restrict=True):
+        if widget is body or id(widget) in scrolled or not _shown(widget):
+            continue
+        x0, y0, x1, y1 = _box(widget)
+        past = max(bx0 - x0, y1 - by1, by0 - y0, x1 - bx1)
+        if past > 1:
+            found.append(Violation(screen, name_of(widget),
+                                   f"does not fit: {past:.0f} px outside its dialog"))
+    return found
+
+
 def button_places(root: Any) -> dict[str, tuple[float, float, float, float]]:
     """Where each shown button (by test id) is, in window pixels."""
     from kivy.uix.behaviors import ButtonBehavior
@@ -478,6 +502,7 @@ class Auditor:
         self.violations += audit(root, step.name, self.language, float(app.scale),
                                  shown=str(app.root.current))
         if app.dialog is not None:
+            self.violations += outside_dialog(app.dialog, step.name)
             return  # the screen behind a dialog is compared when it is shown again
         places = button_places(root)
         last = self._last

@@ -625,7 +625,8 @@ class Launcher:
         journal = self.folder / f"run{self.count}" / "journal.sqlite3"
         journal.parent.mkdir(parents=True)
         data = config.merge(self.defaults.data, {"language": self.language})
-        data["display"] = dict(data["display"], roll_animation=0)
+        # a tour rolls as soon as a roll is shown (as tests/conftest.py's apps do)
+        data["display"] = dict(data["display"], roll_animation=0, roll_guard=0)
         app = CompanionApp(config.Config(data), Journal(journal), new_seed=lambda: seed)
         app._run_prepare()
         self.apps.append(app)

@@ -517,3 +517,17 @@ def test_the_capture_question_is_undone_from_itself(launch: Any) -> None:
     assert ui.app.session.state.capture is None
     assert card(ui, 1, "lair").endswith("4")
     assert ui.text("play.say").startswith("Undo: Attack")
+
+
+def test_an_escape_is_undone_from_what_it_tells(launch: Any) -> None:
+    ui = launch()
+    new_game(ui, players=3)
+    add_lair(ui, 2, 2)
+    choose_spies(ui, 2, [3])
+    ui.tap("attack.send")
+    assert ui.dialog == "escaped"
+    ui.tap("escaped.undo")
+    ui.pump(3)
+    assert ui.dialog is None
+    assert card(ui, 2, "lair").endswith("2")  # the lair is back: the attack undone
+    assert ui.text("play.say").startswith("Undo: Attack")

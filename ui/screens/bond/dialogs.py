@@ -120,7 +120,13 @@ def escaped_dialog(sentences: str) -> Dialog:
     dialog = Dialog(app.tr("bond.ui.escaped_title"), tid="escaped", size_hint=(0.8, 0.6))
     dialog.closes_on_update = True
     dialog.add(Text(sentences, size=20, tid="escaped.text"))
-    dialog.buttons([(app.tr("core.ui.ok"), "escaped.ok", dialog.dismiss)])
+
+    def undo() -> None:  # the attack taken back from what it told
+        dialog.dismiss()
+        app.undo()
+
+    dialog.buttons([(app.tr("core.ui.undo"), "escaped.undo", undo),
+                    (app.tr("core.ui.ok"), "escaped.ok", dialog.dismiss)])
     dialog.default = dialog.dismiss
     return open_dialog(dialog)
 

@@ -20,8 +20,12 @@ from ui import theme
 from ui.dialogs import Dialog, open_dialog
 from ui.screens.evil.card import Para
 from ui.widgets.basics import Tap, Text, _follow_scale, find, follow_height, follow_width
+from ui.widgets.text_height import text_height
 
 DIE_LABEL = 156  # px at 800x480: "dé du professeur" on two lines at most
+#: px at 800x480: the placement's minutes keys (two lines each), three rows of them
+#: under the dialog's title and why, docked under the header
+MINUTE_KEY = 52
 
 
 def _act(dialog: Dialog, command: object) -> None:
@@ -106,7 +110,7 @@ class PlacementDialog(SideDialog):
         for m in range(p.min_minutes, p.max_minutes + 1, p.step_minutes):
             if m not in self.minute_keys:
                 self.minute_keys[m] = _key("", f"place.{m}",
-                                           lambda m=m: self._place(m))
+                                           lambda m=m: self._place(m), height=MINUTE_KEY)
 
     def show(self, state: EvilState, colour: str,
              on_later: Callable[[], None] | None) -> Dialog:
@@ -138,7 +142,7 @@ class PlacementDialog(SideDialog):
             key = self.minute_keys[m]
             key.text = f"{m}\n{app.tr('evil.ui.place_to', position=lands)}"
             keys.append(key)
-        _fill(self.keys, keys, cols=4, height=56)
+        _fill(self.keys, keys, cols=4, height=MINUTE_KEY)
         if state.waiting_for_replacement:
             # a power or card may re-roll a die of this roll, or the table corrects one:
             # the roll is resolved again from before it (and waits again if it still
@@ -218,6 +222,7 @@ class PowerDialog(SideDialog):
             toggle.tid = f"power.{pl.character}"
             toggle.character = pl.character
         _fill(self.characters, toggles, cols=min(2, len(free)) or 1, height=70)
+        self.why.text = App.get_running_app().tr("evil.ui.power_why")
         if free and self.characters.parent is None:  # above the filler
             self.box.add_widget(self.characters, index=self.box.children.index(self.filler) + 1)
         elif not free and self.characters.parent is not None:
@@ -230,6 +235,29 @@ class PowerDialog(SideDialog):
         if free:
             self._select(free[0].character)
         return open_dialog(self)
+
+    def on_open(self) -> None:
+        super().on_open()
+        self._fit()
+
+    def _fit(self) -> None:
+        """Docked under the header, the dialog may be shorter than a full table's
+        choice: the explanation gives way first (the title asks the same question)."""
+        from ui.screens.evil.play import LEFT_SHARE
+
+        box = self.box
+        rows = [child for child in box.children if child is not self.filler]
+        window = self._window
+        width = (window.width * LEFT_SHARE if window is not None else self.width) \
+            - box.padding[0] - box.padding[2]
+        # the explanation as it will wrap (its texture may not be drawn yet)
+        heights = [text_height(child, width) if child is self.why else child.height
+                   for child in rows]
+        needed = (sum(heights) + box.spacing * (len(rows) - 1)
+                  + box.padding[1] + box.padding[3])
+        if needed > self.height + 0.5 and self.why.text:
+            self.why.text = ""
+            self.why.height = 0
 
     def _select(self, character: str) -> None:
         self.chosen = character
