@@ -37,9 +37,10 @@ def test_the_power_question_is_undone_from_itself(launch: Any, language: str) ->
     # beside the question, what it takes touches from looks disabled (drawn so)
     for tid in ("play.undo", "play.redo", "play.adjust", "play.roll"):
         assert ui.visible(tid).disabled, tid
-    # docked under the header: the counts there stay whole in view
-    assert ui.app.dialog.top <= screen.header_bar.y + 0.5
-    assert ui.app.dialog.y >= 0
+    # left of the header's counts: they stay whole in view
+    counts = screen.recovered_label
+    assert ui.app.dialog.right <= counts.to_window(*counts.pos)[0] - 0.5
+    assert ui.app.dialog.y >= 0 and ui.app.dialog.top <= ui.app.root.height
     assert ui.text("power.undo") == ("Undo the roll" if language == "en"
                                      else "Défaire le lancer")
     ui.screenshot(f"questions-power-{language}")

@@ -23,9 +23,8 @@ from ui.widgets.basics import Tap, Text, _follow_scale, find, follow_height, fol
 from ui.widgets.text_height import text_height
 
 DIE_LABEL = 156  # px at 800x480: "dé du professeur" on two lines at most
-#: px at 800x480: the placement's minutes keys (two lines each), three rows of them
-#: under the dialog's title and why, docked under the header
-MINUTE_KEY = 52
+#: px at 800x480: the placement's minutes keys (two lines each)
+MINUTE_KEY = 56
 
 
 def _act(dialog: Dialog, command: object) -> None:
@@ -54,7 +53,8 @@ class SideDialog(Dialog):
     def __init__(self, title: str, tid: str, why: str) -> None:
         from ui.screens.evil.play import LEFT_SHARE
 
-        super().__init__(title, tid, size_hint=(LEFT_SHARE, None), overlay_color=(0, 0, 0, 0))
+        super().__init__(title, tid, size_hint=(None, None), overlay_color=(0, 0, 0, 0))
+        self.share = LEFT_SHARE
         heading = find(self, f"{tid}.title")
         if heading is not None:  # room for a two-line title, at any window size
             follow_height(heading, dp(56))
@@ -64,22 +64,41 @@ class SideDialog(Dialog):
 
     def on_open(self) -> None:
         self._align_center()  # ModalView centres itself on opening: dock it now
+        self._fit()
         _play_screen().asking(True)
+
+    def _fit(self) -> None:
+        """Docked under the header, the dialog may be shorter than what it asks (a full
+        table's characters, a difficulty's note): the explanation gives way first (the
+        title asks the same question, the turn card beside says why)."""
+        box = self.box
+        rows = [child for child in box.children if child.size_hint_y is None]
+        width = self.width - box.padding[0] - box.padding[2]
+        # the explanation as it will wrap (its texture may not be drawn yet)
+        heights = [text_height(child, width) if child is self.why else child.height
+                   for child in rows]
+        needed = (sum(heights) + box.spacing * (len(box.children) - 1)
+                  + box.padding[1] + box.padding[3])
+        if needed > self.height + 0.5 and self.why.text:
+            self.why.text = ""
+            self.why.height = 0
 
     def on_dismiss(self) -> None:
         super().on_dismiss()
         _play_screen().asking(False)
 
     def _align_center(self, *_args: Any) -> None:
-        """Docked under the header, over the dial's side: the header's counts
-        (recovered, lost) and dice stay whole in view."""
+        """Over the dial's side, the whole height, and no further right than the
+        header's counts: recovered and lost (and the dice) stay whole in view."""
         window = self._window
         if self._is_open and window is not None:
-            below = _play_screen().header_bar
+            counts = _play_screen().recovered_label
             gap = dp(theme.SPACE_S) * float(getattr(App.get_running_app(), "scale", 1.0))
             self.x = window.width * 0.005
-            self.y = gap
-            self.height = max(0.0, below.y - gap - self.y)
+            self.width = min(window.width * self.share, counts.to_window(*counts.pos)[0]
+                             - gap - self.x)
+            self.height = window.height * 0.98
+            self.center_y = window.height / 2
 
 
 class PlacementDialog(SideDialog):
@@ -235,29 +254,6 @@ class PowerDialog(SideDialog):
         if free:
             self._select(free[0].character)
         return open_dialog(self)
-
-    def on_open(self) -> None:
-        super().on_open()
-        self._fit()
-
-    def _fit(self) -> None:
-        """Docked under the header, the dialog may be shorter than a full table's
-        choice: the explanation gives way first (the title asks the same question)."""
-        from ui.screens.evil.play import LEFT_SHARE
-
-        box = self.box
-        rows = [child for child in box.children if child is not self.filler]
-        window = self._window
-        width = (window.width * LEFT_SHARE if window is not None else self.width) \
-            - box.padding[0] - box.padding[2]
-        # the explanation as it will wrap (its texture may not be drawn yet)
-        heights = [text_height(child, width) if child is self.why else child.height
-                   for child in rows]
-        needed = (sum(heights) + box.spacing * (len(rows) - 1)
-                  + box.padding[1] + box.padding[3])
-        if needed > self.height + 0.5 and self.why.text:
-            self.why.text = ""
-            self.why.height = 0
 
     def _select(self, character: str) -> None:
         self.chosen = character
