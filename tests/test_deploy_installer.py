@@ -391,3 +391,21 @@ def test_sudo_update_pulls_a_checkout_owned_by_a_user(tmp_path: Path) -> None:
             == {account.pw_uid}
     finally:
         shutil.rmtree(base)
+
+
+def test_without_a_running_systemd_the_reload_may_fail(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chroot (make test-arm64) or an image being prepared has no systemd to reload:
+    the units are read at the next boot. On a running system a failed reload stops."""
+    target = deploy.Target(mode="console", venv=Path("/opt/table-companion/venv"),
+                           user="table-companion", home=deploy.STATE_DIR)
+
+    def reload(steps: list[deploy.Step]) -> deploy.Run:
+        [step] = [s for s in steps if isinstance(s, deploy.Run) and "daemon-reload" in s.argv]
+        return step
+
+    monkeypatch.setattr(deploy, "SYSTEMD_RUNTIME", tmp_path / "absent")
+    assert reload(deploy.plan_install(target, deploy.Probe(tmp_path))).may_fail
+    (tmp_path / "run-systemd").mkdir()
+    monkeypatch.setattr(deploy, "SYSTEMD_RUNTIME", tmp_path / "run-systemd")
+    assert not reload(deploy.plan_install(target, deploy.Probe(tmp_path))).may_fail

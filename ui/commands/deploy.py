@@ -69,6 +69,7 @@ RETRY_TIMER = "table-companion-retry.timer"
 # read-only), for dimming and blanking.
 SYS_BACKLIGHT = Path("/sys/class/backlight")
 BACKLIGHT_RULE = Path("/etc/udev/rules.d/70-table-companion-backlight.rules")
+SYSTEMD_RUNTIME = Path("/run/systemd/system")  # exists only under a running systemd
 # Where the data must not be: a RAM file system loses every game at power-off.
 VOLATILE_FS = ("overlay", "tmpfs", "ramfs")
 # Kivy has no wheels for these: 32-bit Raspberry Pi OS cannot run the app.
@@ -430,7 +431,15 @@ def _systemctl(target: Target) -> tuple[str, ...]:
 
 
 def _reload(target: Target) -> list[Step]:
-    return [Run((*_systemctl(target), "daemon-reload"), may_fail=target.mode == "desktop")]
+    # Without a running systemd (a chroot, an image being prepared) there is nothing to
+    # reload: the units are read at the next boot.
+    return [Run((*_systemctl(target), "daemon-reload"),
+                may_fail=target.mode == "desktop" or not systemd_running())]
+
+
+def systemd_running() -> bool:
+    """sd_booted(): this system was started by systemd, which manages it now."""
+    return SYSTEMD_RUNTIME.is_dir()
 
 
 # -- looking at the (possibly image) system ------------------------------------------------
