@@ -174,9 +174,14 @@ in_root sh "$SRC/systemd/install.sh" || CODE=$?
 say "the plan it used"
 echo "-- apt: the Debian packages it names, as installed here:"
 for p in $(in_root sh "$SRC/systemd/install.sh" --list-packages); do
-    in_root dpkg-query -W -f '${Package} ${Version} ${Architecture}\n' "$p" 2>/dev/null \
-        || in_root dpkg-query -W -f '${Package} ${Version} ${Architecture}\n' "${p}t64" 2>/dev/null \
-        || echo "$p: not installed"
+    # Debian 13 renamed some libraries (libmtdev1 -> libmtdev1t64)
+    for name in "$p" "${p}t64"; do
+        if in_root dpkg -s "$name" >/dev/null 2>&1; then
+            in_root dpkg-query -W -f '${Package} ${Version} ${Architecture}\n' "$name"
+            continue 2
+        fi
+    done
+    echo "$p: not installed"
 done
 echo "-- pip: the venv's packages:"
 in_root /opt/table-companion/venv/bin/pip list --format=freeze
@@ -193,25 +198,33 @@ unit_value() { sed -n "s/^$1=//p" "$UNIT_FILE" | tail -n 1; }
 UNIT_USER=$(unit_value User)
 WORKDIR=$(unit_value WorkingDirectory)
 EXEC=$(unit_value ExecStart)
-# StateDirectory=, as systemd makes it: owned by the service user, 0700.
-in_root install -d -o "$UNIT_USER" -g "$UNIT_USER" -m 0700 "$WORKDIR"
+# what systemd hands a Type=notify service with WatchdogSec= (plain seconds in our unit)
+WATCHDOG_USEC=$(( $(unit_value WatchdogSec) * 1000000 ))
+# StateDirectory=, as systemd makes it at each start: owned by the service user (the
+# installer wrote kivy/config.ini in it as root: systemd hands it all over), 0700.
+in_root chown -R "$UNIT_USER:$UNIT_USER" "$WORKDIR"
+in_root chmod 0700 "$WORKDIR"
 ENVS=$(sed -n 's/^Environment=//p' "$UNIT_FILE" | grep -v '^SDL_VIDEODRIVER=' | tr '\n' ' ')
 echo "user $UNIT_USER, directory $WORKDIR, command $EXEC"
-echo "environment: $ENVS SDL_VIDEODRIVER=x11 DISPLAY=:99 NOTIFY_SOCKET=/run/tc-notify"
+echo "environment: $ENVS SDL_VIDEODRIVER=x11 DISPLAY=(Xvfb's) NOTIFY_SOCKET=/run/tc-notify WATCHDOG_USEC=$WATCHDOG_USEC"
 rm -rf "$ROOT/tmp/fb" "$ROOT/tmp/screen.xwd" && mkdir -p "$ROOT/tmp/fb"
 cat >"$ROOT/tmp/first_frame.sh" <<EOF
 #!/bin/sh
-# Xvfb at the 7" panel's size; its screen is a file (-fbdir) the host reads.
-Xvfb :99 -screen 0 800x480x24 -fbdir /tmp/fb -nolisten tcp >/tmp/xvfb.log 2>&1 &
+# Xvfb at the 7" panel's size, on the first free display (the chroot shares the host's
+# abstract X sockets); its screen is a file (-fbdir) the host reads.
+rm -f /tmp/display
+Xvfb -displayfd 3 -screen 0 800x480x24 -fbdir /tmp/fb -nolisten tcp 3>/tmp/display >/tmp/xvfb.log 2>&1 &
 XVFB=\$!
 trap 'kill \$XVFB 2>/dev/null' EXIT
+for _ in \$(seq 60); do [ -s /tmp/display ] && break; sleep 1; done
+DISPLAY_NUMBER=\$(cat /tmp/display)
+echo "Xvfb on :\$DISPLAY_NUMBER"
 python3 /tmp/notify_listen.py /run/tc-notify $FIRST_FRAME_TIMEOUT &
 LISTENER=\$!
-sleep 1
-chown $UNIT_USER /run/tc-notify
+for _ in \$(seq 120); do [ -S /run/tc-notify ] && break; sleep 1; done  # (mode 0666)
 cd $WORKDIR
-env -i PATH=/usr/bin:/bin LANG=C.UTF-8 HOME=$WORKDIR $ENVS SDL_VIDEODRIVER=x11 DISPLAY=:99 \\
-    NOTIFY_SOCKET=/run/tc-notify setpriv --reuid=$UNIT_USER --regid=$UNIT_USER --init-groups \\
+env -i PATH=/usr/bin:/bin LANG=C.UTF-8 HOME=$WORKDIR $ENVS SDL_VIDEODRIVER=x11 DISPLAY=:\$DISPLAY_NUMBER \\
+    NOTIFY_SOCKET=/run/tc-notify WATCHDOG_USEC=$WATCHDOG_USEC setpriv --reuid=$UNIT_USER --regid=$UNIT_USER --init-groups \\
     $EXEC >/tmp/app.log 2>&1 &
 APP=\$!
 wait \$LISTENER
