@@ -206,8 +206,8 @@ def test_uninstall_keeps_config_and_data_unless_purged(tmp_path: Path, capsys) -
     assert set(snapshot(root)) == {"etc/table-companion/config.yaml",
                                    "var/lib/table-companion/kivy/config.ini",
                                    "var/lib/table-companion/journal.sqlite"}
-    assert ("would run: systemctl disable --now table-companion-retry.timer "
-            "table-companion.service") in out
+    assert "would run: systemctl disable --now table-companion-retry.timer\n" in out
+    assert "would run: systemctl disable --now table-companion.service\n" in out
     assert not venv.exists()
     # nothing left to remove: says so, still succeeds
     assert deploy.uninstall_main(["--root", str(root), "--console", "--purge",

@@ -360,8 +360,11 @@ def compile_step(target: Target) -> Run:
 
 def plan_uninstall(target: Target, purge: bool) -> list[Step]:
     unit_dir = target.unit_path.parent
-    steps: list[Step] = [Run((*_systemctl(target), "disable", "--now", RETRY_TIMER, UNIT),
-                             may_fail=True)]
+    # one unit per call: systemctl refuses the whole call when one unit file is missing
+    # (no retry timer on systemd 254+); the timer first, so it cannot start the app again
+    steps: list[Step] = [Run((*_systemctl(target), "disable", "--now", RETRY_TIMER),
+                             may_fail=True),
+                         Run((*_systemctl(target), "disable", "--now", UNIT), may_fail=True)]
     for path in (unit_dir / "multi-user.target.wants" / UNIT,
                  unit_dir / "graphical-session.target.wants" / UNIT, target.unit_path,
                  unit_dir / "timers.target.wants" / RETRY_TIMER,
