@@ -5,8 +5,10 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# Debian packages the tests need: a virtual X server and Mesa's software OpenGL.
-TEST_APT := xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core systemd
+# Debian packages the tests need: a virtual X server and Mesa's software OpenGL, XTest
+# (a tap sent through the X server) and desktop-file-validate (the session file).
+TEST_APT := xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core systemd \
+            libxtst6 desktop-file-utils
 RUN_APT  := libgl1-mesa-dri libgl1 libegl1 libmtdev1
 
 .PHONY: run test fuzz lint bench screenshots catalogs clean apt-test apt-run test-debian13 test-arm64

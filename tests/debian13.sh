@@ -18,7 +18,7 @@ ROOT=${DEBIAN13_ROOT:-/var/cache/table-companion/debian13}
 SUITE=trixie
 # Packages the tests need (the Makefile's TEST_APT) and Python itself; the installer's
 # own packages are added from `systemd/install.sh --list-packages` run inside the root.
-TEST_APT=${TEST_APT:-xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core systemd}
+TEST_APT=${TEST_APT:-xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core systemd libxtst6 desktop-file-utils}
 BASE_APT="python3 python3-venv python3-pip ca-certificates procps"
 ONLY_BOOTSTRAP=""
 ONLY_INSTALL=""
