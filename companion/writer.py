@@ -193,6 +193,13 @@ class Writer:
         finally:
             db.close()
 
+    @property
+    def checkpoint_waiting(self) -> bool:
+        """A checkpoint was asked for (`bound` commits) and its thread has not taken it
+        up yet."""
+        with self._ask:
+            return self._checkpoint_asked
+
     def _due(self) -> bool:
         if self._since_checkpoint == 0:
             return False
