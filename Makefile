@@ -59,7 +59,9 @@ fuzz: apt-test $(VENV)/.installed
 	HYPOTHESIS_PROFILE=fuzz xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/python -m pytest -q \
 	  -p no:cacheprovider $$(grep -l "hypothesis" tests/test_*.py)
 
+# byte-code written ahead, as installed: a screen's first opening compiles nothing
 bench: apt-test $(VENV)/.installed
+	$(COMPILE)
 	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/python -m bench
 
 # Debian 13 "trixie" (Python 3.13, the base of today's Raspberry Pi OS) in a chroot
