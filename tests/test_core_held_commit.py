@@ -20,6 +20,7 @@ from companion.journal import FILE_NAME, Journal, JournalError
 from companion.session import Session, Update
 from tests.helpers import tables
 from tests.helpers.evil import history_of, setup, start
+from tests.helpers.writer import committed_actions
 
 
 class FailingCommits:
@@ -55,26 +56,17 @@ def _holding(journal: Journal, session: Session | None = None
     return session, connection, updates
 
 
-def _committed(path: Path) -> int:
-    """Actions another program reading the file sees (only what is committed)."""
-    db = sqlite3.connect(path)
-    try:
-        return int(db.execute("SELECT count(*) FROM actions").fetchone()[0])
-    finally:
-        db.close()
-
-
 def test_a_held_action_reaches_the_file_when_settled(tmp_path: Path) -> None:
     path = tmp_path / FILE_NAME
     journal = Journal(path)
     session, _, updates = _holding(journal)
     session.dispatch(c.MoveTime(1))
     assert [u.verb for u in updates] == ["do"]  # the screen is told (and draws) at once
-    assert journal.holding and _committed(path) == 0  # not in the file yet
+    assert journal.holding and committed_actions(path) == 0  # not in the file yet
     session.settle()
-    assert not journal.holding and _committed(path) == 1
+    assert not journal.holding and committed_actions(path) == 1
     session.settle()  # nothing held: nothing to do
-    assert _committed(path) == 1
+    assert committed_actions(path) == 1
     journal.close()
 
 
@@ -97,9 +89,9 @@ def test_a_read_before_the_settle_sees_the_held_action(tmp_path: Path) -> None:
     session, connection, _ = _holding(journal)
     session.dispatch(c.MoveTime(1))
     assert len(journal.entries(1)) == 1  # written for the read, in its open transaction
-    assert journal.holding and _committed(path) == 0  # and not committed before the settle
+    assert journal.holding and committed_actions(path) == 0  # and not committed before the settle
     session.settle()
-    assert _committed(path) == 1 and connection.statements.count("INSERT") == 1
+    assert committed_actions(path) == 1 and connection.statements.count("INSERT") == 1
     journal.close()
 
 
@@ -128,11 +120,11 @@ def test_the_next_action_settles_the_one_held_before_it(tmp_path: Path) -> None:
     session, _, _ = _holding(journal)
     session.dispatch(c.MoveTime(1))
     session.dispatch(c.MoveTime(1))
-    assert _committed(path) == 1
+    assert committed_actions(path) == 1
     session.undo()
-    assert _committed(path) == 2
+    assert committed_actions(path) == 2
     journal.close()  # closing commits what is held
-    assert _committed(path) == 3
+    assert committed_actions(path) == 3
 
 
 @pytest.mark.parametrize("verb", ["do", "undo", "redo"])
@@ -175,7 +167,7 @@ def test_another_write_first_commits_the_held_action(tmp_path: Path) -> None:
     session, connection, _ = _holding(journal)
     session.dispatch(c.MoveTime(1))
     other = Session.start(session.rules, journal, setup())  # a new game: a write of its own
-    assert _committed(path) == 1 and other.game_id == 2
+    assert committed_actions(path) == 1 and other.game_id == 2
     session.dispatch(c.MoveTime(1))
     connection.fail = True
     with pytest.raises(JournalError):

@@ -28,17 +28,9 @@ from companion.journal import FILE_NAME, Journal, JournalError
 from companion.session import Session, Update
 from companion.writer import Writer
 from tests.helpers.evil import digest, start
+from tests.helpers.writer import committed_actions
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def _committed(path: Path) -> int:
-    """Actions another program reading the file sees (only what is committed)."""
-    db = sqlite3.connect(path)
-    try:
-        return int(db.execute("SELECT count(*) FROM actions").fetchone()[0])
-    finally:
-        db.close()
 
 
 def _wal_frames(path: Path) -> int:
@@ -96,10 +88,10 @@ def test_an_action_is_on_the_stacks_and_told_only_once_durable(table: Table) -> 
     # in flight: the screen is told nothing, the stacks and the file are as before
     assert table.session.in_flight and not table.session.committed
     assert table.updates == [] and table.session.state is before
-    assert not table.session.can_undo() and _committed(table.path) == 0
+    assert not table.session.can_undo() and committed_actions(table.path) == 0
     gate.set()
     table.session.settle()
-    assert [u.verb for u in table.updates] == ["do"] and _committed(table.path) == 1
+    assert [u.verb for u in table.updates] == ["do"] and committed_actions(table.path) == 1
     assert table.session.state.time == before.time + 1 and table.session.can_undo()
     assert not table.session.in_flight
 
@@ -123,7 +115,7 @@ def _fails_then_recovers(table: Table, cause: str, undo_cause: str | None) -> No
     action is written where it belongs."""
     table.session.dispatch(c.MoveTime(1))
     table.session.settle()
-    shown, told, kept = digest(table.session), len(table.updates), _committed(table.path)
+    shown, told, kept = digest(table.session), len(table.updates), committed_actions(table.path)
     table.on_writer(cause)
     table.session.dispatch(c.MoveTime(1))
     with pytest.raises(JournalError) as failure:
@@ -131,12 +123,12 @@ def _fails_then_recovers(table: Table, cause: str, undo_cause: str | None) -> No
     assert failure.value.message.key == "core.error.journal_write"
     assert failure.value.message.params["path"] == str(table.path)
     assert digest(table.session) == shown and len(table.updates) == told
-    assert _committed(table.path) == kept and table.resumed() == shown
+    assert committed_actions(table.path) == kept and table.resumed() == shown
     if undo_cause is not None:
         table.on_writer(undo_cause)
     table.session.dispatch(c.MoveTime(-1))
     table.session.settle()
-    assert table.session.state.time == 0 and _committed(table.path) == kept + 1
+    assert table.session.state.time == 0 and committed_actions(table.path) == kept + 1
     assert table.resumed() == digest(table.session)
 
 
@@ -167,7 +159,7 @@ def test_failure_a_full_disk(table: Table) -> None:
     pages = sqlite3.connect(table.path).execute("PRAGMA page_count").fetchone()[0]
     table.on_writer(f"PRAGMA max_page_count={pages}")  # the card is full
     for _ in range(200):
-        shown, told, kept = digest(table.session), len(table.updates), _committed(table.path)
+        shown, told, kept = digest(table.session), len(table.updates), committed_actions(table.path)
         table.session.dispatch(c.MoveTime(-1 if table.session.state.time else 1))
         try:
             table.session.settle()
@@ -177,11 +169,11 @@ def test_failure_a_full_disk(table: Table) -> None:
     else:
         pytest.fail("the disk never filled")
     assert digest(table.session) == shown and len(table.updates) == told
-    assert _committed(table.path) == kept and table.resumed() == shown
+    assert committed_actions(table.path) == kept and table.resumed() == shown
     table.on_writer("PRAGMA max_page_count=1073741823")  # room again
     table.session.dispatch(c.MoveTime(-1 if table.session.state.time else 1))
     table.session.settle()
-    assert _committed(table.path) == kept + 1 and table.resumed() == digest(table.session)
+    assert committed_actions(table.path) == kept + 1 and table.resumed() == digest(table.session)
 
 
 def test_the_failure_path_under_the_slow_card_rig(tmp_path: Path) -> None:

@@ -3,10 +3,20 @@ the test says (a card still syncing), or that fail (a full disk)."""
 
 from __future__ import annotations
 
+import sqlite3
 import threading
 from typing import Any
 
 from companion.writer import Writer
+
+
+def committed_actions(path: Any) -> int:
+    """Actions another program reading the file sees (only what is committed)."""
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute("SELECT count(*) FROM actions").fetchone()[0])
+    finally:
+        db.close()
 
 
 class Gate:
