@@ -19,6 +19,11 @@ commits without a pause while checkpoints run, that may never happen: should the
 reach `limit` frames, the checkpoint waits for the commit being made and holds the next
 one back while it copies and truncates (TRUNCATE): the one case where an action waits
 for a checkpoint, and it takes thousands of actions without a quiet moment.
+
+The queue of jobs is bounded (`capacity`): a job given to a full queue is refused at
+once with `WriterFull` (a message for the table), never lost silently and never waited
+for on the UI thread. The app keeps one action in flight, so only a card stalled for
+many seconds under game-night writes could fill it.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 from companion.journal import Journal, JournalError
+from companion.messages import CompanionError
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +47,16 @@ QUIET_SECONDS = 2.0
 CHECKPOINT_BOUND = 500
 #: WAL frames (pages) past which a checkpoint may hold a commit back (32 MiB of 4 KiB)
 WAL_LIMIT = 8192
+#: jobs waiting for the writer (or being written) past which `submit` refuses one
+QUEUE_CAPACITY = 32
+
+
+class WriterFull(CompanionError):
+    """The writer's queue is full (the card has been syncing for long): the job was
+    not taken, and the table is told so."""
+
+    def __init__(self, waiting: int) -> None:
+        super().__init__("core.error.writer_full", n=waiting)
 
 
 class Ticket:
@@ -70,7 +86,7 @@ class Writer:
 
     def __init__(self, journal: Journal, handback: Callable[[], None] = lambda: None, *,
                  quiet: float = QUIET_SECONDS, bound: int = CHECKPOINT_BOUND,
-                 limit: int = WAL_LIMIT) -> None:
+                 limit: int = WAL_LIMIT, capacity: int = QUEUE_CAPACITY) -> None:
         self.journal = journal
         self.path = journal.path
         self.handback = handback
@@ -78,7 +94,11 @@ class Writer:
         self.bound = bound
         self.limit = limit
         journal.manual_checkpoints()  # its own writes (roster, settings) never checkpoint
-        self._jobs: queue.Queue[tuple[Job, Ticket] | None] = queue.Queue()
+        self.capacity = capacity
+        # one place more than `capacity`: `close`'s end mark always fits
+        self._jobs: queue.Queue[tuple[Job, Ticket] | None] = queue.Queue(capacity + 1)
+        self._pending = 0  # jobs given and not yet ended (UI thread and writer thread)
+        self._count = threading.Lock()
         self._opened = threading.Event()
         self._open_error: BaseException | None = None
         self._ask = threading.Condition()
@@ -97,12 +117,23 @@ class Writer:
 
     # -- the UI thread's side ---------------------------------------------------------
     def submit(self, job: Job) -> Ticket:
-        """Run `job(journal)` on the writer thread after every job given before it."""
+        """Run `job(journal)` on the writer thread after every job given before it.
+        A full queue (`capacity` jobs not yet ended) refuses it: `WriterFull`."""
         if self._closing:
             raise RuntimeError("the journal's writer is closed")
+        with self._count:
+            if self._pending >= self.capacity:
+                raise WriterFull(self._pending)
+            self._pending += 1
         ticket = Ticket()
-        self._jobs.put((job, ticket))
+        self._jobs.put_nowait((job, ticket))
         return ticket
+
+    @property
+    def pending(self) -> int:
+        """Jobs given and not yet ended."""
+        with self._count:
+            return self._pending
 
     def checkpoint(self) -> None:
         """Checkpoint soon (on the checkpoint thread: nothing waits for it)."""
@@ -135,11 +166,11 @@ class Writer:
             if item is None:
                 break
             job, ticket = item
-            if journal is None:
-                ticket._finish(self._open_error)
-            else:
-                ticket._finish(self._run(journal, job))
+            error = self._open_error if journal is None else self._run(journal, job)
             self._committed()
+            with self._count:
+                self._pending -= 1
+            ticket._finish(error)
             try:
                 self.handback()
             except Exception:  # the app's hand-back must never stop the writer
@@ -162,9 +193,14 @@ class Writer:
         with self._ask:
             self._last_commit = time.monotonic()
             self._since_checkpoint += 1
+            # the checkpoint thread is woken only when it has something new to do: it
+            # waits for the quiet time by itself (a thread woken at every commit made
+            # the UI thread wait for the interpreter's lock on a busy machine)
+            wake = self._since_checkpoint == 1
             if self._since_checkpoint >= self.bound:
-                self._checkpoint_asked = True
-            self._ask.notify()
+                self._checkpoint_asked = wake = True
+            if wake:
+                self._ask.notify()
 
     # -- the checkpoint thread ---------------------------------------------------------
     def _checkpoint_loop(self) -> None:

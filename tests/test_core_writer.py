@@ -26,7 +26,7 @@ from companion.games.evil import RULES
 from companion.games.evil import commands as c
 from companion.journal import FILE_NAME, Journal, JournalError
 from companion.session import Session, Update
-from companion.writer import Writer
+from companion.writer import Writer, WriterFull
 from tests.helpers.evil import digest, start
 from tests.helpers.writer import committed_actions
 
@@ -94,6 +94,51 @@ def test_an_action_is_on_the_stacks_and_told_only_once_durable(table: Table) -> 
     assert [u.verb for u in table.updates] == ["do"] and committed_actions(table.path) == 1
     assert table.session.state.time == before.time + 1 and table.session.can_undo()
     assert not table.session.in_flight
+
+
+def test_a_full_queue_refuses_the_next_job_and_says_so(tmp_path: Path) -> None:
+    table = Table(tmp_path, capacity=3)
+    try:
+        gate = threading.Event()
+        held = [table.writer.submit(lambda _journal: gate.wait(10)) for _ in range(2)]
+        before = table.session.state
+        table.session.dispatch(c.MoveTime(1))  # the third: taken
+        with pytest.raises(WriterFull) as refused:
+            table.writer.submit(lambda _journal: None)
+        assert refused.value.message.key == "core.error.writer_full"
+        assert refused.value.message.params == {"n": 3}
+        assert table.writer.pending == 3
+        gate.set()
+        table.session.settle()
+        assert all(ticket.done and ticket.error is None for ticket in held)
+        # the action taken is there, once; the queue takes jobs again
+        assert committed_actions(table.path) == 1 and table.session.state.time == before.time + 1
+        assert table.writer.pending == 0
+        table.session.dispatch(c.MoveTime(1))
+        table.session.settle()
+        assert committed_actions(table.path) == 2
+    finally:
+        table.close()
+
+
+def test_an_action_a_full_queue_refuses_is_not_done(tmp_path: Path) -> None:
+    table = Table(tmp_path, capacity=1)
+    try:
+        gate = threading.Event()
+        held = table.writer.submit(lambda _journal: gate.wait(10))
+        before = table.session.state
+        with pytest.raises(WriterFull):
+            table.session.dispatch(c.MoveTime(1))
+        assert not table.session.in_flight and table.updates == []
+        gate.set()
+        held.wait()
+        table.session.dispatch(c.MoveTime(1))  # the counters did not move: seq 0 again
+        table.session.settle()
+        assert table.session.state.time == before.time + 1
+        assert committed_actions(table.path) == 1
+        assert table.resumed() == digest(table.session)
+    finally:
+        table.close()
 
 
 def test_undo_and_redo_take_the_same_path(table: Table) -> None:

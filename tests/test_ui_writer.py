@@ -133,6 +133,29 @@ def test_a_tap_on_another_control_during_a_commit_is_applied_after_it(
     assert ui.text("play.turn").startswith("Turn 1") and not app.busy
 
 
+def test_a_tap_past_the_waiting_bound_is_refused_and_said(launch: Any) -> None:
+    from ui.app import WAITING_TAPS
+
+    ui = launch(seed=3)
+    new_game(ui, minutes=55)
+    app = ui.app
+    gate = Gate(app.writer)
+    app.send(c.MoveTime(1))  # with the writer: the card is still syncing it
+    for _ in range(WAITING_TAPS):
+        assert app.send(c.MoveTime(1))  # wait behind it
+    assert ui.dialog is None
+    assert not app.send(c.MoveTime(1))  # one too many: refused, and said
+    ui.pump(2)
+    assert ui.dialog == "error"
+    assert f"{WAITING_TAPS} taps are still waiting" in ui.text("error.text")
+    gate.open()
+    ui.wait_until(lambda: not app.busy)
+    # every tap taken was applied, once; the refused one was not
+    moves = [cmd for verb, cmd in _in_file(ui) if verb == "do" and '"MoveTime"' in cmd]
+    assert len(moves) == WAITING_TAPS + 1
+    assert app.session.state.time == (WAITING_TAPS + 1) % app.session.state.params.dial_steps
+
+
 def test_a_commit_that_fails_shows_nothing_of_the_action_and_drops_what_waited(
         launch: Any) -> None:
     from tests.helpers.writer import on_writer_connection

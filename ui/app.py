@@ -43,6 +43,9 @@ _SEEDS = random.SystemRandom()  # the OS's randomness, as `secrets` uses
 #: (~0.3 ms) ends within it, and the action is shown in this very frame, as before the
 #: writer thread; a card's sync goes on beside the screen (a frame is 16.7 ms)
 COMMIT_GRACE = 0.005
+#: taps that may wait behind an action being saved; one more is refused, and said (a
+#: card stalled this long is a fault to tell, not a queue to grow)
+WAITING_TAPS = 16
 
 
 def _background_busy() -> bool:
@@ -586,6 +589,9 @@ class CompanionApp(App):
         if self.session is None:
             return False
         if self.busy:  # never waits for the disk here: applied once the action before is
+            if len(self._waiting) >= WAITING_TAPS:
+                self.show_error(msg("core.error.taps_waiting", n=len(self._waiting)))
+                return False
             self._waiting.append(action)
             return True
         return self._start(action)
