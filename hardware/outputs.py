@@ -1,4 +1,5 @@
-"""The GPIO outputs: the 12 clock LEDs, the treasure LEDs, each following a ClockView."""
+"""The GPIO outputs: the 12 clock LEDs, the treasure LEDs, each following a ClockView
+(Pr. Evil's dial) or the table clock's lights (`hardware.timerview`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from hardware.blinker import Blinker
-from hardware.clockview import FAST, OFF, SLOW, ClockView, led_index, treasure_mode
+from hardware.clockview import FAST, OFF, SLOW, STEADY, ClockView, led_index, treasure_mode
 
 
 class ClockLeds:
@@ -21,6 +22,7 @@ class ClockLeds:
         self.board = LEDBoard(*self.pins, active_high=section["active_high"],
                               pin_factory=factory)
         self.lit: int | None = None
+        self.lit_set: frozenset[int] = frozenset()
 
     def show(self, view: ClockView) -> None:
         lit = led_index(view.time, view.dial, len(self.pins)) if view.dial else None
@@ -28,6 +30,15 @@ class ClockLeds:
             return
         self.board.value = tuple(i == lit for i in range(len(self.pins)))
         self.lit = lit
+        self.lit_set = frozenset() if lit is None else frozenset({lit})
+
+    def light(self, lit: frozenset[int]) -> None:
+        """Light exactly these LEDs (the table clock's draining ring or active seat)."""
+        if lit == self.lit_set:
+            return
+        self.board.value = tuple(i in lit for i in range(len(self.pins)))
+        self.lit_set = lit
+        self.lit = min(lit) if lit else None
 
     def close(self) -> None:
         self.board.close()
@@ -74,6 +85,16 @@ class TreasureLeds:
             mode = treasure_mode(view.steps(colour), self.warn, self.urgent)
             self.modes[colour] = mode
             self.blinker.set(f"treasure.{colour}", mode != OFF, self.rates.get(mode, 0.0))
+
+    def signal(self, colours: frozenset[str], blink: str) -> None:
+        """The table clock's signal: these colours lit, steady ("") or blinking at the
+        warned ("slow") or urgent ("fast") rate; the others off."""
+        rate = {"slow": self.rates[SLOW], "fast": self.rates[FAST]}.get(blink, 0.0)
+        mode = {"slow": SLOW, "fast": FAST}.get(blink, STEADY)
+        for colour in self.colours:
+            on = colour in colours
+            self.modes[colour] = mode if on else OFF
+            self.blinker.set(f"treasure.{colour}", on, rate if on else 0.0)
 
     def close(self) -> None:
         for device in self.devices:

@@ -29,6 +29,7 @@ from hardware.firmware import ringproto
 log = logging.getLogger(__name__)
 HELLO_INTERVAL = 0.5  # seconds between HELLOs while waiting for READY
 READ_TIMEOUT = 0.1  # the reader's poll of the port; only bounds how fast it stops
+PRESS_GAP = 0.25  # s: one seat's reports closer than this are one press (a flood)
 
 # statuses, for the panel and the doctor
 DISABLED, CONNECTING, CONNECTED, LOOPBACK, DISCONNECTED, SILENT, INCOMPATIBLE = (
@@ -66,7 +67,13 @@ class _Connection:
 class RingLink:
     def __init__(self, section: Mapping[str, Any],
                  on_change: Callable[[], None] | None = None,
-                 opener: Callable[..., Any] | None = None) -> None:
+                 opener: Callable[..., Any] | None = None,
+                 on_press: Callable[[int], None] | None = None) -> None:
+        """`on_press(seat)`: a seat button's report (on the reader's thread); a seat's
+        reports closer than `PRESS_GAP` are one press (a flooding device is counted in
+        `stats["presses_dropped"]`, never handed on)."""
+        self._on_press = on_press
+        self._last_press: dict[int, float] = {}
         self.url = str(section["port"])
         self.baudrate = int(section["baudrate"])
         self.ready_timeout = float(section["ready_timeout"])
@@ -90,7 +97,8 @@ class RingLink:
         self.handshake: dict[str, Any] | None = None
         self.last_frame: str | None = None  # the last frame written, without its newline
         self.acked_at: float | None = None  # time.monotonic() of the last ACK
-        self.stats = {"frames": 0, "acks": 0, "naks": 0, "garbage": 0, "connects": 0}
+        self.stats = {"frames": 0, "acks": 0, "naks": 0, "garbage": 0, "connects": 0,
+                      "presses": 0, "presses_dropped": 0}
         self._ack_listeners: list[Callable[[int], None]] = []
         self._thread = threading.Thread(target=self._run, name="hw-ring", daemon=True)
         self._thread.start()
@@ -311,6 +319,7 @@ class RingLink:
 
     def _on_line(self, conn: _Connection, raw: bytes) -> None:
         acked = None
+        pressed = None
         with self._cond:
             body = ringproto.unseal(raw)
             if body is None:
@@ -334,6 +343,8 @@ class RingLink:
             elif body.startswith("NAK"):
                 self.stats["naks"] += 1
                 conn.nak = True
+            elif body.startswith("PRESS "):
+                pressed = self._press(body)
             elif conn.loopback and body.startswith("STATE"):
                 try:
                     acked = self._ack(ringproto.parse_state(body)["seq"])
@@ -342,10 +353,29 @@ class RingLink:
             else:
                 self.stats["garbage"] += 1
             self._cond.notify_all()
+        if pressed is not None and self._on_press is not None:
+            try:
+                self._on_press(pressed)
+            except Exception:  # a listener's bug must not kill the reader
+                log.exception("seat press listener failed")
         if acked is not None:
             for listener in self._ack_listeners:
                 listener(acked)
             self._changed()
+
+    def _press(self, body: str) -> int | None:
+        try:
+            seat = ringproto.parse_press(body)
+        except ValueError:
+            self.stats["garbage"] += 1
+            return None
+        now = time.monotonic()
+        if now - self._last_press.get(seat, float("-inf")) < PRESS_GAP:
+            self.stats["presses_dropped"] += 1
+            return None
+        self._last_press[seat] = now
+        self.stats["presses"] += 1
+        return seat
 
     def _ack(self, seq: int) -> int | None:
         self.stats["acks"] += 1

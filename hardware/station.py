@@ -15,6 +15,7 @@ from companion.messages import CompanionError, Message, msg
 from hardware.blinker import Blinker
 from hardware.buttons import BUTTONS, Buttons, Dispatch
 from hardware.clockview import IDLE, ClockView, view_of
+from hardware.timerview import TimerShown
 from hardware.tunes import tune_names_for
 
 log = logging.getLogger(__name__)
@@ -45,6 +46,7 @@ class Station:
         self.buttons: Any = None
         self.ring: Any = None
         self.blinker: Blinker | None = None
+        self._ticked: int | None = None  # the table clock's last ticked second
         gpio_parts = [p for p in ("clock_leds", "treasure_leds", "buzzer", "buttons")
                       if section[p]["enabled"]]
         if gpio_parts:
@@ -61,7 +63,8 @@ class Station:
         if section["ring"]["enabled"]:
             from hardware.ring import RingLink
 
-            self.ring = RingLink(section["ring"], on_change=self._changed, opener=ring_opener)
+            self.ring = RingLink(section["ring"], on_change=self._changed, opener=ring_opener,
+                                 on_press=self._seat_pressed)
             self.ring.send(IDLE)
         self.show_state(None)
 
@@ -130,6 +133,41 @@ class Station:
             self.treasures.show(self.view)
         if self.ring is not None:
             self.ring.send(self.view)
+
+    # -- the table clock (its play screen drives these: see hardware.timerview) --------
+    def show_timer(self, shown: TimerShown | None) -> None:
+        """Show the table clock on the LEDs and the ring, and tick in its last seconds
+        (each second once); None: dark."""
+        from hardware.timerview import lights, tick_due
+
+        out = lights(shown, len(self.clock.pins) if self.clock is not None else 12)
+        self.view = out.ring
+        if self.clock is not None:
+            self.clock.light(out.leds)
+        if self.treasures is not None:
+            self.treasures.signal(out.signal, out.blink)
+        if self.ring is not None:
+            self.ring.send(out.ring)
+        second = None if shown is None else tick_due(shown, int(self.section["buzzer"]["ticks"]))
+        if second is not None and second != self._ticked:
+            self.sound("clock_tick")
+        self._ticked = second
+
+    def sound(self, kind: str, seat: int | None = None) -> None:
+        """The table clock's sound for `kind` (`buzzer.play`: clock_tick, clock_no,
+        clock_zero, clock_draw, clock_turn); clock_turn's tune is the seat's own motif
+        (`<name><seat number>`). Mute and volume apply as to every tune."""
+        if self.buzzer is None:
+            return
+        name = str(dict(self.section["buzzer"]["play"]).get(kind, ""))
+        if name and seat is not None:
+            name = f"{name}{seat + 1}"
+        if name:
+            self.buzzer.play([name])
+
+    def _seat_pressed(self, seat: int) -> None:
+        # the ring's reader thread: the press goes the way of the other buttons
+        self._dispatch(lambda: self._press(f"seat{seat}"))
 
     # -- what the buttons do -------------------------------------------------------------
     def bind(self, button: str, action: Action | None) -> None:
@@ -212,6 +250,10 @@ class Station:
                 self._on_error(exc.message)
             else:
                 log.info("button %s refused: %s", button, exc.message)
+
+    def press_seat(self, seat: int) -> None:
+        """A seat button on the ring's Pico (as its report would arrive)."""
+        self._seat_pressed(seat)
 
     def press(self, button: str) -> None:
         """The virtual panel's button: on mock pins it drives the pin (the very path of

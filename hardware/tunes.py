@@ -16,7 +16,10 @@ _NOTE = re.compile(r"^(?:(?P<letter>[A-Ga-g])(?P<accidental>[#b]?)(?P<octave>-?\
 _SEMITONES = {"C": 0, "D": 2, "E": 4, "F": 5, "G": 7, "A": 9, "B": 11}
 
 #: the game events that have a tune, in the order they are announced
-EVENT_KINDS = ("roll", "treasure_lost", "treasure_recovered", "power_space", "victory", "defeat")
+EVENT_KINDS = ("roll", "treasure_lost", "treasure_recovered", "power_space", "victory", "defeat",
+               "clock_tick", "clock_no", "clock_zero", "clock_draw", "clock_turn")
+#: the kind whose tune is a prefix: the seat's number is added (seat1, seat2...)
+PER_SEAT = "clock_turn"
 #: event class name -> event kind
 EVENT_CLASSES = {
     "DiceRolled": "roll",

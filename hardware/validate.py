@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from companion.messages import Message, msg
-from hardware.tunes import EVENT_KINDS, note_midi, parse_tune
+from hardware.tunes import EVENT_KINDS, PER_SEAT, note_midi, parse_tune
 
 HEADER_PINS = range(0, 28)  # BCM GPIO 0..27 are on the 40-pin header
 BUS_PINS = {"id_eeprom": (0, 1), "i2c": (2, 3), "spi": (7, 8, 9, 10, 11), "uart": (14, 15)}
@@ -84,6 +84,8 @@ def _check_buzzer(buzzer: Mapping[str, Any]) -> Problems:
     for kind, name in buzzer["play"].items():
         if kind not in EVENT_KINDS:
             continue  # the schema reports unknown keys already
+        if kind == PER_SEAT and name:
+            name = f"{name}1"  # the first seat's motif at least
         if name and name not in buzzer["tunes"]:
             problems.append((f"buzzer.play.{kind}", msg(
                 "hardware.config.tune_unknown", name=name,
@@ -143,6 +145,8 @@ def validate(section: Mapping[str, Any]) -> Problems:
             problems.append((f"treasure_leds.{key}",
                              msg("hardware.config.range", low=0.1, high=20)))
     problems += _check_buzzer(section["buzzer"])
+    if not 0 <= section["buzzer"]["ticks"] <= 60:
+        problems.append(("buzzer.ticks", msg("hardware.config.range", low=0, high=60)))
     if not 0 <= section["buttons"]["debounce"] <= 1:
         problems.append(("buttons.debounce", msg("hardware.config.range", low=0, high=1)))
     if not 0 <= section["buttons"]["min_press"] <= 0.2:  # longer would feel broken

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from hardware.firmware import ringpixels, ringproto
+from hardware.firmware import ringpixels, ringproto, seatbuttons
 
 MAIN = Path(ringproto.__file__).with_name("main.py")
 
@@ -20,8 +20,12 @@ class Started(Exception):
     """Raised by the fake poll: the ring program's loop was entered."""
 
 
-def boot(monkeypatch: pytest.MonkeyPatch, button_held: bool, ctrl_c: bool) -> dict[str, Any]:
-    seen: dict[str, Any] = {"kbd_intr": [], "slept": [], "printed": []}
+def boot(monkeypatch: pytest.MonkeyPatch, button_held: bool, ctrl_c: bool,
+         seat_held: int | None = None, loops: int = 0) -> dict[str, Any]:
+    """`seat_held`: that seat's button (GP2 + seat) held down; `loops`: turns of the
+    ring program's loop before the fake poll stops it (each 5 ms of the fake clock)."""
+    seen: dict[str, Any] = {"kbd_intr": [], "slept": [], "printed": [], "out": []}
+    clock = {"ms": 0}
 
     class Pin:
         IN, PULL_UP = 0, 1
@@ -30,6 +34,8 @@ def boot(monkeypatch: pytest.MonkeyPatch, button_held: bool, ctrl_c: bool) -> di
             self.number = number
 
         def value(self) -> int:
+            if seat_held is not None and self.number == 2 + seat_held:
+                return 0
             return 0 if button_held and self.number == 15 else 1
 
     class Ring(list):
@@ -46,10 +52,13 @@ def boot(monkeypatch: pytest.MonkeyPatch, button_held: bool, ctrl_c: bool) -> di
         def register(self, *_: Any) -> None: ...
 
         def poll(self, _timeout: int) -> list:
-            raise Started
+            if len(seen["slept"]) > loops:
+                raise Started
+            return []
 
     def sleep_ms(ms: int) -> None:
         seen["slept"].append(ms)
+        clock["ms"] += ms
         if ctrl_c:
             raise KeyboardInterrupt
 
@@ -58,14 +67,15 @@ def boot(monkeypatch: pytest.MonkeyPatch, button_held: bool, ctrl_c: bool) -> di
         "micropython": types.SimpleNamespace(kbd_intr=seen["kbd_intr"].append),
         "neopixel": types.SimpleNamespace(NeoPixel=Ring),
         "select": types.SimpleNamespace(poll=Poll, POLLIN=1),
-        "time": types.SimpleNamespace(sleep_ms=sleep_ms, ticks_ms=lambda: 0),
-        "ringproto": ringproto, "ringpixels": ringpixels,
+        "time": types.SimpleNamespace(sleep_ms=sleep_ms, ticks_ms=lambda: clock["ms"],
+                                      ticks_diff=lambda a, b: a - b),
+        "ringproto": ringproto, "ringpixels": ringpixels, "seatbuttons": seatbuttons,
     }
     for name, module in fakes.items():
         monkeypatch.setitem(sys.modules, name, module)
     code = compile(MAIN.read_text(), str(MAIN), "exec")
     scope: dict[str, Any] = {"__name__": "__main__", "print": seen["printed"].append}
-    monkeypatch.setattr(sys, "stdout", types.SimpleNamespace(write=lambda _s: None))
+    monkeypatch.setattr(sys, "stdout", types.SimpleNamespace(write=seen["out"].append))
     try:
         exec(code, scope)
         seen["started"] = False
@@ -92,3 +102,13 @@ def test_the_button_held_at_power_up_leaves_the_repl(monkeypatch) -> None:
 def test_ctrl_c_during_the_grace_time_leaves_the_repl(monkeypatch) -> None:
     seen = boot(monkeypatch, button_held=False, ctrl_c=True)
     assert not seen["started"] and seen["kbd_intr"] == []
+
+
+def test_a_seat_button_held_is_reported_once_over_the_serial_link(monkeypatch) -> None:
+    """The ring program samples the seat buttons every turn of its loop: a button held
+    down is one PRESS line (the debounce of seatbuttons.py), never one per sample."""
+    seen = boot(monkeypatch, button_held=False, ctrl_c=False, seat_held=3, loops=40)
+    assert seen["started"]
+    presses = [line for line in seen["out"] if line.startswith("PRESS")]
+    assert presses == [ringproto.press_line(3)]
+    assert seen["out"][0].startswith("READY")

@@ -1,6 +1,6 @@
 """Firmware for the LED ring: a Raspberry Pi Pico running MicroPython, a WS2812 ring.
 
-Copy main.py, ringproto.py and ringpixels.py to the Pico (e.g. `mpremote cp
+Copy main.py, ringproto.py, ringpixels.py and seatbuttons.py to the Pico (e.g. `mpremote cp
 hardware/firmware/*.py :`; __init__.py is not needed). The Pico speaks the line protocol
 of ringproto.py on its USB serial port; see hardware/README.md for the wiring.
 
@@ -20,6 +20,7 @@ import micropython
 import neopixel
 import ringpixels
 import ringproto
+import seatbuttons
 
 FIRMWARE = "pico-1.0"
 DATA_PIN = 0  # GP0 -> the ring's DIN
@@ -28,12 +29,17 @@ BRIGHTNESS = 64  # 0..255: a ring at full power dazzles and draws too much from 
 ROTATE = 0  # pixels to turn the picture by, if pixel 0 is not at XII
 UPDATE_PIN = 15  # GP15 (pin 20) held to GND at power-up: stay in the REPL, to update
 GRACE_MS = 2000  # after power-up, a Ctrl-C (mpremote) this soon stays in the REPL too
+#: optional seat buttons, seat 1 first: each between its pin and GND (pull-up on). A
+#: seat without a button reads released forever; an empty list reads none
+SEAT_PINS = [2, 3, 4, 5, 6, 7, 8, 9]  # GP2..GP9 (pins 4-7, 9-12)
 
 ring = neopixel.NeoPixel(machine.Pin(DATA_PIN), PIXELS)
 device = ringproto.Device(PIXELS, FIRMWARE)
 poll = select.poll()
 poll.register(sys.stdin, select.POLLIN)
 out = sys.stdout
+seats = [machine.Pin(p, machine.Pin.IN, machine.Pin.PULL_UP) for p in SEAT_PINS]
+buttons = seatbuttons.SeatButtons(len(seats), diff=time.ticks_diff)
 
 
 def wants_update():
@@ -63,6 +69,8 @@ def main():
             for reply in device.feed(sys.stdin.buffer.read(1)):
                 out.write(reply)
         now = time.ticks_ms()
+        for seat in buttons.sample([pin.value() == 0 for pin in seats], now):
+            out.write(ringproto.press_line(seat))
         frame = (device.frames, now // 50)  # redraw on a new frame and for blinking
         if frame != last:
             show(now)

@@ -19,6 +19,10 @@ device -> host
     READY 1 <pixels> <firmware>               after boot, and in answer to HELLO
     ACK <seq>                                 the STATE with that seq is shown
     NAK <seq|-> <reason>                      refused (bad checksum, bad frame, ...)
+    PRESS <seat>                              a seat button (0-based) was pressed
+        (optional seat buttons on the Pico, debounced there: `seatbuttons.py`). A host
+        that does not know PRESS counts it as garbage and goes on, so both sides of
+        version 1 keep working with and without the buttons.
 """
 
 PROTOCOL = 1
@@ -107,6 +111,24 @@ def parse_ready(body):
     if len(parts) != 4 or parts[0] != "READY":
         raise ValueError("not ready")
     return int(parts[1]), int(parts[2]), parts[3]
+
+
+MAX_SEATS = 8
+
+
+def press_line(seat):
+    return seal("PRESS %d" % seat)  # noqa: UP031 (older MicroPython lacks f-strings)
+
+
+def parse_press(body):
+    """The seat of a PRESS body; raises ValueError when it is not one."""
+    parts = body.split(" ")
+    if len(parts) != 2 or parts[0] != "PRESS":
+        raise ValueError("not a press")
+    seat = int(parts[1])
+    if not 0 <= seat < MAX_SEATS:
+        raise ValueError("seat")
+    return seat
 
 
 class LineBuffer:
