@@ -101,6 +101,91 @@ def test_roll_lock_reroll_undo_redo_and_put_away(launch: Any) -> None:
     assert log.count("night.tray.say.rolled_total") == 2 and "night.tray.say.closed" in log
 
 
+def test_the_unlocked_dice_tumble_from_touch_down_and_show_the_roll_once_durable(
+        launch: Any) -> None:
+    from kivy.base import EventLoop
+    from kivy.tests.common import UnitTestTouch
+
+    from tests.helpers.writer import Gate, committed_actions
+
+    ui = launch()
+    ui.tap("home.tray")
+    ui.tap("traysetup.add.d20")
+    ui.tap("traysetup.add.d20")
+    ui.tap("traysetup.roll")
+    app = ui.app
+    ui.wait_until(lambda: not app.busy)
+    ui.tap("play.die.0")  # locked: it keeps its face while the others tumble
+    ui.wait_until(lambda: not app.busy)
+    locked, before = faces(ui)[0], faces(ui)
+    screen = app.root.get_screen("tray_play")
+    actions = committed_actions(app.journal.path)
+    gate = Gate(app.writer)  # the card takes its time to sync
+
+    def shown() -> tuple[str, str]:
+        return tuple(ui.find(f"play.die.{i}").text.split("[b]")[1].split("[/b]")[0]
+                     for i in range(2))
+
+    button = ui.find("play.roll")
+    touch = UnitTestTouch(*button.to_window(*button.center))
+    touch.touch_down()
+    ui.pump(1)
+    assert screen.animating  # at once, before the finger lifts
+    EventLoop._dispatch_input("end", touch)
+    seen = set()
+    for _ in range(60):  # being saved: the screen keeps drawing tumbling faces
+        EventLoop.idle()
+        seen.add(shown())
+        assert app.busy and screen.animating and faces(ui) == before
+        assert committed_actions(app.journal.path) == actions
+        if len({face for _, face in seen}) > 1:
+            break
+    assert {first for first, _ in seen} == {locked}  # the locked die never tumbles
+    assert len({second for _, second in seen}) > 1
+    gate.open()
+    ui.wait_until(lambda: not app.busy and not screen.animating)
+    assert committed_actions(app.journal.path) == actions + 1
+    after = faces(ui)
+    assert after[0] == locked and shown() == tuple(after)
+    state = app.session.state
+    assert after[1] == state.params.faces("d20")[state.dice[1].face]
+
+
+def test_a_press_that_rolls_nothing_puts_the_dice_back(launch: Any) -> None:
+    from kivy.tests.common import UnitTestTouch
+
+    from tests.helpers.writer import committed_actions
+
+    ui = launch()
+    ui.tap("home.tray")
+    ui.tap("traysetup.add.d20")
+    ui.tap("traysetup.roll")
+    app = ui.app
+    ui.wait_until(lambda: app.may_roll() and not app.busy)
+    before = ui.find("play.die.0").text
+    actions = committed_actions(app.journal.path)
+    screen = app.root.get_screen("tray_play")
+    button = ui.find("play.roll")
+    touch = UnitTestTouch(*button.to_window(*button.center))
+    touch.touch_down()
+    ui.pump(3)
+    assert screen.animating
+    touch.touch_move(1, 1)  # the finger slides off ROLL: no roll comes of the press
+    touch.touch_up()
+    ui.wait_until(lambda: not screen.animating)
+    assert ui.find("play.die.0").text == before
+    assert committed_actions(app.journal.path) == actions
+    # within the guard after a roll, a press tumbles nothing
+    app._roll_ready_at = float("inf")
+    touch = UnitTestTouch(*button.to_window(*button.center))
+    touch.touch_down()
+    ui.pump(2)
+    assert not screen.animating
+    touch.touch_up()
+    ui.pump(2)
+    assert ui.find("play.die.0").text == before and not app.busy
+
+
 def test_the_tray_in_french_and_a_refused_action(launch: Any) -> None:
     ui = launch(language="fr")
     ui.tap("home.tray")

@@ -36,7 +36,10 @@ from ui.widgets.rounded import RoundedBox
 if TYPE_CHECKING:
     from ui.widgets.pin_panel import PinPanel
 
-ANIMATION_FPS = 12
+#: the tumble's faces a second: while a roll is being saved they are the only thing the
+#: screen changes, so this is how often a frame is drawn then (at 12 a second the frames
+#: came 83-100 ms apart, over issue 32's 100 ms once the machine was busy)
+ANIMATION_FPS = 20
 LEFT_SHARE = 0.44  # of the width: the dial's side, where the dialogs open
 TREASURE_ROW = 64  # px at 800x480: the treasure buttons, their minutes a key figure
 TREASURE_GAP = 3  # px between a treasure's letter, minutes and unit, when they fit

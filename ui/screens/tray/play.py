@@ -10,11 +10,13 @@ from math import ceil
 from typing import Any
 
 from kivy.app import App
+from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.games.evil.dice import draw
 from companion.games.tray import commands as c
 from companion.games.tray.view import Distribution, TrayView, tray_view
 from companion.session import Session, Update
@@ -24,6 +26,9 @@ from ui.widgets.basics import Tap, Text, follow_height, follow_width
 from ui.widgets.charts import BarChart
 
 BUCKETS = 10  # a die with more faces (d100) is shown in this many groups
+#: the tumble's faces a second (as Pr. Evil's dice: a frame every 50 ms while a roll is
+#: being saved)
+TUMBLE_FPS = 20
 
 
 def grouped(dist: Distribution) -> list[tuple[str, int]]:
@@ -47,6 +52,11 @@ class TrayPlayScreen(Screen):
         self.dist_kind: str | None = None
         self.box = BoxLayout(orientation="vertical", padding=dp(8), spacing=dp(6))
         self.add_widget(self.box)
+        #: the dice's buttons as last drawn, with what each shows under its face
+        self._dice: list[tuple[Any, str, bool]] = []
+        self._tumble: Any = None  # the tumble's clock event, while the dice tumble
+        self._tumble_ticks = 0
+        self.roll_button: Any = None
 
     def open_session(self, session: Session) -> None:
         self.session = session
@@ -54,6 +64,7 @@ class TrayPlayScreen(Screen):
 
     def after_update(self, update: Update | None) -> None:
         app = App.get_running_app()
+        self._end_tumble(restore=False)  # the result (or the dice as they were) is drawn now
         if self.session is None:
             return
         if self.session.state.closed:
@@ -100,7 +111,8 @@ class TrayPlayScreen(Screen):
         roll = Tap(app.tr(key, n=unlocked), tid="play.roll", size=24, size_hint_y=None,
                    height=theme.touch(64), background=theme.SUCCESS, disabled=not view.can_roll)
         roll.rolls = True  # guarded against a double tap (`app.may_roll`)
-        roll.bind(on_release=lambda _b: app.send(c.Roll()))
+        roll.bind(on_press=self._roll_pressed, on_release=self._roll_released)
+        self.roll_button = roll
         left.add_widget(roll)
         columns.add_widget(left)
         columns.add_widget(self.side(view))
@@ -109,20 +121,26 @@ class TrayPlayScreen(Screen):
     def dice_grid(self, view: TrayView) -> GridLayout:
         app = App.get_running_app()
         grid = GridLayout(cols=5, spacing=dp(6))
+        self._dice = []
         if not view.dice:
             grid.add_widget(Text(app.tr("night.ui.tray_empty"), size=18, color=theme.MUTED,
                                  tid="play.empty"))
         for die in view.dice:
             face = "–" if die.face is None else die.face
             under = app.tr("night.ui.tray_locked", die=die.label) if die.locked else die.label
-            figure = int(dp(theme.SIZE_DISPLAY) * app.scale)
-            button = Tap(f"[size={figure}][b]{face}[/b][/size]\n{under}",
+            button = Tap(self._die_text(face, under),
                          tid=f"play.die.{die.index}", size=theme.SIZE_SMALL, markup=True,
                          background=theme.SELECTED if die.locked else theme.PANEL)
             button.face = face  # what a test reads, without the markup
             button.bind(on_release=lambda _b, d=die: self.toggle(d.index, d.locked))
             grid.add_widget(button)
+            self._dice.append((button, under, die.locked))
         return grid
+
+    @staticmethod
+    def _die_text(face: str, under: str) -> str:
+        figure = int(dp(theme.SIZE_DISPLAY) * App.get_running_app().scale)
+        return f"[size={figure}][b]{face}[/b][/size]\n{under}"
 
     def add_row(self, view: TrayView) -> BoxLayout:
         app = App.get_running_app()
@@ -181,6 +199,50 @@ class TrayPlayScreen(Screen):
             chart.show([(face, count, theme.ACCENT) for face, count in grouped(dist)])
             side.add_widget(chart)
         return side
+
+    # -- the tumble ------------------------------------------------------------------------
+    def _roll_pressed(self, _button: Any) -> None:
+        """The unlocked dice tumble from touch-down (decorative faces, nothing of the
+        roll) while it is made durable: its result is shown only once it is."""
+        if self._tumble is None and App.get_running_app().may_roll():
+            self._tumble_ticks = 0
+            self._tumble_step(0)
+            self._tumble = Clock.schedule_interval(self._tumble_step, 1 / TUMBLE_FPS)
+
+    def _roll_released(self, _button: Any) -> None:
+        if not App.get_running_app().send(c.Roll()):
+            self._end_tumble()  # no roll came of it (the guard, the rules): as they were
+
+    def _tumble_step(self, _dt: float) -> bool:
+        app = App.get_running_app()
+        roll = self.roll_button
+        if not app.busy and (roll is None or roll.state == "normal"):
+            self._end_tumble()  # the press made no roll (the finger slid off, a refusal)
+            return False
+        self._tumble_ticks += 1
+        assert self.session is not None
+        params = self.session.state.params
+        for index, (button, under, locked) in enumerate(self._dice):
+            faces = params.faces(self.session.state.dice[index].kind) \
+                if index < len(self.session.state.dice) else None
+            if not locked and faces:
+                button.text = self._die_text(draw(self._tumble_ticks, index, faces), under)
+        return True
+
+    def _end_tumble(self, restore: bool = True) -> None:
+        """The dice as they are (their faces in the state shown), unless the screen is
+        about to be drawn anew."""
+        if self._tumble is None:
+            return
+        self._tumble.cancel()
+        self._tumble = None
+        for button, under, _locked in self._dice:
+            if restore:
+                button.text = self._die_text(button.face, under)
+
+    @property
+    def animating(self) -> bool:
+        return self._tumble is not None
 
     # -- actions -----------------------------------------------------------------------
     def toggle(self, index: int, locked: bool) -> None:
