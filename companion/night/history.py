@@ -140,6 +140,8 @@ def command_name(kind: str, command: Any) -> Message:
         if isinstance(character, str):
             return msg(f"{kind}.command.{name}", character=character)
         return msg(f"{kind}.command.{name}")
+    if kind == "pad":
+        return msg(f"pad.command.{name}")
     return msg(f"night.command.{kind}.{name}")
 
 
@@ -160,6 +162,10 @@ def _details(kind: str, step: Step) -> tuple[Message, ...]:
         from companion.games.tray.rules import describe
 
         return tuple(describe(step.events))
+    if kind == "pad":
+        from companion.games.pad.rules import describe as pad
+
+        return tuple(pad(step.events))
     return ()
 
 

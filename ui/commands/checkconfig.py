@@ -1,6 +1,7 @@
 """`companion check-config [FILE] [--settings FILE]`: the defaults, FILE, then the
 settings saved from the screen (`settings.yaml` beside the journal, when there is one),
-layered as the app reads them, every problem on one line.
+layered as the app reads them, every problem on one line; then the score pad's
+templates (the built-ins, and the table's own in `pad/` beside FILE).
 
 Prints `file:line: key: message` for each problem (in the configured language, else
 English) and exits 1, or prints OK with the file checked and exits 0. Never opens a
@@ -73,13 +74,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if skipped:
         print(one_line(tr("deploy.check.hardware_skipped", reason=skipped)), file=sys.stderr)
     settings = args.settings or settings_file(path)
+    problems: list[config.Problem] = []
     try:
         config.load(path, use_default_user_file=False, check_defaults=True,
                     settings_file=settings)
     except config.ConfigError as exc:
-        for problem in exc.problems:
+        problems += exc.problems
+    problems += pad_templates(path)
+    if problems:
+        for problem in problems:
             print(one_line(problem.format(tr.message)))
-        print(tr("deploy.check.problems", count=len(exc.problems)), file=sys.stderr)
+        print(tr("deploy.check.problems", count=len(problems)), file=sys.stderr)
         return 1
     if path is None:
         places = ", ".join(str(p) for p in searched_places())
@@ -91,6 +96,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         for line in overridden(path, settings, tr):
             print(line, file=sys.stderr)
     return 0
+
+
+def pad_templates(user_file: Path | None) -> list[config.Problem]:
+    """The score pad's templates: the built-ins, and the table's own in `pad/` beside
+    the checked file (or beside where the user's file is looked for)."""
+    from companion.games.pad import templates
+
+    folder = user_file.parent / templates.FOLDER if user_file is not None else None
+    return templates.check(own_dir=folder)
 
 
 def overridden(user_file: Path | None, settings: Path, tr: Translator) -> list[str]:

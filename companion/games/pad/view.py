@@ -1,0 +1,299 @@
+"""What the score pad's screens show, computed from the state (pure)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from companion.games.pad.commands import SetCell
+from companion.games.pad.entry import Number, evaluate
+from companion.games.pad.outcome import Outcome, outcome
+from companion.games.pad.rules import RULES
+from companion.games.pad.scoring import (
+    category_points,
+    exact,
+    missing_in_category,
+    missing_in_round,
+    plain,
+    required,
+    stored,
+    unit_total,
+)
+from companion.games.pad.state import Cell, PadState
+from companion.games.pad.template import label
+from companion.messages import Message, RuleError, msg
+
+
+@dataclass(frozen=True)
+class CellView:
+    text: str  # what the table typed ("3+6+2"), "" when blank
+    value: int | float | None  # the cell's points (a derived category's, computed)
+    note: str | None  # "check": outside the category's configured range
+    missing: bool  # blank and owed by an active player
+    entered: int | float | None = None  # the value typed, when points derive from it
+
+
+@dataclass(frozen=True)
+class RowView:
+    round: int | None  # 0-based round index (rounds sheet)
+    category: str | None  # category id (categories sheet)
+    label: Message
+    cells: tuple[CellView, ...]  # per seat
+    computed: bool = False  # a calculation's result: not entered
+    points: bool = True  # False: an input only, not added to the total
+
+
+@dataclass(frozen=True)
+class ColumnView:
+    seat: int
+    name: str
+    colour: str | None
+    total: int | float
+    rank: int | None
+    out: str | None  # None, "eliminated" or "left"
+    team: int | None  # team index
+    winner: bool
+
+
+@dataclass(frozen=True)
+class SheetView:
+    shape: str
+    columns: tuple[ColumnView, ...]
+    rows: tuple[RowView, ...]
+    missing: tuple[int, ...]  # seats missing in the current round / unfilled categories
+    current: tuple[int | None, str | None] | None  # (round, category) the keypad goes to
+    current_seat: int | None
+    can_open_round: bool  # a new round may start (the last one is complete)
+    end_offered: bool
+    finished: bool
+
+
+@dataclass(frozen=True)
+class EntryView:
+    seat: int
+    rank: int | None
+    name: str
+    colour: str | None
+    total: int | float
+    team: int | None
+    winner: bool
+    out: str | None
+
+
+@dataclass(frozen=True)
+class TieView:
+    seats: tuple[int, ...]
+    names: tuple[str, ...]
+    key: str | None  # the raw input to ask each of them (SetTieInput), else None
+    category: str | None  # a category tie-breaker whose cells are blank
+    label: Message | None
+    choose: bool  # `ties: chosen`: the table picks the winner (SettleTie)
+
+
+@dataclass(frozen=True)
+class StandingsView:
+    entries: tuple[EntryView, ...]  # by rank; out players last
+    end: Message | None  # the end condition's state ("Ann reached 100")
+    ties: tuple[TieView, ...]
+    winners: tuple[str, ...]
+    finished: bool
+
+
+@dataclass(frozen=True)
+class Preview:
+    text: str
+    value: int | float | None  # the cell's value if committed
+    points: int | float | None  # the cell's points (derived categories)
+    total: int | float | None  # the player's new total
+    error: Message | None
+    note: str | None = None
+
+
+def _team_of(state: PadState, seat: int) -> int | None:
+    for i, team in enumerate(state.teams):
+        if seat in team:
+            return i
+    return None
+
+
+def _out(state: PadState, seat: int) -> str | None:
+    out = state.exits[seat]
+    return None if out is None else out.how
+
+
+def _shown_total(state: PadState, result: Outcome, seat: int) -> int | float:
+    """A column's total: a team scoring its own shows the team's score."""
+    if state.teams and state.template.team_score == "own":
+        for team in state.teams:
+            if seat in team:
+                return stored(unit_total(state, team, result.totals))
+    return stored(result.totals[seat])
+
+
+def _cell(state: PadState, cell: Cell | None, missing: bool, note: str | None = None,
+          points: Number | None = None) -> CellView:
+    if cell is None:
+        return CellView("", plain(points), None, missing)
+    entered = cell.value if points is not None and exact(cell.value) != points else None
+    return CellView(cell.text, cell.value if points is None else plain(points), note, False,
+                    entered)
+
+
+def sheet_view(state: PadState) -> SheetView:
+    t = state.template
+    result = outcome(state)
+    n = len(state.players)
+    columns = tuple(ColumnView(s, p.name, p.colour, _shown_total(state, result, s),
+                               result.ranks[s], _out(state, s), _team_of(state, s),
+                               s in result.winners and state.finished)
+                    for s, p in enumerate(state.players))
+    rows: list[RowView] = []
+    if t.shape == "rounds":
+        for r, row in enumerate(state.rounds):
+            owed = set(missing_in_round(state, r))
+            rows.append(RowView(r, None, msg("pad.ui.round", round=r + 1),
+                                tuple(_cell(state, row[s], s in owed) for s in range(n))))
+    else:
+        for i, cat in enumerate(t.categories):
+            owed = set(missing_in_category(state, i))
+            cells = []
+            for s in range(n):
+                cell = state.categories[i][s]
+                note = "check" if cell is not None and (
+                    (cat.low is not None and exact(cell.value) < cat.low)
+                    or (cat.high is not None and exact(cell.value) > cat.high)) else None
+                if not cat.entered:
+                    points = category_points(state, i, s)
+                    cells.append(CellView("", plain(points), None, False))
+                elif cat.derive is not None:
+                    cells.append(_cell(state, cell, s in owed, note,
+                                       category_points(state, i, s)))
+                else:
+                    cells.append(_cell(state, cell, s in owed, note))
+            rows.append(RowView(None, cat.id, label(cat.name), tuple(cells),
+                                not cat.entered, cat.points))
+    current, seat, missing = _current(state)
+    can_open = t.shape == "rounds" and not state.finished and (
+        t.rounds_count is None or len(state.rounds) < t.rounds_count) and (
+        not state.rounds or not missing_in_round(state, len(state.rounds) - 1))
+    return SheetView(t.shape, columns, tuple(rows), missing, current, seat, can_open,
+                     result.end_offered, state.finished)
+
+
+def _current(state: PadState) -> tuple[tuple[int | None, str | None] | None, int | None,
+                                         tuple[int, ...]]:
+    """The cell the keypad goes to next, its seat, and the seats missing there."""
+    t = state.template
+    if t.shape == "rounds":
+        if state.rounds:
+            last = len(state.rounds) - 1
+            missing = missing_in_round(state, last)
+            if missing:
+                return (last, None), missing[0], missing
+        if state.finished or (t.rounds_count is not None
+                              and len(state.rounds) >= t.rounds_count):
+            return None, None, ()
+        first = next((s for s in _seat_order(state)
+                      if required(state, s, len(state.rounds))), None)
+        return (len(state.rounds), None), first, ()
+    for i, cat in enumerate(t.categories):
+        missing = missing_in_category(state, i)
+        if missing:
+            return (None, cat.id), missing[0], missing
+    return None, None, ()
+
+
+def _seat_order(state: PadState) -> list[int]:
+    return list(range(len(state.players)))
+
+
+def next_cell(state: PadState, seat: int, round_: int | None, category: str | None
+              ) -> tuple[int, int | None, str | None] | None:
+    """Where Enter goes after this cell: the next player in seat order owing a cell in
+    the same row, then the next row's first; None at the end of the sheet."""
+    t = state.template
+    n = len(state.players)
+    if t.shape == "rounds":
+        assert round_ is not None
+        for s in range(seat + 1, n):
+            if required(state, s, round_):
+                return s, round_, None
+        more = t.rounds_count is None or round_ + 1 < t.rounds_count
+        if round_ + 1 < len(state.rounds) or (more and not state.finished):
+            first = next((s for s in range(n) if required(state, s, round_ + 1)), None)
+            return None if first is None else (first, round_ + 1, None)
+        return None
+    ids = [cat.id for cat in t.categories if cat.entered]
+    index = ids.index(category) if category in ids else -1
+    for s in range(seat + 1, n):
+        if required(state, s):
+            return s, None, category
+    for ident in ids[index + 1:]:
+        first = next((s for s in range(n) if required(state, s)), None)
+        if first is not None:
+            return first, None, ident
+    return None
+
+
+def standings_view(state: PadState) -> StandingsView:
+    result = outcome(state)
+    entries = [EntryView(s, result.ranks[s], p.name, p.colour,
+                         _shown_total(state, result, s), _team_of(state, s),
+                         s in result.winners, _out(state, s))
+               for s, p in enumerate(state.players)]
+    entries.sort(key=lambda en: (en.rank is None, en.rank or 0, en.seat))
+    ties = [TieView(seats, tuple(state.players[s].name for s in seats), tb.input,
+                    tb.category, label(tb.name), False)
+            for seats, tb in result.pending]
+    if result.undecided:
+        ties.append(TieView(result.undecided,
+                            tuple(state.players[s].name for s in result.undecided),
+                            None, None, None, True))
+    return StandingsView(tuple(entries), _end_message(state, result), tuple(ties),
+                         tuple(state.players[s].name for s in result.winners),
+                         state.finished)
+
+
+def _end_message(state: PadState, result: Outcome) -> Message | None:
+    t = state.template
+    if result.reached:
+        names = ", ".join(state.players[s].name for s in result.reached)
+        return msg("pad.end.reached", players=names, score=t.reach)
+    if result.end_offered:
+        return msg("pad.end.count", n=len(state.rounds))
+    if t.reach is not None and t.shape == "rounds":
+        return msg("pad.end.target", score=t.reach)
+    if t.rounds_count is not None and t.shape == "rounds":
+        return msg("pad.end.rounds_left", n=t.rounds_count - len(state.rounds))
+    return None
+
+
+def preview(state: PadState, seat: int, round_: int | None, category: str | None,
+            expression: str) -> Preview:
+    """The cell's value and the player's new total if `expression` were committed,
+    or the entry error (nothing is journaled)."""
+    try:
+        value = evaluate(expression, whole=state.template.whole)
+        after, _ = RULES.apply(state, SetCell(seat, round_, category, expression))
+    except RuleError as exc:
+        if exc.message.key == "pad.error.unchanged":
+            after, value = state, evaluate(expression, whole=state.template.whole)
+        else:
+            return Preview(expression, None, None, None, exc.message)
+    result = outcome(after)
+    points: Number | None = exact(stored(value))
+    note = None
+    if category is not None:
+        for i, cat in enumerate(after.template.categories):
+            if cat.id == category:
+                points = category_points(after, i, seat)
+                cell = after.categories[i][seat]
+                if cell is not None and ((cat.low is not None and exact(cell.value) < cat.low)
+                                         or (cat.high is not None
+                                             and exact(cell.value) > cat.high)):
+                    note = "check"
+    return Preview(" ".join(expression.split()), stored(value), plain(points),
+                   _shown_total(after, result, seat), None, note)
+
+
+__all__ = ["CellView", "ColumnView", "EntryView", "Preview", "RowView", "SheetView",
+           "StandingsView", "TieView", "next_cell", "preview", "sheet_view", "standings_view"]

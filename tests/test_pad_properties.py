@@ -1,0 +1,174 @@
+"""Score pad invariants: any sequence of entries, corrections, undos and redos through a
+real Session replays to the same state (from the journal, and from a snapshot); ranks
+and winners agree with a brute-force ranking; lowest-wins never ranks the highest
+scorer first."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion.games.pad import commands as c
+from companion.games.pad.outcome import outcome
+from companion.games.pad.rules import RULES
+from companion.games.pad.scoring import exact
+from companion.games.pad.view import sheet_view, standings_view
+from companion.journal import Journal
+from companion.messages import RuleError
+from companion.session import Session, replay
+from companion.snapshot import decode, encode
+from tests.pad_helpers import play, setup, start
+
+TEXTS = st.one_of(st.integers(-200, 200).map(str),
+                  st.tuples(st.integers(0, 50), st.integers(0, 50)).map(lambda t: f"{t[0]}+{t[1]}"),
+                  st.sampled_from(["-", "--3", "3+", "x", "", "2.5"]))
+
+
+VALID = st.one_of(st.integers(-200, 200).map(str),
+                  st.tuples(st.integers(0, 50), st.integers(0, 50)).map(lambda t: f"{t[0]}+{t[1]}"))
+OPS = st.one_of(
+    st.tuples(st.just("next"), VALID), st.tuples(st.just("next"), VALID),
+    st.tuples(st.just("next"), VALID), st.tuples(st.just("next"), TEXTS),
+    st.tuples(st.just("fix"), st.integers(0, 99), st.integers(0, 99), VALID),
+    st.tuples(st.just("clear"), st.integers(0, 99), st.integers(0, 99)),
+    st.tuples(st.just("tie"), st.integers(0, 99), VALID),
+    st.tuples(st.just("leave"), st.integers(0, 9)),
+    st.just(("undo",)), st.just(("redo",)), st.just(("end",)))
+
+
+def command(state: Any, op: tuple[Any, ...]) -> Any:
+    """An operation resolved against the state: the keypad's next cell, a correction of
+    any cell (most are valid, some are refused), a clear, a tie input, a player leaving."""
+    n = len(state.players)
+    shape = state.template.shape
+    ids = [cat.id for cat in state.template.categories if cat.entered]
+    if op[0] == "next":
+        view = sheet_view(state)
+        if view.current is None:
+            return c.End()
+        return c.SetCell(view.current_seat if view.current_seat is not None else 0,
+                         *view.current, op[1])
+    if op[0] in ("fix", "clear"):
+        seat = op[1] % n
+        if shape == "rounds":
+            where: tuple[Any, Any] = (op[2] % (len(state.rounds) + 1), None)
+        else:
+            where = (None, ids[op[2] % len(ids)])
+        return c.SetCell(seat, *where, op[3]) if op[0] == "fix" else c.ClearCell(seat, *where)
+    if op[0] == "tie":
+        return c.SetTieInput(op[1] % n, "leftover_food", op[2])
+    if op[0] == "leave":
+        return c.Leave(op[1] % n)
+    return c.End()
+
+
+def drive(session: Session, ops: list[Any]) -> int:
+    """Runs the operations; returns how many were done (not refused)."""
+    done = 0
+    for op in ops:
+        try:
+            if op[0] == "undo":
+                session.undo()
+            elif op[0] == "redo":
+                session.redo()
+            else:
+                session.dispatch(command(session.state, op))
+            done += 1
+        except RuleError:
+            pass  # refused: nothing changed (checked by the replay below)
+    return done
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["rounds-highest", "rounds-lowest", "first-to-100", "skat"]),
+       st.integers(1, 5), st.data())
+def test_any_rounds_game_replays_to_the_same_state(ident, n, data):
+    journal = Journal(":memory:")
+    session = Session.start(RULES, journal, setup(ident, n, confirmed_count=True))
+    session.snapshot_every = 4
+    assert drive(session, data.draw(st.lists(OPS, min_size=20, max_size=60))) > 0
+    entries = journal.entries(session.game_id)
+    replayed = replay(RULES, setup(ident, n, confirmed_count=True), entries)
+    assert replayed.state == session.state
+    resumed = Session.resume(RULES, journal, session.game_id)  # from its newest snapshot
+    assert resumed.state == session.state
+    assert decode(RULES.state_type, encode(session.state)) == session.state
+    assert sheet_view(resumed.state) == sheet_view(session.state)
+    assert journal.game(session.game_id).summary == RULES.summary(session.state)
+    while resumed.can_undo():
+        resumed.undo()
+    assert resumed.state == RULES.initial_state(setup(ident, n, confirmed_count=True))
+    journal.close()
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["7-wonders", "wingspan"]), st.integers(2, 5), st.data())
+def test_any_categories_game_replays_to_the_same_state(ident, n, data):
+    journal = Journal(":memory:")
+    session = Session.start(RULES, journal, setup(ident, n))
+    session.snapshot_every = 5
+    assert drive(session, data.draw(st.lists(OPS, min_size=20, max_size=60))) > 0
+    assert replay(RULES, setup(ident, n), journal.entries(session.game_id)).state == session.state
+    assert Session.resume(RULES, journal, session.game_id).state == session.state
+    assert decode(RULES.state_type, encode(session.state)) == session.state
+    journal.close()
+
+
+def brute_ranks(totals: list[int], active: list[bool], lower: bool) -> list[int | None]:
+    ranks: list[int | None] = []
+    for i, total in enumerate(totals):
+        if not active[i]:
+            ranks.append(None)
+            continue
+        ahead = sum(1 for j, other in enumerate(totals) if active[j] and (
+            other < total if lower else other > total))
+        ranks.append(1 + ahead)
+    return ranks
+
+
+@settings(max_examples=100)
+@given(st.booleans(), st.integers(1, 8),
+       st.lists(st.lists(st.integers(-30, 30), min_size=8, max_size=8), min_size=1, max_size=6),
+       st.lists(st.integers(0, 7), max_size=3))
+def test_ranks_and_winners_agree_with_a_brute_force_ranking(lower, n, rows, leaving):
+    state = start("rounds-lowest" if lower else "rounds-highest", n)
+    for r, row in enumerate(rows):
+        state = play(state, *[c.SetCell(s, r, None, str(row[s])) for s in range(n)])
+    for seat in leaving:
+        with contextlib.suppress(RuleError):
+            state = play(state, c.Leave(seat))
+    totals = [sum(row[s] for row in rows) for s in range(n)]
+    active = [state.exits[s] is None for s in range(n)]
+    expected = brute_ranks(totals, active, lower)
+    result = outcome(state)
+    assert list(result.ranks) == expected
+    assert sorted(result.winners) == [s for s in range(n) if expected[s] == 1]
+    # standings sorted by rank, out players last
+    ranks = [en.rank for en in standings_view(state).entries]
+    assert ranks == sorted(ranks, key=lambda r: (r is None, r or 0))
+    if lower:  # lowest wins never ranks the highest scorer first
+        live = [totals[s] for s in range(n) if active[s]]
+        for s in range(n):
+            if active[s] and totals[s] == max(live) and min(live) < max(live):
+                assert result.ranks[s] != 1 and s not in result.winners
+
+
+@settings(max_examples=60)
+@given(st.integers(2, 5), st.data())
+def test_tie_breakers_agree_with_a_brute_force_lexicographic_ranking(n, data):
+    """Wingspan: total, then unused food, then shared (every input filled)."""
+    state = start("wingspan", n)
+    ids = [cat.id for cat in state.template.categories]
+    values = data.draw(st.lists(st.lists(st.integers(0, 3), min_size=n, max_size=n),
+                                min_size=len(ids), max_size=len(ids)))
+    food = data.draw(st.lists(st.integers(0, 2), min_size=n, max_size=n))
+    for ident, row in zip(ids, values, strict=True):
+        state = play(state, *[c.SetCell(s, None, ident, str(row[s])) for s in range(n)])
+    state = play(state, *[c.SetTieInput(s, "leftover_food", str(food[s])) for s in range(n)])
+    keys = [(sum(row[s] for row in values), food[s]) for s in range(n)]
+    expected = [1 + sum(1 for other in keys if other > key) for key in keys]
+    assert list(outcome(state).ranks) == expected
+    assert [exact(v) for v in outcome(state).totals] == [k[0] for k in keys]

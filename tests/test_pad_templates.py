@@ -1,0 +1,175 @@
+"""Score pad templates: the built-ins, the table's own beside the user's config file,
+the hardened loader, a broken file listed as broken, and `companion check-config`
+printing `file:line: key: message` for every refusal of issue 30."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from companion.games.pad import templates
+from companion.games.pad.template import parse, problems, to_data
+from companion.i18n import Translator
+from ui.commands import checkconfig
+
+BUILTINS = {"rounds-highest", "rounds-lowest", "first-to-100", "7-wonders", "wingspan",
+            "skat", "coop"}
+
+
+@pytest.fixture(autouse=True)
+def _no_user_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+
+
+def own(tmp_path: Path, name: str, text: str | bytes) -> Path:
+    folder = tmp_path / "pad"
+    folder.mkdir(exist_ok=True)
+    path = folder / name
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_every_built_in_loads_says_check_and_round_trips():
+    catalogue = templates.load(own_dir=Path("/nonexistent"))
+    assert catalogue.broken == ()
+    assert {f.template.id for f in catalogue.templates} == BUILTINS
+    for found in catalogue.templates:
+        assert found.builtin and found.template.check  # "check against your box"
+        assert parse(to_data(found.template)) == found.template
+        assert found.path.name == f"{found.template.id}.yaml"
+
+
+def test_the_tables_own_templates_sit_beside_the_users_config_file(tmp_path, monkeypatch):
+    config_file = tmp_path / "conf" / "config.yaml"
+    config_file.parent.mkdir()
+    config_file.write_text("language: en\n")
+    monkeypatch.setenv("COMPANION_CONFIG", str(config_file))
+    assert templates.user_dir() == tmp_path / "conf" / "pad"
+    monkeypatch.delenv("COMPANION_CONFIG")
+    assert templates.user_dir() == tmp_path / "xdg" / "table-companion" / "pad"
+
+
+GOOD = "id: yahtzee\nname: Yahtzee\nshape: rounds\nwin: highest\nrounds: {count: 13}\n"
+
+
+def test_a_broken_file_is_listed_and_never_hides_the_others(tmp_path):
+    own(tmp_path, "yahtzee.yaml", GOOD)
+    own(tmp_path, "bad.yaml", "id: bad\nshape: rounds\nrounds: {count: 0}\n")
+    catalogue = templates.load(own_dir=tmp_path / "pad")
+    assert catalogue.get("yahtzee") is not None and catalogue.get("yahtzee").rounds_count == 13
+    assert {f.template.id for f in catalogue.templates} == BUILTINS | {"yahtzee"}
+    assert [b.path.name for b in catalogue.broken] == ["bad.yaml"]
+
+
+def _refusal(tmp_path: Path, text: str | bytes) -> list[str]:
+    path = own(tmp_path, "t.yaml", text)
+    broken = templates.load(own_dir=path.parent).broken
+    assert [b.path for b in broken] == [path]
+    tr = Translator("en")
+    return [p.format(tr.message).replace(str(path), "t.yaml") for p in broken[0].problems]
+
+
+CATS = "id: x\nshape: categories\ncategories:\n  - {id: a}\n  - {id: b}\n"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    (CATS + "tiebreak:\n  - {category: c}\n",
+     "t.yaml:7: tiebreak.0.category: no category has the id “c”"),
+    ("id: x\nshape: categories\ncategories:\n  - id: a\n    derive: {per: 0}\n",
+     "t.yaml:5: categories.0.derive.per: per N takes a whole number of at least 1 "
+     "(points = input ÷ N, rounded down)"),
+    ("id: x\nshape: rounds\nrounds:\n  count: 0\n",
+     "t.yaml:4: rounds.count: a fixed count of rounds is a whole number from 1 to 1000 "
+     "(or null: open-ended)"),
+    (CATS + "  - {id: a}\n", "t.yaml:6: categories.2.id: the id “a” is used twice"),
+    ("id: x\nshape: rounds\n!!python/object:os.system {}: 1\n", "t.yaml:3: "),
+    ("id: x\nshape: !!str rounds\nwin: !custom highest\n", "t.yaml:3: win: "),
+    ("base: &b {shape: rounds}\nid: x\n<<: *b\n", "t.yaml:3: <<: "),
+    ("id: x\nshape: rounds\nmystery: 1\n", "t.yaml:3: mystery: unknown key"),
+    ("id: X Y\nshape: rounds\n", "t.yaml:1: id: an id is 1 to 40"),
+    ("id: x\nshape: triangles\n", "t.yaml:2: shape: expected one of: rounds, categories"),
+    ("id: x\nshape: categories\ncategories:\n  - {id: a, derive: {calc: magic}}\n",
+     "t.yaml:4: categories.0.derive.calc: unknown calculation (known: science_sets)"),
+])
+def test_every_refusal_names_file_line_and_key(tmp_path, text, expected):
+    lines = _refusal(tmp_path, text)
+    assert any(line.startswith(expected) for line in lines), lines
+
+
+def test_a_file_over_64_kib_is_refused(tmp_path):
+    lines = _refusal(tmp_path, GOOD + "#" * (64 * 1024) + "\n")
+    assert lines[0].startswith("t.yaml:") and "64 KiB" in lines[0]
+
+
+def test_a_file_not_in_utf8_is_refused(tmp_path):
+    lines = _refusal(tmp_path, b"id: x\nname: Caf\xe9\nshape: rounds\n")
+    assert lines[0].startswith("t.yaml:2: ") and "UTF-8" in lines[0]
+
+
+def test_a_duplicate_id_and_shadowing_a_built_in(tmp_path):
+    own(tmp_path, "a.yaml", GOOD)
+    own(tmp_path, "b.yaml", GOOD.replace("Yahtzee", "Yahtzee again"))
+    own(tmp_path, "c.yaml", "id: skat\nshape: rounds\nwin: lowest\n")
+    catalogue = templates.load(own_dir=tmp_path / "pad")
+    tr = Translator("en")
+    said = {b.path.name: b.problems[0].format(tr.message) for b in catalogue.broken}
+    assert said["b.yaml"].endswith(":1: id: the template id “yahtzee” is already used by a.yaml")
+    assert said["c.yaml"].endswith(":1: id: “skat” is a built-in template (skat.yaml): "
+                                   "add replaces: true to replace it, or choose another id")
+    assert catalogue.get("skat").win == "highest"  # the built-in stays
+
+
+def test_a_table_template_replaces_a_built_in_when_it_says_so(tmp_path):
+    own(tmp_path, "skat.yaml", "id: skat\nreplaces: true\nshape: rounds\nwin: lowest\n")
+    catalogue = templates.load(own_dir=tmp_path / "pad")
+    assert catalogue.broken == () and catalogue.get("skat").win == "lowest"
+    assert [f.template.id for f in catalogue.templates].count("skat") == 1
+
+
+def test_check_config_lists_template_problems(tmp_path, capsys):
+    good = tmp_path / "config.yaml"
+    good.write_text("language: en\n")
+    assert checkconfig.main([str(good)]) == 0
+    capsys.readouterr()
+    path = own(tmp_path, "broken.yaml", "id: x\nshape: rounds\nrounds:\n  count: 0\n")
+    assert checkconfig.main([str(good)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out == [f"{path}:4: rounds.count: a fixed count of rounds is a whole number "
+                   "from 1 to 1000 (or null: open-ended)"]
+
+
+@pytest.mark.parametrize("data", [
+    {"id": "x", "shape": "categories", "categories": [{"id": "a"}],
+     "tiebreak": [{"input": "food"}, {"input": "food"}]},
+    {"id": "x", "shape": "rounds", "players": {"min": 5, "max": 2}},
+    {"id": "x", "shape": "rounds", "categories": [{"id": "a"}]},
+    {"id": "x", "shape": "categories", "categories": [
+        {"id": "a", "derive": {"per": 2, "table": {0: 1}}}]},
+    {"id": "x", "shape": "categories", "categories": [
+        {"id": "s", "derive": {"calc": "science_sets", "inputs": ["a", "b"]}}]},
+    {"id": "x", "shape": "categories", "categories": [{"id": "a", "range": {"min": 3,
+                                                                             "max": 1}}]},
+    {"id": "x", "shape": "rounds", "name": {"de": "Spiel"}},
+    {"id": "x", "shape": "rounds", "ties": "random"},
+    {"id": "x", "shape": "rounds", "teams": {"score": "best"}},
+    {"id": "x"},
+    "not a mapping",
+])
+def test_invalid_templates_are_refused_with_a_translated_reason(data):
+    found = problems(data)
+    assert found
+    for _, message in found:
+        for language in ("en", "fr"):
+            said = Translator(language).message(message)
+            assert not said.startswith("pad.") and "{" not in said
+
+
+def test_a_lookup_table_from_json_keys():
+    t = parse({"id": "x", "shape": "categories",
+               "categories": [{"id": "a", "derive": {"table": {"0": 0, "2": 3, "1": 1}}}]})
+    assert t.categories[0].derive.table == ((0, 0), (1, 1), (2, 3))
