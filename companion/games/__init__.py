@@ -17,7 +17,7 @@ from companion.config import Validator, register_validator
 from companion.messages import Message
 from companion.rules import Rules
 
-KINDS = ("evil", "castor", "bond", "tray", "pad")
+KINDS = ("evil", "castor", "bond", "tray", "pad", "clock")
 
 
 def rules_for(kind: str) -> Rules:

@@ -25,7 +25,7 @@ from companion.messages import Message
 FACTS_VERSION = 1
 COOPERATIVE = ("evil",)
 #: kinds that are not games between players (no history line, no statistics)
-NOT_GAMES = ("tray",)
+NOT_GAMES = ("tray", "clock")
 
 
 @dataclass(frozen=True)

@@ -142,6 +142,8 @@ def command_name(kind: str, command: Any) -> Message:
         return msg(f"{kind}.command.{name}")
     if kind == "pad":
         return msg(f"pad.command.{name}")
+    if kind == "clock":
+        return msg(f"clock.command.{name}")
     return msg(f"night.command.{kind}.{name}")
 
 
@@ -166,6 +168,10 @@ def _details(kind: str, step: Step) -> tuple[Message, ...]:
         from companion.games.pad.rules import describe as pad
 
         return tuple(pad(step.events))
+    if kind == "clock":
+        from companion.games.clock.rules import describe as clock
+
+        return tuple(clock(step.events, step.after))
     return ()
 
 

@@ -81,6 +81,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except config.ConfigError as exc:
         problems += exc.problems
     problems += pad_templates(path)
+    problems += clock_presets(path, tr)
     if problems:
         for problem in problems:
             print(one_line(problem.format(tr.message)))
@@ -105,6 +106,15 @@ def pad_templates(user_file: Path | None) -> list[config.Problem]:
 
     folder = user_file.parent / templates.FOLDER if user_file is not None else None
     return templates.check(own_dir=folder)
+def clock_presets(user_file: Path | None, tr: Translator) -> list[config.Problem]:
+    """The clock's presets, built in and the table's own (in `clock/` beside the
+    user's file): their problems; their warnings are printed on stderr."""
+    from companion.games.clock.presets import load_presets
+
+    found = load_presets(user_file)
+    for warning in found.warnings:
+        print(one_line(warning.format(tr.message)), file=sys.stderr)
+    return list(found.problems)
 
 
 def overridden(user_file: Path | None, settings: Path, tr: Translator) -> list[str]:
