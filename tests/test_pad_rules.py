@@ -375,3 +375,16 @@ def test_every_text_of_the_log_is_translated_in_both_languages():
         for line in lines:
             said = Translator(language).message(line)
             assert not said.startswith("pad.") and "{" not in said
+
+
+def test_decimals_where_the_template_allows_them():
+    from companion.snapshot import decode, encode
+
+    data = dict(template("rounds-highest"), whole=False)
+    state = play(start(data, 2), *rounds(("1.5+0.25", "0.1"), ("0.2", "2,5")))
+    # by hand: Ann 1.75 + 0.2 = 1.95, Bob 0.1 + 2.5 = 2.6
+    assert RULES.summary(state)["totals"] == [1.95, 2.6]
+    assert RULES.summary(state)["ranks"] == [2, 1]
+    assert sheet_view(state).rows[0].cells[0].value == 1.75
+    assert decode(RULES.state_type, encode(state)) == state
+    refused(start("rounds-highest", 2), c.SetCell(0, 0, None, "1.5"), "pad.error.entry.decimal")

@@ -173,3 +173,26 @@ def test_a_lookup_table_from_json_keys():
     t = parse({"id": "x", "shape": "categories",
                "categories": [{"id": "a", "derive": {"table": {"0": 0, "2": 3, "1": 1}}}]})
     assert t.categories[0].derive.table == ((0, 0), (1, 1), (2, 3))
+
+
+def test_an_ad_hoc_pad_is_saved_as_the_tables_own_template(tmp_path):
+    from companion.games.pad import commands as c
+    from companion.messages import RuleError
+    from tests.pad_helpers import play, start
+
+    state = play(start("rounds-lowest", 2), c.SetCell(0, 0, None, "3"))
+    folder = tmp_path / "pad"
+    path = templates.save_as(state.template, "golf", "Golf night", folder)
+    assert path == folder / "golf.yaml"
+    catalogue = templates.load(own_dir=folder)
+    assert catalogue.broken == ()
+    golf = catalogue.get("golf")
+    assert golf.win == "lowest" and golf.name == (("", "Golf night"),) and not golf.check
+    for ident, name, key in (("golf", "Again", "pad.error.save_taken"),
+                             ("skat", "Mine", "pad.error.save_taken"),
+                             ("Not an id", "Mine", "pad.error.save_id"),
+                             ("mine", "", "pad.error.save_name")):
+        with pytest.raises(RuleError) as caught:
+            templates.save_as(state.template, ident, name, folder)
+        assert caught.value.message.key == key
+    assert sorted(p.name for p in folder.iterdir()) == ["golf.yaml"]  # nothing else left

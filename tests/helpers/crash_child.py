@@ -1,7 +1,9 @@
 """The crash test's child: plays a journaled game until it is killed.
 
-Usage: python crash_child.py JOURNAL GAME_ID. After each action is committed it prints
-`<entries committed> <digest>` and flushes, so the parent knows what was durable.
+Usage: python crash_child.py JOURNAL GAME_ID [KIND]. After each action is committed it
+prints `<entries committed> <digest>` and flushes, so the parent knows what was durable.
+Without KIND the game is Pr. Evil's table (`tests.helpers.evil_play`); with one, the
+deterministic table of that kind (`tests.helpers.tables`).
 """
 
 from __future__ import annotations
@@ -11,17 +13,20 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from companion.games.evil import RULES
+from companion.games import rules_for
 from companion.journal import Journal
 from companion.session import Session
-from tests.helpers.evil import digest
-from tests.helpers.evil_play import act, next_action
+from tests.helpers import evil, evil_play, tables
 
 
 def main() -> None:
     path, game_id = sys.argv[1], int(sys.argv[2])
+    kind = sys.argv[3] if len(sys.argv) > 3 else None
+    digest = tables.digest if kind else evil.digest
+    act = tables.act if kind else evil_play.act
+    next_action = tables.next_action if kind else evil_play.next_action
     journal = Journal(path)
-    session = Session.resume(RULES, journal, game_id)
+    session = Session.resume(rules_for(kind or "evil"), journal, game_id)
     seq = len(journal.entries(game_id))
     print("ready", seq, digest(session), flush=True)
     while True:

@@ -1,5 +1,6 @@
-"""Deterministic tables for the three games: what they do next depends only on the game
-and the action count, so a process killed mid-game and an in-memory twin agree.
+"""Deterministic tables for the games (the three, and the score pad): what they do next
+depends only on the game and the action count, so a process killed mid-game and an
+in-memory twin agree.
 
 `next_action(session, seq)` returns "undo", "redo" or a command the rules accept now.
 """
@@ -25,6 +26,10 @@ def table_setup(kind: str) -> dict[str, Any]:
     if kind == "evil":
         return setup(seed=99, players=3, treasures={"red": 40, "green": 50, "blue": 55})
     names = ("Ann", "Bob", "Cid")
+    if kind == "pad":
+        from tests.pad_helpers import setup as pad_setup
+
+        return pad_setup("rounds-highest", 3)
     return {"params": params(kind), "seed": 11, "players": [{"name": n} for n in names]}
 
 
@@ -63,6 +68,28 @@ def _bond(state: Any, n: int, rng: random.Random) -> list[Any]:
     return out
 
 
+def _pad(state: Any, n: int, rng: random.Random) -> list[Any]:
+    """The keypad's next cell (most often), a correction or a clear of any cell."""
+    from companion.games.pad import commands as pc
+    from companion.games.pad.view import sheet_view
+
+    def text() -> str:
+        return rng.choice([str(rng.randint(-20, 40)), f"{rng.randint(0, 9)}+{rng.randint(0, 9)}"])
+
+    view = sheet_view(state)
+    out: list[Any] = []
+    if view.current is not None and view.current_seat is not None:
+        out += [pc.SetCell(view.current_seat, *view.current, text())] * 3
+    if state.rounds:
+        r, seat = rng.randrange(len(state.rounds)), rng.randrange(n)
+        out += [pc.SetCell(seat, r, None, text()), pc.ClearCell(seat, r, None)]
+    rng.shuffle(out)
+    return out
+
+
+_MOVES = {"castor": _castor, "bond": _bond, "pad": _pad}
+
+
 def next_action(session: Session, seq: int) -> Any:
     kind = session.rules.kind
     if kind == "evil":
@@ -75,7 +102,7 @@ def next_action(session: Session, seq: int) -> Any:
     if (back := evil_play.undo_or_redo(session, draw)) is not None:
         return back
     n = len(session.setup["players"])
-    for command in (_castor if kind == "castor" else _bond)(state, n, rng):
+    for command in _MOVES[kind](state, n, rng):
         try:
             session.rules.apply(state, command)
         except RuleError:

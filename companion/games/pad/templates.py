@@ -13,13 +13,14 @@ others. An id given twice, or a table's template using a built-in's id without
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from companion import config
 from companion.config import ConfigError, Problem
-from companion.games.pad.template import Template, TemplateError, parse
-from companion.messages import msg
+from companion.files import fsync_dir
+from companion.games.pad.template import ID, LABEL_MAX, Template, TemplateError, parse, to_data
+from companion.messages import RuleError, msg
 
 BUILTIN_DIR = config.CONFIG_DIR / "pad"
 FOLDER = "pad"
@@ -126,3 +127,47 @@ def load(builtin_dir: Path = BUILTIN_DIR, own_dir: Path | None = None) -> Catalo
 def check(builtin_dir: Path = BUILTIN_DIR, own_dir: Path | None = None) -> list[Problem]:
     """Every problem of every template file (for `companion check-config`)."""
     return [p for b in load(builtin_dir, own_dir).broken for p in b.problems]
+
+
+HEADER = ("# A score pad template saved from the app. Edit it freely (the schema is in\n"
+          "# docs/architecture.md, \"Score pad templates\"), but never its id or its\n"
+          "# categories' ids once a game used them: names may change.\n")
+
+
+def save_as(template: Template, ident: str, name: str, folder: Path | None = None,
+            builtin_dir: Path = BUILTIN_DIR) -> Path:
+    """Save a game's template (an ad-hoc pad's, say) as the table's own, under a new id
+    and name, in `<folder>/<id>.yaml` (`folder` None: `user_dir()`). RuleError for an
+    id that is not valid, a built-in's, or already a file; OSError if it cannot be
+    written. The file is written whole or not at all, and read back before it counts."""
+    folder = user_dir() if folder is None else folder
+    if not isinstance(ident, str) or not ID.match(ident):
+        raise RuleError("pad.error.save_id")
+    clean = " ".join(str(name or "").split())
+    if not clean or len(clean) > LABEL_MAX:
+        raise RuleError("pad.error.save_name", n=LABEL_MAX)
+    if (builtin_dir / f"{ident}.yaml").exists() or any(
+            f.template.id == ident for f in load(builtin_dir, folder).templates):
+        raise RuleError("pad.error.save_taken", id=ident)
+    import yaml
+
+    data = to_data(replace(template, id=ident, name=(("", clean),), check=False,
+                           replaces=False))
+    path = folder / f"{ident}.yaml"
+    if path.exists():
+        raise RuleError("pad.error.save_taken", id=ident)
+    folder.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(path.name + ".tmp")
+    try:
+        with partial.open("w", encoding="utf-8") as handle:
+            handle.write(HEADER)
+            handle.write(yaml.safe_dump(data, allow_unicode=True, sort_keys=False,
+                                        default_flow_style=False))
+            handle.flush()
+            os.fsync(handle.fileno())
+        read_template(partial)  # what was written reads back as a valid template
+        os.replace(partial, path)
+    finally:
+        partial.unlink(missing_ok=True)
+    fsync_dir(folder)
+    return path
