@@ -319,3 +319,20 @@ def test_log_lines_translated(tmp_path: Path) -> None:
                 assert "{" not in tr.message(message), tr.message(message)
     assert history.games(journal) == []  # not a game between players (yet)
     assert describe([e.Started(-1)]) != []
+
+
+def test_snapshots_decode_the_state_and_a_long_clock_resumes_from_one() -> None:
+    from companion import snapshot
+
+    clock, _ = run(state("go-stages", 3, pad_game=12), [c.Start(0), c.Switch(S),
+                                                       c.Pass(2 * S)])
+    assert snapshot.decode(type(clock), snapshot.encode(clock)) == clock
+    journal = Journal(":memory:")
+    session = Session.start(RULES, journal, setup("turn-1m-penalty", 3))
+    session.dispatch(c.Start(0))
+    for i in range(1, 260):
+        session.dispatch(c.Checkpoint(i * 10 * S) if i % 3 else c.Switch(i * 10 * S))
+    resumed = Session.resume(RULES, journal, session.game_id)
+    assert resumed.state == session.state
+    assert journal.newest_snapshot(session.game_id, lambda: snapshot.version(
+        type(session.state))) is not None

@@ -15,20 +15,9 @@ from companion.games import lazy_names
 
 KIND = "clock"
 
-__all__ = [
-           "KIND",
-           "RULES",
-           "ClockParams",
-           "ClockRules",
-           "clock_view",
-           "describe",
-           "load_presets",
-           "next_deadline",
-           "redo_press",
-           "stats",
-           "undo_press",
-           "validate_config",
-]
+__all__ = ["KIND", "RULES", "ClockParams", "ClockRules", "clock_view", "describe",
+           "load_presets", "next_deadline", "redo_press", "stats", "undo_press",
+           "validate_config", "zero_at"]
 
 __getattr__ = lazy_names(__name__, {
     "ClockParams": "companion.games.clock.params",
@@ -41,5 +30,6 @@ __getattr__ = lazy_names(__name__, {
     "clock_view": "companion.games.clock.view",
     "next_deadline": "companion.games.clock.view",
     "stats": "companion.games.clock.view",
+    "zero_at": "companion.games.clock.view",
     "load_presets": "companion.games.clock.presets",
 })

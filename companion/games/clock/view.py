@@ -134,6 +134,14 @@ def next_deadline(state: ClockState, now: int) -> int | None:
     return at + min(found) if found else None
 
 
+def zero_at(state: ClockState, now: int) -> int | None:
+    """The monotonic ms at which the running bank or countdown reaches zero (the
+    `Zero` command's time), None when no zero lies ahead."""
+    state, _ = engine.settle(state, now)
+    ahead = engine.time_to_zero(state)
+    return None if ahead is None else state.last_at + ahead
+
+
 @dataclass(frozen=True)
 class SeatStats:
     name: str

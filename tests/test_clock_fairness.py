@@ -1,0 +1,209 @@
+"""The clock's fairness rules, as docs/architecture.md writes them ("The clock's
+fairness rules"), each a golden table: the commands with their times (ms) and the
+banks they must leave, to the ms. Issue 31: "The fairness rules are written in
+docs/architecture.md and golden-tested, including the ones the anchors disagree on
+(when the first Fischer increment is credited), that a delay gives no player extra
+time on their first turn, that Bronstein credits at most the time used, and that
+pausing during a delay resumes the remaining delay"."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+
+from companion.games.clock import commands as c
+from companion.games.clock import events as e
+from companion.games.clock.rules import RULES
+from companion.games.clock.state import ClockState
+from companion.games.clock.view import clock_view, next_deadline, zero_at
+from companion.journal import Journal
+from companion.messages import RuleError
+from companion.session import Session
+from tests.helpers.clock import banks, run, setup, state
+
+Row = tuple[Any, list[int]]  # a command, then every seat's bank after it
+
+
+def _golden(clock: ClockState, rows: list[Row]) -> ClockState:
+    for command, expected in rows:
+        clock, _ = RULES.apply(clock, command)
+        assert banks(clock) == expected, (command, banks(clock), expected)
+    return clock
+
+
+# 2. When the first Fischer increment is credited: the anchors disagree.
+FISCHER_AFTER = [  # Chess.com, lichess: credited when a turn ends; 5|3 starts at 5:00
+    (c.Start(0), [300_000, 300_000]),
+    (c.Switch(10_000), [293_000, 300_000]),  # Ann used 10 s, earned 3 s
+    (c.Switch(30_000), [293_000, 283_000]),  # Bob used 20 s, earned 3 s
+    (c.Switch(35_000), [291_000, 283_000]),
+]
+FISCHER_BEFORE = [  # DGT 2010: "the bonus time is already added for the first move"
+    (c.Start(0), [303_000, 303_000]),
+    (c.Switch(10_000), [296_000, 303_000]),
+    (c.Switch(30_000), [296_000, 286_000]),
+    (c.Switch(35_000), [294_000, 286_000]),
+]
+
+
+def test_fischer_increment_after_the_turn_by_default() -> None:
+    """The built-in 5 min + 3 s preset shows 5:00 and credits each ended turn once."""
+    _golden(state("chess-5m-3s", 2), FISCHER_AFTER)
+
+
+def test_fischer_increment_before_the_first_move_as_an_option() -> None:
+    clock = state({"mode": "bank", "time": "5m", "increment": "3s",
+                   "increment_first": "before"})
+    _golden(clock, FISCHER_BEFORE)
+
+
+def test_the_two_conventions_differ_by_one_increment_per_seat_only() -> None:
+    after = state({"mode": "bank", "time": "5m", "increment": "3s"}, 3)
+    before = state({"mode": "bank", "time": "5m", "increment": "3s",
+                    "increment_first": "before"}, 3)
+    script = [c.Start(0)] + [c.Switch(1000 + 1234 * i) for i in range(50)]
+    a, _ = run(after, script)
+    b, _ = run(before, script)
+    assert [y - x for x, y in zip(banks(a), banks(b), strict=True)] == [3000] * 3
+
+
+# 3. A delay gives nobody extra time on their first turn.
+def test_bronstein_gives_the_second_player_no_extra_time_on_the_first_turn() -> None:
+    """simple-chess-clock#1: "the second player gets extra time added at the start of
+    their first turn". Here every seat begins its first turn with the preset's bank."""
+    clock, _ = run(state("chess-10m-bronstein-5s", 3), [c.Start(0)])
+    assert clock_view(clock, 3000).seats[0].remaining_ms == 597_000  # runs from the start
+    clock = _golden(clock, [(c.Switch(3000), [600_000, 600_000, 600_000])])
+    view = clock_view(clock, 3000)
+    assert view.active == 1 and view.seats[1].remaining_ms == 600_000  # not 10:05
+    clock = _golden(clock, [(c.Switch(11_000), [600_000, 597_000, 600_000])])
+    assert clock_view(clock, 11_000).seats[2].remaining_ms == 600_000
+
+
+def test_simple_delay_holds_every_first_turn_alike() -> None:
+    clock = state({"mode": "bank", "time": "10m", "delay": "5s", "delay_kind": "simple"}, 2)
+    clock, _ = run(clock, [c.Start(0)])
+    first = clock_view(clock, 3000).seats[0]
+    assert (first.remaining_ms, first.delay_left_ms) == (600_000, 2000)
+    clock = _golden(clock, [(c.Switch(3000), [600_000, 600_000])])
+    second = clock_view(clock, 3000).seats[1]
+    assert (second.remaining_ms, second.delay_left_ms) == (600_000, 5000)  # the same 5 s
+    _golden(clock, [(c.Switch(11_000), [600_000, 597_000])])
+
+
+# 4. Bronstein credits at most the time used.
+BRONSTEIN = [
+    (c.Start(0), [600_000, 600_000]),
+    (c.Switch(2000), [600_000, 600_000]),  # used 2 s: credited 2 s, not 5
+    (c.Switch(10_000), [600_000, 597_000]),  # used 8 s: credited 5 s
+    (c.Switch(10_001), [600_000, 597_000]),  # used 1 ms: credited 1 ms
+    (c.Switch(70_001), [600_000, 542_000]),
+]
+
+
+def test_bronstein_credits_at_most_the_time_used() -> None:
+    clock = _golden(state("chess-10m-bronstein-5s", 2), BRONSTEIN)
+    assert clock.seats[0].used_ms == 2001 and clock.seats[1].used_ms == 68_000
+
+
+# 5. Pausing during a delay resumes the remaining delay.
+def test_a_pause_during_a_simple_delay_keeps_what_was_left_of_it() -> None:
+    clock = state({"mode": "bank", "time": "10m", "delay": "5s"}, 2)
+    clock, _ = run(clock, [c.Start(0), c.Pause(2000), c.Resume(62_000)])
+    view = clock_view(clock, 62_000).seats[0]
+    assert (view.remaining_ms, view.delay_left_ms) == (600_000, 3000)
+    assert next_deadline(clock, 62_000) == 65_000  # the delay's end
+    assert clock_view(clock, 66_000).seats[0].remaining_ms == 599_000
+    clock, _ = run(clock, [c.Admin(63_000, True), c.Admin(100_000, False)])
+    assert clock_view(clock, 101_000).seats[0].delay_left_ms == 1000  # admin time too
+
+
+def test_a_pause_during_a_bronstein_delay_credits_only_the_running_time() -> None:
+    clock = _golden(state("chess-10m-bronstein-5s", 2), [
+        (c.Start(0), [600_000, 600_000]), (c.Pause(2000), [598_000, 600_000]),
+        (c.Resume(62_000), [598_000, 600_000]), (c.Switch(64_000), [600_000, 600_000])])
+    assert clock.pause_ms == 60_000 and clock.seats[0].used_ms == 4000
+
+
+# 6. A zero at the same instant as a pause: one outcome, decided by the times.
+def test_a_pause_at_the_zeros_own_ms_comes_after_the_zero() -> None:
+    clock = state({"mode": "bank", "time": "10s", "at_zero": "out"}, 3)
+    clock, events = run(clock, [c.Start(0), c.Pause(10_000)])
+    assert events[1:] == [e.ZeroReached(0, 10_000, "out"), e.Eliminated(0, 1),
+                          e.Paused(1)]
+    assert clock.seats[0].out and clock.status == "paused"
+    # the app's Zero journaled first gives the same clock
+    other, _ = run(state({"mode": "bank", "time": "10s", "at_zero": "out"}, 3),
+                   [c.Start(0), c.Zero(10_000), c.Pause(10_000)])
+    assert other == clock
+
+
+def test_a_pause_one_ms_before_the_zero_keeps_the_last_ms() -> None:
+    clock = state({"mode": "bank", "time": "10s", "at_zero": "out"}, 3)
+    clock, _ = run(clock, [c.Start(0), c.Pause(9999)])
+    assert banks(clock)[0] == 1 and not clock.seats[0].out
+    with pytest.raises(RuleError) as exc:  # the app's late Zero finds nothing at zero
+        RULES.apply(clock, c.Zero(10_000))
+    assert exc.value.message.key == "clock.error.not_at_zero"
+    clock, _ = run(clock, [c.Resume(50_000)])
+    assert zero_at(clock, 50_000) == 50_001
+    clock, _ = run(clock, [c.Zero(50_001)])
+    assert clock.seats[0].out and clock.active == 1 and clock.turn_used_ms == 0
+
+
+# 1. Monotonic time only, read at the press.
+def test_a_2s_stall_between_the_press_and_its_command_gains_and_loses_nothing() -> None:
+    clock, _ = run(state("chess-5m-3s", 2), [c.Start(0)])
+    # Bob's press read at 10 000; the UI thread stalls 2 s; the command is applied at
+    # 12 000 with the time of the press
+    late, _ = RULES.apply(clock, c.Switch(10_000))
+    view = clock_view(late, 12_000)
+    assert [s.remaining_ms for s in view.seats] == [293_000, 298_000]
+    # the same press applied at once, then viewed at 12 000: the very same clock
+    prompt, _ = RULES.apply(clock, c.Switch(10_000))
+    assert prompt == late and clock_view(prompt, 12_000) == view
+
+
+def test_the_rules_never_read_a_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A system clock jumping by an hour changes nothing: no clock is read at all."""
+    clock = state("chess-5m-3s", 4)
+
+    def jumped(*_: Any) -> Any:
+        raise AssertionError("the rules read a clock")
+
+    for name in ("time", "monotonic", "monotonic_ns", "perf_counter", "time_ns"):
+        monkeypatch.setattr(time, name, jumped)
+    script = [c.Start(5000), c.Switch(9000), c.Pause(12_000), c.Resume(15_000),
+              c.Checkpoint(25_000), c.Adjust(26_000, 2, 60_000), c.Pass(27_000),
+              c.Switch(400_000), c.Checkpoint(400_001), c.Interrupted(), c.Resume(3),
+              c.Close(10)]
+    clock, _ = run(clock, script)
+    clock_view(clock, 20)
+    next_deadline(clock, 20)
+    assert banks(clock) == [299_000, 288_000, -10_000, 299_992]
+
+
+# 7. Undo restores every bank exactly; the time since belongs to who ran before.
+def test_undo_of_a_wrong_press_gives_the_time_back() -> None:
+    session = Session.start(RULES, Journal(":memory:"), setup("chess-5m-3s", 2))
+    session.dispatch(c.Start(0))
+    session.dispatch(c.Switch(10_000))  # Ann, right
+    before = session.state
+    session.dispatch(c.Switch(12_000))  # Bob's press by mistake (Ann's elbow)
+    session.undo()
+    assert session.state == before and banks(session.state) == [293_000, 300_000]
+    session.dispatch(c.Switch(40_000))  # Bob ends his turn for real: 30 s are his
+    assert banks(session.state) == [293_000, 273_000]
+
+
+# 8. A power cut charges nobody for what was not journaled.
+def test_a_power_cut_loses_at_most_one_checkpoint_interval() -> None:
+    clock = _golden(state("chess-5m-3s", 2), [
+        (c.Start(50_000), [300_000, 300_000]), (c.Checkpoint(60_000), [290_000, 300_000]),
+        (c.Checkpoint(70_000), [280_000, 300_000]),
+        # the plug is pulled at 77 000: 7 s never journaled; after the reboot:
+        (c.Interrupted(), [280_000, 300_000]), (c.Resume(1500), [280_000, 300_000]),
+        (c.Switch(6500), [278_000, 300_000])])
+    assert clock.elapsed_ms == 25_000
