@@ -336,3 +336,37 @@ def test_snapshots_decode_the_state_and_a_long_clock_resumes_from_one() -> None:
     assert resumed.state == session.state
     assert journal.newest_snapshot(session.game_id, lambda: snapshot.version(
         type(session.state))) is not None
+
+
+def test_penalty_deadlines_fall_where_a_point_is_added() -> None:
+    clock, _ = run(state("turn-1m-penalty", 2), [c.Start(0)])
+    assert next_deadline(clock, 59 * S) == 60 * S  # the zero
+    assert clock_view(clock, 60 * S).seats[0].penalty == 0
+    assert next_deadline(clock, 60 * S) == 60 * S + 1  # its first ms over: one point
+    assert clock_view(clock, 60 * S + 1).seats[0].penalty == 1
+    assert next_deadline(clock, 60 * S + 1) == 90 * S + 1
+    assert clock_view(clock, 90 * S).seats[0].penalty == 1
+    assert clock_view(clock, 90 * S + 1).seats[0].penalty == 2
+
+
+def test_undo_across_a_new_round_gives_the_passes_back(tmp_path: Path) -> None:
+    session = Session.start(RULES, Journal(tmp_path / "j.sqlite3"), setup("count-up", 2))
+    session.dispatch(c.Start(0))
+    session.dispatch(c.Pass(S))
+    before = session.state
+    events = session.dispatch(c.Pass(2 * S))
+    assert e.NewRound(2, 1) in events and session.state.round == 2
+    undo_press(session)
+    assert session.state == before and session.state.seats[0].passed
+    assert session.state.round == 1 and session.state.active == 1
+
+
+def test_presets_offered_by_mode_then_shortest() -> None:
+    from companion.games.clock.presets import load_presets
+
+    from companion.games.clock.params import MODES
+
+    found = load_presets(own=Path("/nonexistent")).presets
+    assert list(found)[:2] == ["sand-1m", "sand-3m"] and list(found)[-1] == "count-up"
+    modes = [MODES.index(p.params.mode) for p in found.values()]
+    assert modes == sorted(modes)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from companion.config import APP_DIR, CONFIG_DIR, ConfigError, Problem, read_yaml
-from companion.games.clock.params import ClockParams, read_preset
+from companion.games.clock.params import MODES, ClockParams, read_preset
 from companion.messages import Message, msg
 
 BUILTIN_DIR = CONFIG_DIR / "clock"
@@ -53,7 +53,8 @@ class Preset:
 
 @dataclass
 class Presets:
-    """Every preset read, in order (built-ins then the table's own), with the problems
+    """Every preset read, in order (built-ins then the table's own, each by mode, then
+    shortest first), with the problems
     and warnings of every file; `broken`: the files refused."""
 
     presets: dict[str, Preset] = field(default_factory=dict)
@@ -126,6 +127,7 @@ def load_presets(user_file: Path | None = None, *, builtin_dir: Path = BUILTIN_D
             continue
         files, problems = _files(folder)
         out.problems.extend(problems)
+        read = []
         for path in files:
             preset, problems, warnings = read_file(path, own=is_own)
             out.problems.extend(problems)
@@ -133,8 +135,16 @@ def load_presets(user_file: Path | None = None, *, builtin_dir: Path = BUILTIN_D
             if preset is None:
                 out.broken.append(str(path))
             else:
-                out.presets[preset.id] = preset
+                read.append(preset)
+        # offered by mode (sand, turn, bank, phase, count-up), then shortest first
+        for preset in sorted(read, key=_order):
+            out.presets.pop(preset.id, None)
+            out.presets[preset.id] = preset
     return out
+
+
+def _order(preset: Preset) -> tuple[int, int, str]:
+    return MODES.index(preset.params.mode), preset.params.time_ms, preset.id
 
 
 def setup_for(preset: Preset, players: list[dict[str, Any]], *, seed: int,

@@ -127,9 +127,9 @@ def next_deadline(state: ClockState, now: int) -> int | None:
     for threshold in (p.warn_ms, p.danger_ms, 0):
         if left > threshold and (threshold or left > 0):
             found.append(free + left - threshold)
-    if left <= 0 and p.at_zero == "penalty":
-        over = state.turn_over_ms
-        found.append(p.penalty_every_ms - over % p.penalty_every_ms)
+    if left <= 0 and p.at_zero == "penalty":  # the next started interval: one more point
+        over, every = state.turn_over_ms, p.penalty_every_ms
+        found.append(-(-over // every) * every + 1 - over)
     found = [d for d in found if d > 0]
     return at + min(found) if found else None
 
