@@ -362,9 +362,8 @@ def test_undo_across_a_new_round_gives_the_passes_back(tmp_path: Path) -> None:
 
 
 def test_presets_offered_by_mode_then_shortest() -> None:
-    from companion.games.clock.presets import load_presets
-
     from companion.games.clock.params import MODES
+    from companion.games.clock.presets import load_presets
 
     found = load_presets(own=Path("/nonexistent")).presets
     assert list(found)[:2] == ["sand-1m", "sand-3m"] and list(found)[-1] == "count-up"
