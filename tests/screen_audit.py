@@ -59,8 +59,8 @@ MIN_CONTRAST = 4.5  # WCAG AA
 #: Pr. Evil's treasure buttons: the letter and the minutes are key figures, the unit
 #: ("min", "empty") is secondary text (18 px, the text rule) beside them.
 #: Castor's and Bond's `play.say` is the last action, said again (not a sentence the turn
-#: depends on, like Pr. Evil's): body text that wraps, not a key figure, as two lines at
-#: key-figure size would take the rows of a full table's scores at 800x480.
+#: depends on, like Pr. Evil's): not a key figure, as two lines at key-figure size would
+#: take the rows of a full table's scores at 800x480; Bond's headline is `play.turn`.
 KEY_FIGURES = (
     ("evil_play", "play.say"), ("evil_play", "play.roll"),  # Pr. Evil
     ("evil_play", "play.treasure.*.letter"), ("evil_play", "play.treasure.*.minutes"),
@@ -73,6 +73,7 @@ KEY_FIGURES = (
     ("castor_*", "revealed.bonus.*"), ("castor_*", "revealed.malus.*"),
     ("castor_*", "revealed.total.*"), ("castor_*", "revealed.medal.*"),
     ("bond_*", "play.player.*.score"), ("bond_*", "end.score.*"),  # Bond
+    ("bond_play", "play.turn"),
     ("bond_*", "capture.value"), ("bond_*", "attack.preview"),
     ("tray_play", "play.total"), ("tray_play", "play.die.*"),  # the dice tray
     ("*_end", "end.title"),  # every game's outcome
@@ -82,6 +83,7 @@ KEY_FIGURES = (
 ACTED_ON = (
     ("castor_tricks", "tricks.act"), ("castor_tricks", "tricks.chip.*.card"),
     ("evil_play", "play.card.text.*"),
+    ("bond_play", "play.turn_hint"), ("bond_play", "play.say"),
 )
 
 #: words the French screens may share with the English catalog: names, game names,

@@ -40,7 +40,10 @@ def test_every_event_of_a_game_is_said_in_full(language):
     said: set[type] = set()
     for _, events, state in run(GAME):
         messages = instructions(events, state)
-        assert len(messages) == len(events)
+        # a turn that begins after a kill or an escape is the headline's news, not said
+        said_events = [ev for i, ev in enumerate(events)
+                       if not (isinstance(ev, e.TurnBegan) and i > 0)]
+        assert len(messages) == len(said_events)
         for message in messages:
             assert tr.has(message.key), message.key
             text = tr.message(message)

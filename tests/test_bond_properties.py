@@ -37,6 +37,7 @@ def setups(draw: st.DrawFn) -> dict[str, Any]:
         "deck": {"spy": spies, "lair": lairs},
         "target_score": draw(st.integers(5, 40)),
         "multi_spy_own_lair": draw(st.booleans()),
+        "turn_ends_after_spies": draw(st.booleans()),
     })
     return {"params": params,
             "players": [{"name": name} for name in NAMES[: draw(st.integers(2, 6))]]}
@@ -55,6 +56,7 @@ def junk(state: BondState) -> st.SearchStrategy[Any]:
         st.builds(c.Ridicule, st.sampled_from(["A", "B", "I", "J", ""])),
         st.sampled_from([c.Kill(), c.Answered(), c.NotAnswered()]),
         st.builds(c.CorrectScore, player, st.integers(-8, 8)),
+        st.just(c.NextTurn()),
     )
 
 
@@ -80,6 +82,8 @@ def offered(state: BondState, end_now: bool) -> st.SearchStrategy[Any]:
         options += [st.just(c.NotAnswered())] * 3
     if moves.correct:
         options.append(st.builds(c.CorrectScore, players, st.integers(-3, 9)))
+    if moves.next_turn:
+        options.append(st.just(c.NextTurn()))
     if moves.end_game and end_now:
         options.append(st.just(c.EndGame()))
     return st.one_of(options) if options else junk(state)
@@ -101,6 +105,7 @@ def check_limits(state: BondState) -> None:
         assert all(1 <= v <= p.plausible_high("lair") for v in player.lair)
         assert player.score >= 0
     assert all(n <= 2 for n in Counter(state.doublers_played).values())
+    assert 0 <= state.turn < len(state.players)
     if state.capture is not None:
         held = state.capture
         assert held.power <= state.players[held.owner].lair_size
@@ -177,6 +182,7 @@ def test_next_moves_allows_exactly_what_the_rules_accept(game_setup, data):
             (c.NotAnswered(), moves.not_answered),
             (c.EndGame(), moves.end_game),
             (c.CorrectScore(0, 1), moves.correct),
+            (c.NextTurn(), moves.next_turn),
         ]
         probes += [(c.Attack(i, (p.spy_min,)), i in moves.attack_targets)
                    for i in range(len(state.players))]
@@ -255,3 +261,32 @@ def test_any_printable_value_is_accepted_and_counted_with_notes_exactly_off_gues
     played = next(ev for ev in events if isinstance(ev, e.SpiesPlayed))
     assert played.power == sum(spies)
     assert (state.capture is not None) == (sum(spies) <= sum(lair))
+
+
+@SETTINGS
+@given(setups(), st.data())
+def test_the_turn_passes_clockwise_or_follows_who_the_table_says_played(game_setup, data):
+    """Rulebook: "le jeu se poursuit dans le sens horaire"; the app never refuses an
+    action for being out of turn, it follows it: after any accepted command the turn is
+    the one before, the player who acted, or the next seat after one of them."""
+    state = RULES.initial_state(game_setup)
+    n = len(state.players)
+    for _ in range(data.draw(st.integers(0, 50))):
+        if state.outcome is not None:
+            break
+        command = next_command(data, state)
+        try:
+            after, events = RULES.apply(state, command)
+        except RuleError:
+            continue
+        actor = {c.AddLairCard: getattr(command, "player", None),
+                 c.Attack: getattr(command, "by", None)}.get(type(command))
+        actor = state.turn if actor is None else actor
+        began = [ev.player for ev in events if isinstance(ev, e.TurnBegan)]
+        assert len(began) <= 1
+        if began:
+            assert began == [(actor + 1) % n] == [after.turn]
+            assert not after.turn_lair and not after.turn_spies
+        else:
+            assert after.turn == actor
+        state = after

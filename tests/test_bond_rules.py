@@ -176,6 +176,7 @@ def test_a_spy_of_power_one_above_the_lair_size_escapes_and_destroys_the_lair():
         e.SpiesPlayed(1, (5,), 5, 4, None),
         e.SpyEscaped(1, 5, "too_strong"),
         e.LairDestroyed(1, (1, 3)),
+        e.TurnBegan(2),  # the lair card made it Bob's turn: his spies are done, Cid's
     ]
     assert state.capture is None
     assert state.players[1].lair == () and not state.players[1].has_lair
@@ -285,8 +286,8 @@ def test_an_answered_ridicule_destroys_the_lair_and_scores_nothing():
     state = with_lair(new_state(), 1, 2, 2)
     state, events = play(state, c.Attack(1, (3,)), c.Ridicule("A"), c.NotAnswered(),
                          c.Ridicule("B"), c.Answered())
-    assert events[-3:] == [e.RidiculeAnswered(1, "B"), e.SpyEscaped(1, 3, "answered"),
-                           e.LairDestroyed(1, (2, 2))]
+    assert events[-4:] == [e.RidiculeAnswered(1, "B"), e.SpyEscaped(1, 3, "answered"),
+                           e.LairDestroyed(1, (2, 2)), e.TurnBegan(2)]
     assert state.scores == (0, 0, 0)
     assert state.capture is None and not state.players[1].has_lair
     assert state.doublers_played == ("A", "B", "B")

@@ -239,7 +239,7 @@ def test_six_player_cards_fit_at_800x480_and_1280x800(launch: Any) -> None:
             assert x + widget.width <= width + 1 and y + widget.height <= height + 1, index
             assert card(ui, index, "name") == f"Player {index + 1}"
         taps = [w for w in screen.walk() if isinstance(w, Tap)]
-        assert len(taps) == 6 * 3 + 4
+        assert len(taps) == 6 * 3 + 5  # the cards, Home, Undo, Redo, End, Next player
         for button in taps:
             assert button.height >= dp(48) and button.width >= dp(48), button.tid
             assert button.texture_size[1] <= button.height, button.tid  # text not cut
@@ -531,3 +531,73 @@ def test_an_escape_is_undone_from_what_it_tells(launch: Any) -> None:
     assert ui.dialog is None
     assert card(ui, 2, "lair").endswith("2")  # the lair is back: the attack undone
     assert ui.text("play.say").startswith("Undo: Attack")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_the_headline_says_whose_turn_and_what_they_may_do(launch: Any, language: str) -> None:
+    """Issue 29, one instruction rule for every game: Bond's headline is what the table
+    must do now (rulebook: draw, then maybe a lair card, then maybe spies), at the
+    key-figure size, its line under it at 20 px capitals; Next player passes the turn,
+    spies dealt with pass it too, Undo gives it back."""
+    from kivy.metrics import sp
+
+    from tests import screen_audit
+
+    en = language == "en"
+    ui = launch(language=language)
+    new_game(ui, players=3)
+    screen = ui.app.root.get_screen("bond_play")
+    assert ui.text("play.turn") == ("Player 1: draw a card" if en
+                                    else "Joueur 1 : piochez une carte")
+    assert ui.text("play.turn_hint") == ("Then, if you wish, a lair card and spies" if en
+                                         else "Puis, au choix, une carte repaire et des espions")
+    ui.tap("play.next_turn")
+    assert ui.text("play.turn").startswith("Player 2:" if en else "Joueur 2 :")
+    assert ui.text("play.say") == ("Player 2's turn." if en else "À Joueur 2 de jouer.")
+    add_lair(ui, 1, 3)
+    assert ui.text("play.turn") == ("Player 2: spies, if you wish" if en
+                                    else "Joueur 2 : des espions, au choix")
+    choose_spies(ui, 1, [2])
+    ui.tap("attack.send")
+    assert ui.dialog == "capture"
+    assert ui.text("play.turn") == ("Player 2: kill or ridicule the spy" if en
+                                    else "Joueur 2 : tuez ou ridiculisez")
+    from ui.widgets.basics import find
+
+    assert find(ui.app.root, "play.next_turn").disabled  # the spy is dealt with at once
+    ui.tap("capture.kill")
+    assert ui.dialog is None
+    assert ui.text("play.turn").startswith("Player 3:" if en else "Joueur 3 :")
+    ui.tap("play.undo")  # the kill undone: the capture is back, and Player 2 with it
+    assert ui.text("play.turn").startswith("Player 2:" if en else "Joueur 2 :")
+    ui.app.close_dialog()
+    ui.pump(2)
+    # the sizes: the headline a key figure, its line and the last action 20 px capitals
+    scale = ui.app.scale
+    assert ui.find("play.turn").font_size >= sp(theme_size("SIZE_FIGURE")) * scale
+    for tid in ("play.turn_hint", "play.say"):
+        assert ui.find(tid).font_size * screen_audit.CAP_HEIGHT >= 20 * scale, tid
+    assert screen_audit.audit(screen, "play", language, shown="bond_play") == []
+    ui.find("play.turn_hint").font_size = sp(24)
+    ui.pump(2)
+    found = screen_audit.audit(screen, "play", language, shown="bond_play")
+    assert [v.widget for v in found] == ["play.turn_hint"]
+
+
+def theme_size(name: str) -> float:
+    from ui import theme
+
+    return float(getattr(theme, name))
+
+
+def test_a_long_name_is_cut_in_the_headline_not_what_to_do(launch: Any) -> None:
+    ui = launch()
+    new_game(ui, players=6, first="ABCDEFGHIJKLMNOPQRSTUVWX")
+    said = ui.text("play.turn")
+    assert said.endswith("…: draw a card") and said.startswith("Abcdefgh")
+    from ui.widgets.text_height import text_height
+
+    label = ui.find("play.turn")
+    assert text_height(label, label.width) <= label.height  # one line, not wrapped
+    ui.tap("play.next_turn")
+    assert ui.text("play.turn") == "Player 2: draw a card"

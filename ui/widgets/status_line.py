@@ -21,15 +21,21 @@ ELLIPSIS = "… "
 
 
 class StatusLine(Text):
-    """`lines` lines of `size` text, whatever it is told (`say`)."""
+    """`lines` lines of `size` text, whatever it is told (`say`); a long text goes down
+    to `smallest` (what the table acts on stays at `theme.SIZE_ACT`)."""
 
     def __init__(self, tid: str, size: float = theme.SIZE_BODY, lines: int = 3,
-                 **kwargs: Any) -> None:
+                 smallest: float = theme.MIN_TEXT, **kwargs: Any) -> None:
         super().__init__("", size=size, tid=tid, valign="top", **kwargs)
         self.base = size
-        follow_height(self, lines * math.ceil(size * LINE_HEIGHT))
+        self.smallest = min(size, smallest)
+        self.set_lines(lines)
         self.sentences: tuple[str, ...] = ()
         self.bind(width=lambda *_: self._fit(), height=lambda *_: self._fit())
+
+    def set_lines(self, lines: int) -> None:
+        """The box's height in lines of its size (a screen sets it once per game)."""
+        follow_height(self, lines * math.ceil(self.base * LINE_HEIGHT))
 
     @property
     def whole(self) -> str:
@@ -44,7 +50,7 @@ class StatusLine(Text):
         width = self.width
         self.shorten = False
         scale = float(getattr(App.get_running_app(), "scale", 1.0))
-        for size in dict.fromkeys((self.base, theme.MIN_TEXT)):
+        for size in dict.fromkeys((self.base, self.smallest)):
             if abs(self.font_size - sp(size) * scale) > 0.01:
                 _follow_scale(self, size)
             for start in range(len(self.sentences)):

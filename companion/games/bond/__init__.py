@@ -8,7 +8,8 @@ their index in that list in every command and event.
 Commands (`commands.py`), each logged and undoable:
 `AddLairCard(player, value)`, `Attack(target, spies, by=None)`, then for the captured
 spy `Kill()` or `Ridicule(letter)` followed by `Answered()` / `NotAnswered()`;
-`EndGame()` (by agreement), `CorrectScore(player, delta)`, `RemoveLairCard(player, value)`.
+`EndGame()` (by agreement), `CorrectScore(player, delta)`, `RemoveLairCard(player, value)`,
+`NextTurn()` (the player whose turn it is is done).
 
 Decisions where the rulebook is silent or loose (see also config/games/bond.yaml):
 - Card values are not in the rulebook: lair and spy values are configurable ranges,
@@ -37,14 +38,22 @@ Decisions where the rulebook is silent or loose (see also config/games/bond.yaml
   ends the game, since it states the true score.
 - A score correction may not make a score negative, and a delta of 0 is refused.
 - After the end, every command is refused; undo (in the session) reopens the game.
+- The turn (rulebook: draw, then maybe a lair card, then maybe spies; clockwise from the
+  dealer's left): the first seat starts; `NextTurn` passes the turn; spies dealt with
+  (killed or escaped) end it, unless `turn_ends_after_spies` is false (the rulebook
+  does not say whether spies may be sent twice in a turn). The app follows the table
+  and refuses nothing for being out of turn: a lair card or spies recorded for another
+  player make it that player's turn (an attack without `by` is the current player's).
 
 Helpers for the screens (`view.py`, pure): `players(state)` (name, lair cards, lair
 size, score, points to the target, capture holder, winner), `capture(state)` (the spy
 in capture: power, successful letters, pending letter, kill value now and after one
 more ridicule, letters still playable, whether an answer is possible),
-`next_moves(state)` (exactly what `apply` accepts next), `attack_result`, `deal_size`,
+`next_moves(state)` (exactly what `apply` accepts next), `turn(state)` (whose move and
+its step, for the headline), `attack_result`, `deal_size`,
 `spies_left`, `lair_cards_left`, `leaders`. In `instructions.py`: `instructions(events,
-state)` (one sentence per event), `outcome(state)` (the victory sentence) and
+state)` (one sentence per event), `headline(state)` and `turn_hint(state)` (what the
+table must do now, and the line under it), `outcome(state)` (the victory sentence) and
 `command_name(command)` (for "Undo: ..."), all translatable messages.
 """
 

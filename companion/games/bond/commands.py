@@ -61,6 +61,11 @@ class EndGame:
 
 
 @dataclass(frozen=True)
+class NextTurn:
+    """The player whose turn it is is done: the next player (clockwise) draws."""
+
+
+@dataclass(frozen=True)
 class CorrectScore:
     """The table fixes a score by hand; logged like any other action."""
 
@@ -78,5 +83,5 @@ class RemoveLairCard:
 
 COMMANDS = registry(
     [AddLairCard, Attack, Kill, Ridicule, Answered, NotAnswered, EndGame, CorrectScore,
-     RemoveLairCard]
+     RemoveLairCard, NextTurn]
 )

@@ -123,3 +123,10 @@ class GameEnded:
     reason: str  # "target", "agreed" or "last_spy"
     winners: tuple[int, ...]
     score: int  # the winning score
+
+
+@dataclass(frozen=True)
+class TurnBegan:
+    """A player's turn begins: they draw a card (none when the pile is empty)."""
+
+    player: int

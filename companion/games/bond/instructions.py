@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from companion.games.bond import events as e
+from companion.games.bond import view
 from companion.games.bond.state import BondState
 from companion.messages import Message, msg
 
@@ -35,6 +36,27 @@ def outcome(state: BondState) -> Message | None:
     winners = state.outcome.winners
     return msg(f"bond.outcome.{state.outcome.reason}", winners=_names(state, winners),
                n=state.players[winners[0]].score)
+
+
+def headline(state: BondState) -> Message | None:
+    """What the table must do now, for the play screen's headline: whose turn and its
+    step ("Anne: draw a card"), or who deals with the captured spy; None after the end."""
+    now = view.turn(state)
+    if now is None:
+        return None
+    return msg(f"bond.turn.{now.step}", player=now.name)
+
+
+def turn_hint(state: BondState) -> Message | None:
+    """The line under the headline: what else the player may do in this step."""
+    now = view.turn(state)
+    if now is None:
+        return None
+    if now.step == "capture":
+        return msg("bond.turn.capture_hint", n=now.value)
+    if now.step == "draw":
+        return msg("bond.turn.draw_hint")
+    return msg("bond.turn.spies_hint")
 
 
 def instructions(events: Iterable[Any], state: BondState) -> list[Message]:
@@ -70,6 +92,10 @@ def instructions(events: Iterable[Any], state: BondState) -> list[Message]:
             case e.ScoreCorrected(player=i, delta=delta, score=score):
                 out.append(msg("bond.say.corrected", player=name[i], delta=f"{delta:+d}",
                                score=score))
+            case e.TurnBegan(player=i) if not out:
+                # said when the table passed the turn; after a kill or an escape the
+                # headline says it, the line keeps what the table must do with the cards
+                out.append(msg("bond.say.turn", player=name[i]))
             case e.GameEnded(winners=winners):
                 out.append(msg("bond.say.won", winners=_names(state, winners)))
     return out

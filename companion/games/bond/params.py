@@ -41,6 +41,9 @@ class BondParams:
     letters: tuple[str, ...]
     target_score: int
     multi_spy_own_lair: bool
+    #: rulebook: spies are a turn's third and last step, so the turn passes once they
+    #: are dealt with; false: the player may send more, "Next player" ends the turn
+    turn_ends_after_spies: bool = True
 
     @classmethod
     def from_config(cls, section: Mapping[str, Any]) -> BondParams:
@@ -60,6 +63,8 @@ class BondParams:
             letters=tuple(str(letter) for letter in section["doubler_letters"]),
             target_score=int(section["target_score"]),
             multi_spy_own_lair=bool(section["multi_spy_own_lair"]),
+            # a game set up before the app followed the turns: the rulebook's turn
+            turn_ends_after_spies=bool(section.get("turn_ends_after_spies", True)),
         )
 
     def to_config(self) -> dict[str, Any]:
@@ -76,6 +81,7 @@ class BondParams:
             "doubler_letters": list(self.letters),
             "target_score": self.target_score,
             "multi_spy_own_lair": self.multi_spy_own_lair,
+            "turn_ends_after_spies": self.turn_ends_after_spies,
         }
 
     def deal_size(self, players: int) -> int:

@@ -167,6 +167,37 @@ def _escape(state: BondState, owner: int, power: int, reason: str) -> tuple[Bond
     return state, events + ended
 
 
+# -- the turn ---------------------------------------------------------------------------
+# Rulebook: "Premièrement, le joueur tire une carte de la pioche. [...] Deuxièmement, le
+# joueur peut joueur une carte Lair [...] Troisièmement, le joueur peut jouer un espion
+# sur n'importe quel repaire". The app follows the table, it never refuses an action
+# for being out of turn: a lair card or spies recorded for another player make it that
+# player's turn.
+def _turn_of(state: BondState, player: int) -> BondState:
+    """It is `player`'s turn (the table says they played): a new turn if it was not."""
+    if player == state.turn:
+        return state
+    return replace(state, turn=player, turn_lair=False, turn_spies=False)
+
+
+def _next_turn(state: BondState) -> tuple[BondState, Events]:
+    """Rulebook: "le jeu se poursuit dans le sens horaire": the next seat's turn."""
+    player = (state.turn + 1) % len(state.players)
+    return replace(state, turn=player, turn_lair=False, turn_spies=False), \
+        [e.TurnBegan(player)]
+
+
+def _spies_done(state: BondState) -> tuple[BondState, Events]:
+    """The spies sent this turn were dealt with (killed or escaped): the turn's last
+    step, so the next player's turn, unless the game is over or the settings let a
+    player send spies again (`turn_ends_after_spies`)."""
+    if state.outcome is not None:
+        return state, []
+    if state.params.turn_ends_after_spies:
+        return _next_turn(state)
+    return replace(state, turn_spies=True), []
+
+
 # -- handlers ---------------------------------------------------------------------------
 def _add_lair_card(state: BondState, cmd: c.AddLairCard) -> tuple[BondState, Events]:
     player = _player(state, cmd.player)
@@ -177,8 +208,8 @@ def _add_lair_card(state: BondState, cmd: c.AddLairCard) -> tuple[BondState, Eve
     if state.lair_cards_played >= p.lair_cards:
         raise RuleError("bond.error.no_lair_cards_left", count=p.lair_cards)
     player = replace(player, lair=(*player.lair, cmd.value))
-    state = replace(_with_player(state, cmd.player, player),
-                    lair_cards_played=state.lair_cards_played + 1)
+    state = replace(_with_player(_turn_of(state, cmd.player), cmd.player, player),
+                    lair_cards_played=state.lair_cards_played + 1, turn_lair=True)
     notes = _notes("lair", (cmd.value,), p.lair_min, p.lair_max)
     return state, [*notes, e.LairCardAdded(cmd.player, cmd.value, player.lair_size)]
 
@@ -215,14 +246,16 @@ def _attack(state: BondState, cmd: c.Attack) -> tuple[BondState, Events]:
     if len(spies) > left:
         raise RuleError("bond.error.no_spies_left", left=left, count=p.spy_cards)
     power = sum(spies)
-    state = replace(state, spies_played=state.spies_played + len(spies))
+    state = replace(_turn_of(state, state.turn if cmd.by is None else cmd.by),
+                    spies_played=state.spies_played + len(spies))
     events: Events = [*_notes("spy", spies, p.spy_min, p.spy_max),
                       e.SpiesPlayed(cmd.target, spies, power, target.lair_size, cmd.by)]
     if power <= target.lair_size:
         capture = Capture(owner=cmd.target, spies=spies, attacker=cmd.by)
         return replace(state, capture=capture), [*events, e.SpyCaptured(cmd.target, power)]
     state, escaped = _escape(state, cmd.target, power, "too_strong")
-    return state, events + escaped
+    state, turn = _spies_done(state)
+    return state, events + escaped + turn
 
 
 def _kill(state: BondState, _: c.Kill) -> tuple[BondState, Events]:
@@ -235,7 +268,8 @@ def _kill(state: BondState, _: c.Kill) -> tuple[BondState, Events]:
     events: Events = [e.SpyKilled(capture.owner, capture.power, len(capture.successes), points,
                                   owner.score)]
     state, ended = _after_score(state, capture.owner)
-    return state, events + ended
+    state, turn = _spies_done(state)
+    return state, events + ended + turn
 
 
 def _ridicule(state: BondState, cmd: c.Ridicule) -> tuple[BondState, Events]:
@@ -268,7 +302,8 @@ def _answered(state: BondState, _: c.Answered) -> tuple[BondState, Events]:
     state = replace(state, doublers_played=(*state.doublers_played, letter))
     events: Events = [e.RidiculeAnswered(capture.owner, letter)]
     state, escaped = _escape(state, capture.owner, capture.power, "answered")
-    return state, events + escaped
+    state, turn = _spies_done(state)
+    return state, events + escaped + turn
 
 
 def _not_answered(state: BondState, _: c.NotAnswered) -> tuple[BondState, Events]:
@@ -276,6 +311,10 @@ def _not_answered(state: BondState, _: c.NotAnswered) -> tuple[BondState, Events
     capture = replace(capture, successes=(*capture.successes, letter), pending=None)
     state = replace(state, capture=capture)
     return state, [e.RidiculeSucceeded(capture.owner, letter, capture.value)]
+
+
+def _end_turn(state: BondState, _: c.NextTurn) -> tuple[BondState, Events]:
+    return _next_turn(state)
 
 
 def _end_game(state: BondState, _: c.EndGame) -> tuple[BondState, Events]:
@@ -307,4 +346,5 @@ _HANDLERS: dict[type, Any] = {
     c.NotAnswered: _not_answered,
     c.EndGame: _end_game,
     c.CorrectScore: _correct_score,
+    c.NextTurn: _end_turn,
 }

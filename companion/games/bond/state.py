@@ -70,6 +70,9 @@ class BondState:
     spies_played: int = 0
     doublers_played: tuple[str, ...] = ()  # every doubler card played, by letter
     outcome: Outcome | None = None
+    turn: int = 0  # whose turn it is (the first seat starts: the dealer's left)
+    turn_lair: bool = False  # a lair card was played this turn
+    turn_spies: bool = False  # spies were sent this turn (when the turn goes on after)
 
     @property
     def finished(self) -> bool:

@@ -56,6 +56,22 @@ class Moves:
     not_answered: bool
     end_game: bool
     correct: bool  # score corrections and lair-card fixes
+    next_turn: bool = False  # "Next player": the turn passes
+
+
+@dataclass(frozen=True)
+class TurnView:
+    """Whose move it is and which step of the turn: what the headline tells the table.
+
+    `step`: "draw" (the turn begins: draw, then a lair card and spies if they wish),
+    "spies" (a lair card played: spies, if they wish), "more_spies" (spies dealt with,
+    the settings let them send more) or "capture" (the lair's owner deals with the
+    captured spy, at once: `player` is the owner, not the attacker)."""
+
+    player: int
+    name: str
+    step: str
+    value: int = 0  # the captured spy's value now (step "capture")
 
 
 def deal_size(params: BondParams, players: int) -> int:
@@ -113,6 +129,17 @@ def capture(state: BondState) -> CaptureView | None:
     )
 
 
+def turn(state: BondState) -> TurnView | None:
+    """What the table must do now; None once the game is over."""
+    if state.outcome is not None:
+        return None
+    held = state.capture
+    if held is not None:
+        return TurnView(held.owner, state.players[held.owner].name, "capture", held.value)
+    step = "more_spies" if state.turn_spies else "spies" if state.turn_lair else "draw"
+    return TurnView(state.turn, state.players[state.turn].name, step)
+
+
 def next_moves(state: BondState) -> Moves:
     if state.outcome is not None:
         return Moves(False, (), False, (), False, False, False, False)
@@ -129,5 +156,5 @@ def next_moves(state: BondState) -> Moves:
         add_lair=lair_cards_left(state) > 0,
         attack_targets=targets if spies_left(state) > 0 else (),
         kill=False, ridicule=(), answered=False, not_answered=False, end_game=True,
-        correct=True,
+        correct=True, next_turn=True,
     )

@@ -15,7 +15,8 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.games.bond.view import Moves, PlayerView
 from companion.names import display_name
 from ui import theme
-from ui.widgets.basics import Tap, Text, follow_height
+from ui.widgets.basics import Tap, Text, _follow_scale, follow_height
+from ui.widgets.kept_texture import KeptLabel
 from ui.widgets.rounded import RoundedBox
 
 #: a card holding the captured spy, and a winner's card
@@ -26,6 +27,16 @@ WINNER = (0.12, 0.36, 0.18, 1)
 def grid_columns(players: int) -> int:
     """2 players side by side, 4 in 2x2, 3, 5 and 6 in rows of three."""
     return 2 if players in (2, 4) else 3
+
+
+def one_line(size: float, tid: str, **kwargs: Any) -> KeptLabel:
+    """A one-line label as wide as its text (its font follows the app's scale); the
+    row's other label takes the rest of the width."""
+    label = KeptLabel(size_hint_x=None, **kwargs)
+    label.tid = tid
+    _follow_scale(label, size)
+    label.bind(texture_size=lambda lb, texture: setattr(lb, "width", texture[0] + 2))
+    return label
 
 
 def lair_text(view: PlayerView) -> str:
@@ -42,8 +53,10 @@ class PlayerCard(BoxLayout):
     def __init__(self, index: int, on_lair: Callable[[int], Any],
                  on_attack: Callable[[int], Any], on_correct: Callable[[int], Any],
                  on_capture: Callable[[], Any], **kwargs: Any) -> None:
-        super().__init__(orientation="vertical", padding=dp(theme.SPACE_XS),
-                         spacing=dp(2), **kwargs)
+        # tight (2 px above and below, no spacing): six cards, the headline, its line
+        # and two lines of the last action fit 800x480
+        super().__init__(orientation="vertical", padding=(dp(theme.SPACE_XS), dp(2)),
+                         spacing=0, **kwargs)
         app = App.get_running_app()
         self.index = index
         with self.canvas.before:
@@ -52,20 +65,22 @@ class PlayerCard(BoxLayout):
         self.bind(pos=self._redraw, size=self._redraw)
         tid = f"play.player.{index}"
 
-        # the score is the card's key figure: a row of its own, at the key-figure size
-        top = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), dp(28))
+        # three rows, so that two rows of cards leave room for the headline, its line
+        # and the last action at 800x480: the name and the lair, the score (the card's
+        # key figure) and what is still to go, the buttons
+        top = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), dp(24))
         self.name_label = Text(size=theme.SIZE_BODY, bold=True, tid=f"{tid}.name",
-                               shorten=True, size_hint_x=0.6)
-        self.to_go_label = Text(size=theme.SIZE_SMALL, color=theme.MUTED, halign="right",
-                                tid=f"{tid}.to_go", size_hint_x=0.4)
-        top.add_widget(self.name_label)
-        top.add_widget(self.to_go_label)
-        self.score_label = Text(size=theme.SIZE_FIGURE, bold=True, color=theme.ACCENT,
-                                tid=f"{tid}.score", size_hint_y=None, height=dp(46))
-        middle = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), dp(26))
-        self.lair_label = Text(size=theme.SIZE_BODY, bold=True, tid=f"{tid}.lair",
                                shorten=True)
-        middle.add_widget(self.lair_label)
+        self.lair_label = one_line(theme.SIZE_BODY, f"{tid}.lair", bold=True)
+        top.add_widget(self.name_label)
+        top.add_widget(self.lair_label)
+        middle = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), dp(45))
+        self.score_label = one_line(theme.SIZE_FIGURE, f"{tid}.score", bold=True,
+                                    color=theme.ACCENT)
+        self.to_go_label = Text(size=theme.SIZE_SMALL, color=theme.MUTED, halign="right",
+                                tid=f"{tid}.to_go", shorten=True)
+        middle.add_widget(self.score_label)
+        middle.add_widget(self.to_go_label)
 
         self.actions = follow_height(BoxLayout(spacing=dp(4)), theme.touch())
         self.add_lair = Tap(app.tr("bond.ui.add_lair"), size=theme.SIZE_SMALL,
@@ -83,7 +98,6 @@ class PlayerCard(BoxLayout):
         self.capture.bind(on_release=lambda _b: on_capture())
 
         self.add_widget(top)
-        self.add_widget(self.score_label)
         self.add_widget(middle)
         self.add_widget(BoxLayout())
         self.add_widget(self.actions)
@@ -101,6 +115,9 @@ class PlayerCard(BoxLayout):
         self.to_go_label.text = app.tr("bond.ui.to_target", points=view.to_target)
         self._colour.rgba = WINNER if view.winner else HOLDER if view.holds_capture \
             else theme.PANEL
+        # muted reads 4.5:1 on the panel only: on the holder's and the winner's fills
+        self.to_go_label.color = theme.TEXT if view.winner or view.holds_capture \
+            else theme.MUTED
         self.actions.clear_widgets()
         if view.holds_capture:
             self.actions.add_widget(self.capture)

@@ -1,19 +1,24 @@
-"""Mr. Bond's play screen: every player's card, what just happened, undo/redo, the end
-by agreement; the capture flow opens by itself while a spy is held."""
+"""Mr. Bond's play screen: what the table must do now (whose turn and its step, at the
+key-figure size, with Next player beside it and the step's line under it), every
+player's card, what just happened, undo/redo, the end by agreement; the capture flow
+opens by itself while a spy is held."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from kivy.app import App
+from kivy.core.text import Label as CoreLabel
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 
+from companion.games.bond import commands as c
 from companion.games.bond import events as e
 from companion.games.bond import view
-from companion.games.bond.instructions import command_name, instructions
+from companion.games.bond.instructions import command_name, headline, instructions, turn_hint
 from companion.games.bond.state import BondState
+from companion.names import display_name
 from companion.session import Session, Update
 from ui import theme
 from ui.screens.bond.attack import attack_dialog
@@ -27,8 +32,11 @@ from ui.screens.bond.dialogs import (
     lair_dialog,
 )
 from ui.screens.play_base import PlayScreen
-from ui.widgets.basics import Tap, follow_width
+from ui.widgets.basics import Tap, Text, follow_height, follow_width
 from ui.widgets.status_line import StatusLine
+
+#: a name cut to fit the headline ends with this
+CUT = "…"
 
 
 class BondPlayScreen(PlayScreen):
@@ -39,8 +47,7 @@ class BondPlayScreen(PlayScreen):
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
         app = App.get_running_app()
-        root = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_XS),
-                         spacing=dp(theme.SPACE_XS))
+        root = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_XS), spacing=dp(2))
         undo, redo, _home = self.history_buttons()
         self.end_button = Tap(app.tr("bond.ui.end_game"), tid="play.end")
         self.end_button.bind(on_release=lambda _b: end_dialog())
@@ -49,12 +56,30 @@ class BondPlayScreen(PlayScreen):
         top, self.info_label = self.game_header("play.info", title_size=theme.SIZE_SMALL,
                                                 extra=[undo, redo, self.end_button])
         self.info_label.bold = False
-        self.grid = GridLayout(spacing=dp(theme.SPACE_XS))
-        # the last action, as body text (not a key figure): at 38 px its lines would
-        # squeeze the score cards of six players. Its height is fixed (three lines), so
-        # the cards' buttons never move between two taps; the log has the whole text
-        self.say_label = StatusLine("play.say")
-        for widget in (top, self.grid, self.say_label):
+        # the headline: what the table must do now, at the key-figure size (the one
+        # instruction rule of every game); Next player beside it, the step's line under
+        row = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), theme.touch())
+        self.turn_label = Text(size=theme.SIZE_FIGURE, bold=True, tid="play.turn",
+                               color=theme.ACCENT)
+        self.next_button = Tap(app.tr("bond.ui.next_turn"), size=theme.SIZE_BUTTON,
+                               bold=True, tid="play.next_turn", background=theme.SUCCESS)
+        follow_width(self.next_button, 190)
+        self.next_button.bind(on_release=lambda _b: app.send(c.NextTurn()))
+        row.add_widget(self.turn_label)
+        row.add_widget(self.next_button)
+        self.turn_label.bind(width=lambda *_: self._fit_headline())
+        self.hint_label = Text(size=theme.SIZE_ACT, tid="play.turn_hint", shorten=True)
+        self.hint_label.acted_on = True
+        follow_height(self.hint_label, 37)
+        self.grid = GridLayout(spacing=(dp(theme.SPACE_XS), dp(2)))
+        # the last action, at the size of what the table acts on ("discard its lair
+        # cards"), two lines in a box of fixed height, so the cards' buttons never move
+        # between two taps (the log has the whole text, an escape's dialog too)
+        self.say_label = StatusLine("play.say", size=theme.SIZE_ACT, lines=2,
+                                    smallest=theme.SIZE_ACT)
+        self.say_label.acted_on = True
+        self._headline = ("", "")  # the headline's text with the player's whole name
+        for widget in (top, row, self.hint_label, self.grid, self.say_label):
             root.add_widget(widget)
         self.add_widget(root)
 
@@ -115,7 +140,31 @@ class BondPlayScreen(PlayScreen):
         ))
         self.refresh_history_buttons()
         self.end_button.disabled = not moves.end_game
+        self.next_button.disabled = not moves.next_turn
+        now = view.turn(state)
+        said = headline(state)
+        self._headline = ("", "") if said is None or now is None else (
+            app.say(said), display_name(now.name))
+        self._fit_headline()
+        hint = turn_hint(state)
+        self.hint_label.text = "" if hint is None else app.say(hint)
         self.say_label.say(self._saying(state, update))
+
+    def _fit_headline(self) -> None:
+        """The headline on one line at the key-figure size: a long name is cut (with
+        "…") rather than what the player must do."""
+        text, name = self._headline
+        width = self.turn_label.width - 4
+        if not text or width <= 1:
+            self.turn_label.text = text
+            return
+        measure = CoreLabel(font_size=self.turn_label.font_size, bold=True)
+        fitted = text
+        keep = len(name)
+        while keep > 1 and measure.get_extents(fitted)[0] > width:
+            keep -= 1
+            fitted = text.replace(name, name[:keep].rstrip() + CUT, 1)
+        self.turn_label.text = fitted
 
     def _saying(self, state: BondState, update: Update | None) -> list[str]:
         """The last action's sentences for the table ("Undo: ..." after an undo)."""
