@@ -100,3 +100,49 @@ def bond(journal: Journal, players: Sequence[int], kills: Sequence[tuple[int, in
 
 def sheet(plan: Sequence[int], green: Sequence[int], yellow: Sequence[int]) -> dict[str, Any]:
     return {"plan": plan, "green": green, "yellow": yellow}
+
+
+def pad(journal: Journal, players: Sequence[int], template: str | dict[str, Any],
+        commands: Sequence[Any], day: int = 0, minutes: float = 40,
+        **setup: Any) -> int:
+    """A score pad game from a built-in template (or one as plain data), played through
+    Session with these `companion.games.pad.commands`."""
+    from companion.games.pad import templates
+    from companion.games.pad.template import to_data
+
+    data = template if isinstance(template, dict) else to_data(
+        templates.load(own_dir=templates.BUILTIN_DIR / "none").get(template))
+    full = {"template": data, "players": roster.setup_players(journal, players),
+            "start_player": 0, "start_drawn": False, **setup}
+    session = Session.start(rules_for("pad"), journal, full)
+    roster.link_game(journal, session.game_id)
+    for command in commands:
+        session.dispatch(command)
+    set_times(journal, session.game_id, EPOCH + day * DAY, minutes)
+    return session.game_id
+
+
+def clock(journal: Journal, players: Sequence[int], turns: Sequence[int],
+          pad_game: int | None = None, pause_ms: int = 0, day: int = 0) -> int:
+    """A count-up clock: seat 0 starts; each number of `turns` is a turn's length in ms
+    (turns go round the table), then a pause of `pause_ms`, then Close."""
+    from companion.games.clock import commands as kc
+    from companion.games.clock.params import ClockParams
+
+    names = [{"name": roster.get(journal, pid).name} for pid in players]
+    params_ = ClockParams.from_setup({"mode": "countup"}).to_setup()
+    session = Session.start(rules_for("clock"), journal, {
+        "preset": "count-up", "params": params_, "players": names, "start": 0,
+        "pad_game": pad_game})
+    at = 1000
+    session.dispatch(kc.Start(at))
+    for length in turns:
+        at += length
+        session.dispatch(kc.Switch(at))
+    if pause_ms:
+        session.dispatch(kc.Pause(at))
+        at += pause_ms
+        session.dispatch(kc.Resume(at))
+    session.dispatch(kc.Close(at))
+    set_times(journal, session.game_id, EPOCH + day * DAY, 50)
+    return session.game_id

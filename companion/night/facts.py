@@ -22,10 +22,13 @@ from companion.journal import Entry, GameRecord, Journal, game_record
 from companion.messages import Message
 
 #: bump when the derivation changes: every cached fact is then computed again
-FACTS_VERSION = 1
+FACTS_VERSION = 2
 COOPERATIVE = ("evil",)
 #: kinds that are not games between players (no history line, no statistics)
-NOT_GAMES = ("tray", "clock")
+NOT_GAMES = ("tray",)
+#: listed in the history (with their times) but never counted in the statistics: a
+#: clock session has no winners; its times join the score pad game it ran beside
+UNRANKED = ("clock",)
 
 
 @dataclass(frozen=True)
@@ -46,10 +49,48 @@ class Facts:
     lost: int | None = None
     rounds: int | None = None  # Castor rounds scored, Pr. Evil turns
     damage: str | None = None  # status "damaged": what cannot be read in the journal
+    # the score pad: its template (id, name per language ("" for any), how it is won),
+    # ranks by seat (None: out of the ranking), each seat's exit ("eliminated", "left")
+    template: str | None = None
+    template_name: dict[str, str] | None = None
+    win: str | None = None  # "highest", "lowest", "coop", "places"
+    ranks: tuple[int | None, ...] | None = None
+    out: tuple[str | None, ...] | None = None
+    instant: bool = False  # won outright (the winners are the instant winners)
+    teams: tuple[tuple[int, ...], ...] | None = None  # seats per team
+    start_player: int | None = None  # seat
+    bgg_id: int | None = None
+    # the clock: per seat total, turns, longest turn, overtime (ms); the session's
+    # duration and pause (ms); the score pad game it ran beside
+    times_ms: tuple[int, ...] | None = None
+    turns: tuple[int, ...] | None = None
+    longest_ms: tuple[int, ...] | None = None
+    overtime_ms: tuple[int, ...] | None = None
+    duration_ms: int | None = None
+    pause_ms: int | None = None
+    pad_game: int | None = None
 
     @property
     def cooperative(self) -> bool:
-        return self.kind in COOPERATIVE
+        return self.kind in COOPERATIVE or (self.kind == "pad" and self.win == "coop")
+
+    @property
+    def lowest(self) -> bool:
+        """The lowest score is the best (a score pad template that says so)."""
+        return self.win == "lowest"
+
+    @property
+    def section(self) -> str:
+        """What the statistics group this game under: its kind, or for the score pad
+        its template ("pad:7-wonders": the scores of different templates never mix)."""
+        return f"pad:{self.template}" if self.kind == "pad" else self.kind
+
+    @property
+    def played_ms(self) -> int | None:
+        """A clock's played time: its duration less its pauses."""
+        if self.duration_ms is None:
+            return None
+        return max(self.duration_ms - (self.pause_ms or 0), 0)
 
     @property
     def counted(self) -> bool:
@@ -64,9 +105,12 @@ class Facts:
     @classmethod
     def from_json(cls, game_id: int, data: Mapping[str, Any]) -> Facts:
         fields = dict(data)
-        for key in ("names", "scores", "winners", "medals", "best_kills"):
+        for key in ("names", "scores", "winners", "medals", "best_kills", "ranks", "out",
+                    "times_ms", "turns", "longest_ms", "overtime_ms"):
             if fields.get(key) is not None:
                 fields[key] = tuple(fields[key])
+        if fields.get("teams") is not None:
+            fields["teams"] = tuple(tuple(team) for team in fields["teams"])
         return cls(game_id=game_id, **fields)
 
 
@@ -218,9 +262,72 @@ def compute(
                         kills[owner] = max(kills[owner] or 0, points)
         return Facts(**base, scores=_ints(summary.get("scores"), n),
                      winners=_seats(names, summary.get("winners")), best_kills=tuple(kills))
+    if kind == "pad":
+        return _pad(base, setup, summary, n)
+    if kind == "clock":
+        return Facts(**base, scores=(None,) * n, winners=(),
+                     times_ms=_ms(summary.get("times_ms"), n),
+                     turns=_ms(summary.get("turns"), n),
+                     longest_ms=_ms(summary.get("longest_ms"), n),
+                     overtime_ms=_ms(summary.get("overtime_ms"), n),
+                     duration_ms=_int(summary.get("duration_ms")),
+                     pause_ms=_int(summary.get("pause_ms")),
+                     pad_game=_int(summary.get("pad_game")), rounds=_int(summary.get("turn")))
     # a kind this version does not know in detail: players and winners by name
     return Facts(**base, scores=_ints(summary.get("scores"), n),
                  winners=_seats(names, summary.get("winners")))
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _ms(values: Any, n: int) -> tuple[int, ...]:
+    return tuple(v or 0 for v in _ints(values, n))
+
+
+def _label(name: Any) -> dict[str, str]:
+    """A template's name as the setup keeps it ("7 Wonders" or {en:, fr:})."""
+    if isinstance(name, Mapping):
+        return {str(k): str(v) for k, v in name.items() if isinstance(v, str)}
+    return {"": str(name)} if isinstance(name, str) else {}
+
+
+def _pad(base: dict[str, Any], setup: Mapping[str, Any], summary: Mapping[str, Any],
+         n: int) -> Facts:
+    """A score pad game: its totals and ranks as the summary gives them (its ranking,
+    tie-breakers and lowest-wins included: the statistics never rank it again)."""
+    template = setup.get("template") if isinstance(setup.get("template"), Mapping) else {}
+    names = base["names"]
+    listed = summary.get("players")
+    # the summary names seats as the rules checked them: its own list finds the seats
+    by_seat = tuple(str(x) for x in listed) if isinstance(listed, list) and len(
+        listed) == n else names
+    win = summary.get("win") if summary.get("win") in ("highest", "lowest", "coop",
+                                                        "places") else template.get("win")
+    coop_won = summary.get("coop_won")
+    outs = summary.get("out") if isinstance(summary.get("out"), list) else []
+    out = tuple(o if o in ("eliminated", "left") else None for o in outs[:n])
+    teams = summary.get("teams")
+    team_seats = None
+    if isinstance(teams, list) and teams:
+        team_seats = tuple(tuple(by_seat.index(m) for m in team if m in by_seat)
+                           for team in teams if isinstance(team, list))
+    start = summary.get("start_player")
+    name = _label(template.get("name")) or _label(summary.get("template_name"))
+    return Facts(**base, scores=_ints(summary.get("totals"), n),
+                 # an unfinished game's leaders are no winners yet
+                 winners=_seats(by_seat, summary.get("winners"))
+                 if base["status"] == "finished" else (),
+                 outcome=None if win != "coop" or coop_won is None else
+                 ("won" if coop_won else "lost"),
+                 rounds=_int(summary.get("rounds")),
+                 template=str(summary.get("template") or template.get("id") or ""),
+                 template_name=name, win=win, ranks=_ints(summary.get("ranks"), n),
+                 out=out + (None,) * (n - len(out)),
+                 instant=bool(summary.get("instant_win")), teams=team_seats,
+                 start_player=by_seat.index(start) if start in by_seat else None,
+                 bgg_id=_int(summary.get("bgg_id")))
 
 
 def _stamp(updated: float, finished: Any, abandoned: Any) -> str:

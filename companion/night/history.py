@@ -8,7 +8,12 @@ API for the screens:
   status ("finished", "abandoned", "unfinished"), the seats (`Seat`: the name used
   then, the roster player's current name and colour, score, winner, Castor medals,
   Bond best kill), and for Pr. Evil the outcome, treasures recovered and lost and the
-  difficulty (the setup's optional `"difficulty"`).
+  difficulty (the setup's optional `"difficulty"`). A score pad game also has its
+  template (id, name per language, how it is won), each seat's rank, exit
+  ("eliminated", "left") and team, the co-op outcome ("won", "lost"), whether it was
+  won outright; a clock session each seat's time, turns, longest turn and overtime.
+  A clock that ran beside a score pad game (its setup's `pad_game`) gives that game's
+  seats their times and the game its played time (`GameLine.clock_ms`).
 - `game(journal, game_id) -> GameLine`.
 - `log(journal, game_id) -> list[LogLine]`: every journal action in order, as
   translatable messages: the command's name (`<kind>.command.<Name>`, or
@@ -48,6 +53,20 @@ class Seat:
     winner: bool
     medals: int | None = None
     best_kill: int | None = None
+    rank: int | None = None  # the score pad (None: out of the ranking)
+    out: str | None = None  # the score pad: "eliminated" or "left"
+    team: int | None = None  # the score pad: the seat's team (0-based)
+    time_ms: int | None = None  # the clock (or the clock beside a score pad game)
+    turns: int | None = None
+    longest_ms: int | None = None
+    overtime_ms: int | None = None
+
+    @property
+    def average_ms(self) -> int | None:
+        """The clock's average turn."""
+        if self.time_ms is None or not self.turns:
+            return None
+        return round(self.time_ms / self.turns)
 
 
 @dataclass(frozen=True)
@@ -64,10 +83,36 @@ class GameLine:
     lost: int | None
     rounds: int | None
     damage: str | None = None  # status "damaged": what cannot be read
+    template: str | None = None  # the score pad's template id
+    template_name: dict[str, str] | None = None  # per language ("" for any)
+    win: str | None = None  # "highest", "lowest", "coop", "places"
+    instant: bool = False  # won outright
+    start_player: int | None = None  # seat
+    bgg_id: int | None = None
+    #: the clock's played time (a clock session's, or the one beside a score pad game)
+    clock_ms: int | None = None
+    clock_game: int | None = None  # a score pad game's clock session (its game id)
+    pad_game: int | None = None  # a clock session's score pad game
 
     @property
     def duration(self) -> float:
         return max(self.updated - self.started, 0.0)
+
+    @property
+    def played_minutes(self) -> int:
+        """Minutes played: the clock's played time where a clock ran (pauses left
+        out), else from start to the last action."""
+        if self.clock_ms is not None:
+            return round(self.clock_ms / 60000)
+        return round(self.duration / 60)
+
+    @property
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        found: dict[int, list[int]] = {}
+        for seat in self.seats:
+            if seat.team is not None:
+                found.setdefault(seat.team, []).append(seat.seat)
+        return tuple(tuple(found[k]) for k in sorted(found))
 
     @property
     def winners(self) -> tuple[str, ...]:
@@ -92,19 +137,54 @@ def _links(journal: Journal) -> dict[int, dict[int, tuple[int, str, str]]]:
     return out
 
 
-def _line(facts: Facts, links: dict[int, tuple[int, str, str]]) -> GameLine:
+def _line(facts: Facts, links: dict[int, tuple[int, str, str]],
+          clock: Facts | None = None) -> GameLine:
+    """A history line; `clock`: the clock session that ran beside this score pad game."""
     seats = []
     winners = set(facts.winners)
+    team_of = {s: t for t, team in enumerate(facts.teams or ()) for s in team}
+    timed = facts if facts.times_ms is not None else clock
     for i, stored in enumerate(facts.names):
         # tidied a line at a time, as lines are read: an older game's names too
         name_then = shown_name(stored)
         pid, name, colour = links.get(i, (None, name_then, ""))
+        t = _clock_seat(timed, facts.names, i)
         seats.append(Seat(i, name_then, pid, name, colour, facts.scores[i], i in winners,
                           None if facts.medals is None else facts.medals[i],
-                          None if facts.best_kills is None else facts.best_kills[i]))
+                          None if facts.best_kills is None else facts.best_kills[i],
+                          None if facts.ranks is None else facts.ranks[i],
+                          None if facts.out is None else facts.out[i], team_of.get(i),
+                          *t))
     return GameLine(facts.game_id, facts.kind, facts.started, facts.updated, facts.status,
                     tuple(seats), facts.outcome, facts.difficulty, facts.recovered,
-                    facts.lost, facts.rounds, facts.damage)
+                    facts.lost, facts.rounds, facts.damage, facts.template,
+                    facts.template_name, facts.win, facts.instant, facts.start_player,
+                    facts.bgg_id, timed.played_ms if timed is not None else None,
+                    clock.game_id if clock is not None else None, facts.pad_game)
+
+
+def _clock_seat(clock: Facts | None, names: Sequence[str], seat: int
+                ) -> tuple[int | None, int | None, int | None, int | None]:
+    """A seat's clock figures (time, turns, longest turn, overtime): the clock's seat of
+    the same name (a clock beside a score pad game may seat the table otherwise)."""
+    if clock is None or clock.times_ms is None:
+        return None, None, None, None
+    name = names[seat].casefold()
+    found = [i for i, n in enumerate(clock.names) if n.casefold() == name]
+    if not found:
+        return None, None, None, None
+    i = found[0]
+    return (clock.times_ms[i], (clock.turns or ())[i], (clock.longest_ms or ())[i],
+            (clock.overtime_ms or ())[i])
+
+
+def _clocks(journal: Journal) -> dict[int, Facts]:
+    """The clock session beside each score pad game (the latest, if several ran)."""
+    out: dict[int, Facts] = {}
+    for f in all_facts(journal, include=("clock",)):
+        if f.pad_game is not None and f.status != "damaged":
+            out[f.pad_game] = f
+    return out
 
 
 def games(
@@ -123,11 +203,15 @@ def games(
     if newest_first:
         facts.reverse()
     end = None if limit is None else offset + limit
-    return [_line(f, links.get(f.game_id, {})) for f in facts[offset:end]]
+    page = facts[offset:end]
+    clocks = _clocks(journal) if any(f.kind == "pad" for f in page) else {}
+    return [_line(f, links.get(f.game_id, {}), clocks.get(f.game_id)) for f in page]
 
 
 def game(journal: Journal, game_id: int) -> GameLine:
-    return _line(game_facts(journal, game_id), _links(journal).get(game_id, {}))
+    facts = game_facts(journal, game_id)
+    clock = _clocks(journal).get(game_id) if facts.kind == "pad" else None
+    return _line(facts, _links(journal).get(game_id, {}), clock)
 
 
 # -- the log ---------------------------------------------------------------------------

@@ -23,6 +23,16 @@ API for the screens:
   (running total after each round) or a Bond game (score after each scoring action);
   x is the round (Castor) or the scoring action (Bond), starting at 0 with 0 points.
 
+The score pad is grouped by template (`Facts.section`, "pad:<template id>"): each
+template is a kind of its own in `kinds` and `by_kind` (`KindStats.template`,
+`.name`), since the points of different games never add up. A lowest-wins template's
+best score is its lowest (`lowest`); its winners are those its own ranking named
+(tie-breakers and shared ties included: every tied winner gets a win). A co-operative
+template has the table's record (won, lost) under the difficulty "". A clock session
+(`facts.UNRANKED`) has no winners and is counted nowhere here. `score_lines` of a
+score pad game: the running total after each round (from the start score), or after
+each category in the template's order.
+
 Castor's score for a game is the sum of its round totals up to the deciding round
 (the rulebook decides on medals; the sum is what "best score" compares).
 """
@@ -36,13 +46,13 @@ from typing import Any
 from companion.journal import DamagedRow, Journal
 from companion.messages import RuleError
 from companion.names import display_name
-from companion.night.facts import Facts, all_facts, effective, game_facts
+from companion.night.facts import UNRANKED, Facts, all_facts, effective, game_facts
 from companion.night.roster import RosterPlayer, link_missing, players
 
 
 @dataclass
 class Record:
-    kind: str | None  # None: every kind together
+    kind: str | None  # None: every kind together (a section: "pad:<template>")
     games: int = 0
     wins: int = 0
     best_score: int | None = None
@@ -52,6 +62,7 @@ class Record:
     coop: dict[str, tuple[int, int]] = field(default_factory=dict)  # difficulty: won, lost
     current_streak: int = 0
     longest_streak: int = 0
+    lowest: bool = False  # the best score is the lowest (a lowest-wins template)
     _score_sum: int = 0
     _scored: int = 0
 
@@ -74,7 +85,9 @@ class Record:
         if score is not None:
             self._score_sum += score
             self._scored += 1
-            self.best_score = score if self.best_score is None else max(self.best_score, score)
+            better = min if self.lowest else max
+            self.best_score = score if self.best_score is None else better(
+                self.best_score, score)
             self.average_score = self._score_sum / self._scored
         if facts.medals is not None:
             self.medals += facts.medals[seat]
@@ -96,7 +109,10 @@ class PlayerStats:
 
 @dataclass
 class KindStats:
-    kind: str
+    kind: str  # the section: a kind, or "pad:<template>"
+    template: str | None = None  # the score pad's template id
+    name: dict[str, str] | None = None  # its name per language ("" for any)
+    win: str | None = None  # how the template is won
     games: int = 0  # finished
     abandoned: int = 0
     unfinished: int = 0
@@ -136,11 +152,11 @@ class Statistics:
 
 
 def _best(current: tuple[int, tuple[int, ...]] | None, value: int | None,
-          pid: int | None) -> tuple[int, tuple[int, ...]] | None:
+          pid: int | None, lowest: bool = False) -> tuple[int, tuple[int, ...]] | None:
     if value is None:
         return current
     holders = () if pid is None else (pid,)
-    if current is None or value > current[0]:
+    if current is None or (value < current[0] if lowest else value > current[0]):
         return value, holders
     if value == current[0] and pid is not None and pid not in current[1]:
         return value, (*current[1], pid)
@@ -157,9 +173,11 @@ def compute(facts: Iterable[Facts], links: dict[int, dict[int, int]],
         if f.status == "damaged":  # listed in the history as damaged, counted nowhere
             damaged.append(f.game_id)
             continue
-        ks = kinds.get(f.kind)
+        if f.kind in UNRANKED:
+            continue
+        ks = kinds.get(f.section)
         if ks is None:
-            ks = kinds[f.kind] = KindStats(f.kind)
+            ks = kinds[f.section] = KindStats(f.section, f.template, f.template_name, f.win)
         if f.status == "abandoned":
             ks.abandoned += 1
             continue
@@ -174,14 +192,14 @@ def compute(facts: Iterable[Facts], links: dict[int, dict[int, int]],
             ks.coop[key] = (w + (f.outcome == "won"), lost + (f.outcome != "won"))
             ks.recovered += f.recovered if isinstance(f.recovered, int) else 0
             ks.lost += f.lost if isinstance(f.lost, int) else 0
-        elif len(f.winners) > 1:
+        elif _shared(f):
             ks.shared_victories += 1
         if f.medals is not None:
             ks.medals += sum(f.medals)
         seats = links.get(f.game_id, {})
         for seat in range(len(f.names)):
             pid = seats.get(seat)
-            ks.best_score = _best(ks.best_score, f.scores[seat], pid)
+            ks.best_score = _best(ks.best_score, f.scores[seat], pid, f.lowest)
             if f.best_kills is not None:
                 ks.best_kill = _best(ks.best_kill, f.best_kills[seat], pid)
             stats = by_player.get(pid) if pid is not None else None
@@ -190,9 +208,9 @@ def compute(facts: Iterable[Facts], links: dict[int, dict[int, int]],
             if seat in f.winners:
                 ks.wins[pid] = ks.wins.get(pid, 0) + 1  # type: ignore[index]
             stats.overall.add(f, seat)
-            record = stats.by_kind.get(f.kind)
+            record = stats.by_kind.get(f.section)
             if record is None:
-                record = stats.by_kind[f.kind] = Record(f.kind)
+                record = stats.by_kind[f.section] = Record(f.section, lowest=f.lowest)
             record.add(f, seat)
     for ks in kinds.values():
         ks.average_minutes = ks._minutes / ks.games if ks.games else None
@@ -200,6 +218,13 @@ def compute(facts: Iterable[Facts], links: dict[int, dict[int, int]],
     return Statistics(listed, kinds, [
         Bar(s.player.id, s.player.name, s.player.colour, s.overall.games, s.overall.wins)
         for s in listed], tuple(damaged))
+
+
+def _shared(f: Facts) -> bool:
+    """Tied winners: more than one winner, or for teams more than one winning team."""
+    if f.teams:
+        return sum(1 for team in f.teams if set(team) & set(f.winners)) > 1
+    return len(f.winners) > 1
 
 
 def seat_links(journal: Journal) -> dict[int, dict[int, int]]:
@@ -267,6 +292,8 @@ def score_lines(journal: Journal, game_id: int) -> ScoreLines:
             if changed:
                 for seat in range(n):
                     lines[seat].append(scores[seat])
+    elif facts.kind == "pad":
+        lines = _pad_lines(journal.game(game_id), n)
     else:
         raise RuleError("night.error.no_score_line", kind=facts.kind)
     links = seat_links(journal).get(game_id, {})
@@ -274,3 +301,34 @@ def score_lines(journal: Journal, game_id: int) -> ScoreLines:
     return ScoreLines(facts.kind, tuple(display_name(name) for name in facts.names),
                       tuple(links.get(i) for i in range(n)),
                       tuple(tuple(line) for line in lines))
+
+
+def _pad_lines(record: Any, n: int) -> list[list[int]]:
+    """A score pad game's running totals: after each round from the start score, or
+    after each category in the template's order (a blank counts nothing)."""
+    template = record.setup.get("template") or {}
+    rounds = template.get("rounds") if isinstance(template.get("rounds"), dict) else {}
+    start = rounds.get("start") if isinstance(rounds.get("start"), int) else 0
+    names = [str(x) for x in record.summary.get("players") or []]
+    columns: list[Any] = []  # rounds (1, 2...) or category ids, in order
+    points: dict[tuple[Any, int], int] = {}
+    for cell in record.summary.get("cells") or []:
+        try:
+            who, where, _text, value = cell
+            seat = names.index(who)
+            points[(where, seat)] = round(value)
+        except (TypeError, ValueError):
+            continue  # a cell of the wrong shape counts nothing
+        if where not in columns:
+            columns.append(where)
+    if template.get("shape") == "categories":
+        order = [c.get("id") for c in template.get("categories") or [] if isinstance(c, dict)]
+        columns = [c for c in order if c in columns]
+    else:
+        columns = sorted(c for c in columns if isinstance(c, int))
+        start = start if isinstance(start, int) else 0
+    lines = [[start if template.get("shape") != "categories" else 0] for _ in range(n)]
+    for where in columns:
+        for seat in range(min(n, len(names))):
+            lines[seat].append(lines[seat][-1] + points.get((where, seat), 0))
+    return lines

@@ -18,6 +18,7 @@ from companion.games.pad.entry import evaluate, shown
 from companion.games.pad.outcome import outcome
 from companion.games.pad.scoring import (
     category_of,
+    category_points,
     exact,
     missing_in_category,
     missing_in_round,
@@ -403,9 +404,14 @@ def summary(state: PadState) -> dict[str, Any]:
                 cells.append([names[seat], r + 1, cell.text, cell.value])
     for i, cat in enumerate(t.categories):
         if state.categories:
+            # the category's points (coins: a point per 3; science: the sets), the text
+            # the table typed ("" for a calculated one); an input that scores no points
+            # of its own (a science symbol) has none
             for seat, cell in enumerate(state.categories[i]):
-                if cell is not None:
-                    cells.append([names[seat], cat.id, cell.text, cell.value])
+                points = category_points(state, i, seat) if cat.points else None
+                if cell is not None or points is not None:
+                    cells.append([names[seat], cat.id, "" if cell is None else cell.text,
+                                  plain(points)])
     played = len(state.rounds) if t.shape == "rounds" else None
     return {
         "finished": state.finished,
