@@ -211,3 +211,56 @@ def test_a_three_hour_game_drifts_by_zero_ms() -> None:
         45 * 60_000 - used + 5000 * n for used, n in zip(expected_used, turns, strict=True)]
     assert state.pause_ms == paused
     assert state.elapsed_ms == at - 123_456_789 >= 3 * 3600 * 1000
+
+
+ODD = st.one_of(st.none(), st.booleans(), st.integers(-2**70, 2**70), st.floats(),
+                st.text(max_size=3), st.lists(st.integers(-1, 4), max_size=5).map(tuple))
+
+
+@SETTINGS
+@given(st.sampled_from(sorted(c.COMMANDS)), st.lists(ODD, min_size=3, max_size=3),
+       st.sampled_from(PRESETS), st.booleans())
+def test_a_command_of_any_shape_is_refused_or_applied(name: str, values: list[Any],
+                                                      preset: str, started: bool) -> None:
+    """A journal row edited by hand, or a command from a newer version: a rule error
+    naming it, never another exception, never a changed state."""
+    import dataclasses
+
+    cls = c.COMMANDS[name]
+    fields = [f.name for f in dataclasses.fields(cls)]
+    clock = RULES.initial_state(setup(preset, 3 if preset != "sand-1m" else 0))
+    if started:
+        clock, _ = RULES.apply(clock, c.Start(0))
+    command = cls(**dict(zip(fields, values, strict=False)))
+    try:
+        after, _ = RULES.apply(clock, command)
+    except RuleError:
+        return
+    assert isinstance(after, ClockState)
+
+
+JSONISH = st.recursive(ODD, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+    max_leaves=12)
+
+
+@SETTINGS
+@given(st.sampled_from(PRESETS), st.sampled_from(["params", "players", "banks", "start",
+                                                  "seed", "preset", "pad_game",
+                                                  "params.stages", "params.mode",
+                                                  "params.time_ms", "params.carry"]),
+       JSONISH)
+def test_a_setup_of_any_shape_is_refused_with_a_rule_error(preset: str, key: str,
+                                                           value: Any) -> None:
+    game_setup = setup(preset, 2)
+    target = game_setup
+    *path, last = key.split(".")
+    for part in path:
+        target = target[part]
+    target[last] = value
+    try:
+        clock = RULES.initial_state(game_setup)
+    except RuleError:
+        return
+    assert isinstance(clock, ClockState)
+    RULES.apply(clock, c.Start(0))

@@ -286,8 +286,8 @@ def _eliminate(state: ClockState, cmd: c.Eliminate) -> tuple[ClockState, Events]
 
 def _reorder(state: ClockState, cmd: c.Reorder) -> tuple[ClockState, Events]:
     order = cmd.order
-    if not isinstance(order, tuple) or sorted(order) != list(range(len(state.seats))) \
-            or not all(_is_int(i) for i in order) or not state.seats:
+    if not isinstance(order, tuple) or not all(_is_int(i) for i in order) \
+            or sorted(order) != list(range(len(state.seats))) or not state.seats:
         raise RuleError("clock.error.order", n=len(state.seats))
     state, events = engine.settle(state, cmd.at)
     return replace(state, order=tuple(order)), [*events, e.Reordered(tuple(order))]
