@@ -172,3 +172,56 @@ def test_tie_breakers_agree_with_a_brute_force_lexicographic_ranking(n, data):
     expected = [1 + sum(1 for other in keys if other > key) for key in keys]
     assert list(outcome(state).ranks) == expected
     assert [exact(v) for v in outcome(state).totals] == [k[0] for k in keys]
+
+
+PLAIN = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 200) | st.floats(allow_nan=False)
+    | st.sampled_from(["", "x", "rounds", "categories", "highest", "lowest", "coop", "places",
+                       "shared", "chosen", "sum", "own", "science_sets", "a", "b", "c"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["id", "name", "shape", "win", "rounds", "count", "start", "end",
+                         "reach", "categories", "derive", "per", "table", "calc", "inputs",
+                         "range", "min", "max", "points", "tiebreak", "category", "input",
+                         "better", "ties", "teams", "score", "players", "en", "fr", "0", "1"]),
+        inner, max_size=5),
+    max_leaves=20)
+
+
+@settings(max_examples=300)
+@given(st.dictionaries(st.sampled_from(["id", "shape", "win", "rounds", "categories",
+                                        "tiebreak", "ties", "teams", "players", "name",
+                                        "whole", "check", "bgg_id"]), PLAIN, max_size=8))
+def test_any_plain_data_is_a_template_or_a_list_of_problems(data):
+    from companion.games.pad.template import TemplateError, parse, to_data
+
+    try:
+        template = parse(data)
+    except TemplateError as exc:
+        assert exc.problems and all(m.key.startswith("pad.template.") for _, m in exc.problems)
+    else:
+        assert parse(to_data(template)) == template
+
+
+ANY = st.none() | st.booleans() | st.integers(-2, 9) | st.text(max_size=4) | st.tuples(
+    st.integers(-1, 4)) | st.tuples(st.tuples(st.integers(-1, 4)))
+
+
+@settings(max_examples=300)
+@given(st.sampled_from(["rounds-highest", "7-wonders", "wingspan"]),
+       st.lists(st.sampled_from(sorted(RULES.commands)).flatmap(
+           lambda name: st.tuples(st.just(name), st.lists(ANY, min_size=4, max_size=4))),
+           max_size=12))
+def test_commands_of_any_shape_are_refused_or_applied(ident, raw):
+    import dataclasses
+
+    state = start(ident, 3)
+    for name, values in raw:
+        cls = RULES.commands[name]
+        fields = dataclasses.fields(cls)
+        command = cls(*values[:len(fields)])
+        try:
+            after, _ = RULES.apply(state, command)
+        except RuleError:
+            continue
+        state = after
+        sheet_view(state), standings_view(state), RULES.summary(state)

@@ -388,3 +388,21 @@ def test_decimals_where_the_template_allows_them():
     assert sheet_view(state).rows[0].cells[0].value == 1.75
     assert decode(RULES.state_type, encode(state)) == state
     refused(start("rounds-highest", 2), c.SetCell(0, 0, None, "1.5"), "pad.error.entry.decimal")
+
+
+DUEL = {"civilian": (12, 15), "science": (6, 2), "commerce": (3, 4), "guilds": (0, 6),
+        "wonders": (9, 7), "progress": (4, 0), "coins": (11, 6), "military": (2, 0)}
+
+
+def test_7_wonders_duel_points_then_civilian_tie_break_or_an_instant_win():
+    state = play(start("7-wonders-duel", 2), *cats(DUEL))
+    # by hand: Ann 12+6+3+0+9+4 + 11//3=3 + 2 = 39; Bob 15+2+4+6+7+0 + 6//3=2 + 0 = 36
+    assert RULES.summary(state)["totals"] == [39, 36]
+    tied = play(start("7-wonders-duel", 2), *cats(dict(DUEL, guilds=(0, 9))))  # Bob 39
+    assert RULES.summary(tied)["ranks"] == [2, 1]  # Bob has more civilian points
+    # military supremacy: Bob wins outright although Ann leads on points
+    won = play(start("7-wonders-duel", 2), c.SetCell(0, None, "civilian", "12"),
+               c.InstantWin((1,), "military supremacy"))
+    summary = RULES.summary(won)
+    assert summary["finished"] and summary["winners"] == ["Bob"] and summary["ranks"] == [2, 1]
+    assert fr(headline(won)) == "Victoire immédiate : Bob"

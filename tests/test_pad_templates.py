@@ -14,7 +14,7 @@ from companion.i18n import Translator
 from ui.commands import checkconfig
 
 BUILTINS = {"rounds-highest", "rounds-lowest", "first-to-100", "7-wonders", "wingspan",
-            "skat", "coop"}
+            "skat", "coop", "7-wonders-duel"}
 
 
 @pytest.fixture(autouse=True)
