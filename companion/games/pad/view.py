@@ -129,7 +129,7 @@ def _shown_total(state: PadState, result: Outcome, seat: int) -> int | float:
     return stored(result.totals[seat])
 
 
-def _cell(state: PadState, cell: Cell | None, missing: bool, note: str | None = None,
+def _cell(cell: Cell | None, missing: bool, note: str | None = None,
           points: Number | None = None) -> CellView:
     if cell is None:
         return CellView("", plain(points), None, missing)
@@ -151,7 +151,7 @@ def sheet_view(state: PadState) -> SheetView:
         for r, row in enumerate(state.rounds):
             owed = set(missing_in_round(state, r))
             rows.append(RowView(r, None, msg("pad.ui.round", round=r + 1),
-                                tuple(_cell(state, row[s], s in owed) for s in range(n))))
+                                tuple(_cell(row[s], s in owed) for s in range(n))))
     else:
         for i, cat in enumerate(t.categories):
             owed = set(missing_in_category(state, i))
@@ -165,10 +165,10 @@ def sheet_view(state: PadState) -> SheetView:
                     points = category_points(state, i, s)
                     cells.append(CellView("", plain(points), None, False))
                 elif cat.derive is not None:
-                    cells.append(_cell(state, cell, s in owed, note,
+                    cells.append(_cell(cell, s in owed, note,
                                        category_points(state, i, s)))
                 else:
-                    cells.append(_cell(state, cell, s in owed, note))
+                    cells.append(_cell(cell, s in owed, note))
             rows.append(RowView(None, cat.id, label(cat.name), tuple(cells),
                                 not cat.entered, cat.points))
     current, seat, missing = _current(state)
@@ -192,7 +192,7 @@ def _current(state: PadState) -> tuple[tuple[int | None, str | None] | None, int
         if state.finished or (t.rounds_count is not None
                               and len(state.rounds) >= t.rounds_count):
             return None, None, ()
-        first = next((s for s in _seat_order(state)
+        first = next((s for s in range(len(state.players))
                       if required(state, s, len(state.rounds))), None)
         return (len(state.rounds), None), first, ()
     for i, cat in enumerate(t.categories):
@@ -200,10 +200,6 @@ def _current(state: PadState) -> tuple[tuple[int | None, str | None] | None, int
         if missing:
             return (None, cat.id), missing[0], missing
     return None, None, ()
-
-
-def _seat_order(state: PadState) -> list[int]:
-    return list(range(len(state.players)))
 
 
 def next_cell(state: PadState, seat: int, round_: int | None, category: str | None
