@@ -370,3 +370,27 @@ def test_presets_offered_by_mode_then_shortest() -> None:
     assert list(found)[:2] == ["sand-1m", "sand-3m"] and list(found)[-1] == "count-up"
     modes = [MODES.index(p.params.mode) for p in found.values()]
     assert modes == sorted(modes)
+
+
+def test_headline_and_instructions() -> None:
+    from companion.games.clock.instructions import headline, instructions
+
+    en = Translator("en")
+    clock = state("turn-1m-penalty", 2, pad_game=4)
+    assert en.message(headline(clock_view(clock, 0))) == "Ann begins: start the clock"
+    clock, _ = run(clock, [c.Start(0)])
+    assert en.message(headline(clock_view(clock, S))) == "Ann's turn"
+    assert en.message(headline(clock_view(clock, 65 * S))) == "Ann's turn: 0:05 over"
+    clock, events = run(clock, [c.Switch(95 * S)])
+    said = [en.message(m) for m in instructions(events, clock)]
+    assert said == ["Ann's time is up: penalty points from now on",
+                    "Ann: 2 penalty points (2 in all)",
+                    "Write 2 penalty points for Ann in the score pad"]
+    fr = Translator("fr")
+    assert fr.message(instructions(events, clock)[2]) == \
+        "Notez 2 points de pénalité pour Ann sur le bloc de score"
+    paused, _ = run(clock, [c.Interrupted()])
+    assert fr.message(headline(clock_view(paused, 0))) == \
+        "Interrompue : en pause jusqu'à la reprise"
+    sand, _ = run(state("sand-1m", 0), [c.Start(0)])
+    assert en.message(headline(clock_view(sand, 61 * S))) == "The sand has run out"

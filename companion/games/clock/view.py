@@ -48,6 +48,7 @@ class ClockView:
     round: int
     order: tuple[int, ...]
     interrupted: bool  # reopened after a power cut, not resumed yet
+    start: int = -1  # the seat that begins (or began) the clock
 
 
 def level(state: ClockState, remaining: int) -> str:
@@ -69,6 +70,7 @@ def _penalty_live(state: ClockState) -> int:
 
 
 def clock_view(state: ClockState, now: int) -> ClockView:
+    interrupted = state.rebase
     state, _ = engine.settle(state, now)
     mode = state.params.mode
     seats = []
@@ -100,7 +102,7 @@ def clock_view(state: ClockState, now: int) -> ClockView:
     return ClockView(mode, state.status, state.stop_reason, state.active, tuple(seats),
                      countdown, "ok" if countdown is None else level(state, countdown),
                      state.pause_ms, state.admin_ms, state.elapsed_ms, state.round,
-                     state.order, state.rebase)
+                     state.order, interrupted, state.start)
 
 
 def next_deadline(state: ClockState, now: int) -> int | None:
