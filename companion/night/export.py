@@ -27,6 +27,26 @@ Stats play file (pastebin.com/iDbHyBui, "This is a Play file that can be read by
 Board Game Stats"). UUIDs are derived from our ids (uuid5), so exporting twice gives
 the same plays and BG Stats does not import them twice. `bggId` is 0 (our games are
 not matched to BoardGameGeek); `startPlayer` is false (not recorded); `rank` is 0.
+
+Score pad games are exported as their templates: each template is a game of its own
+(name in the translator's language, `bggId` the template's `bgg_id` when it gives one,
+`cooperative` for a co-op template, `highestWins` false for a lowest-wins one,
+`noPoints` for places and co-op); each player's `rank` (0: out of the ranking),
+`winner` (every tied winner), `startPlayer` (the setup's), `seatOrder`, and with
+teams `usesTeams` and each player's `team` ("Team 1"...). A play's `durationMin` is
+the clock's played time (pauses left out) when a clock ran beside the game
+(`GameLine.played_minutes`), else from its start to its last action. Clock sessions
+are not plays (no winners).
+
+- `scores_csv_text(journal, *, translator=None, tz=None) -> str`: the long table of
+  every score pad game, one row per cell entered (`SCORES_COLUMNS`: the game, the
+  player, the round (from 1) or the category (its id and name), what was typed, its
+  points, and the player's total in that game). The CSV export writes it beside the
+  other (`scores_path`).
+
+The CSV's per-seat rows also say a score pad seat's template, rank, exit and team, and
+a clock's time per seat (a clock session's, or the clock beside a score pad game):
+total, turns, average and longest turn, overtime, in seconds.
 """
 
 from __future__ import annotations
@@ -44,13 +64,18 @@ from typing import Any
 from companion.i18n import Translator
 from companion.journal import Journal
 from companion.names import tidy_text
-from companion.night.facts import COOPERATIVE
+from companion.night.facts import COOPERATIVE, UNRANKED
 from companion.night.history import GameLine, games
 
 CSV_COLUMNS = (
     "game_id", "game", "kind", "started", "duration_min", "status", "seat", "player_id",
     "player", "name_then", "score", "winner", "medals", "best_kill", "outcome",
-    "difficulty", "recovered", "lost",
+    "difficulty", "recovered", "lost", "template", "rank", "out", "team", "time_s",
+    "turns", "average_turn_s", "longest_turn_s", "overtime_s",
+)
+SCORES_COLUMNS = (
+    "game_id", "game", "template", "started", "status", "seat", "player_id", "player",
+    "round", "category", "category_name", "input", "points", "total",
 )
 _NAMESPACE = uuid.UUID("5b0f3c0e-8d53-4a52-9a3e-7c1d2f4a6b10")
 
@@ -91,6 +116,25 @@ def _game_name(translator: Translator, kind: str) -> str:
     return translator(key) if translator.has(key) else kind
 
 
+def label_in(name: dict[str, str] | None, language: str) -> str:
+    """A template's (or a category's) name in the language: its own, else English's,
+    else the one it has."""
+    if not name:
+        return ""
+    return name.get(language) or name.get("en") or name.get("") or next(iter(name.values()))
+
+
+def line_name(translator: Translator, line: GameLine) -> str:
+    """What a game is called in an export: a score pad game by its template."""
+    if line.kind == "pad" and line.template_name:
+        return label_in(line.template_name, translator.language)
+    return _game_name(translator, line.kind)
+
+
+def _seconds(ms: int | None) -> float | None:
+    return None if ms is None else round(ms / 1000, 1)
+
+
 def csv_text(journal: Journal, *, translator: Translator | None = None,
              tz: tzinfo | None = None) -> str:
     tr = translator or Translator("en")
@@ -104,10 +148,52 @@ def csv_text(journal: Journal, *, translator: Translator | None = None,
                 line.status)] + [""] * (len(CSV_COLUMNS) - 6))
         for seat in line.seats:
             writer.writerow([_cell(v) for v in (
-                line.id, _game_name(tr, line.kind), line.kind, _when(line.started, tz),
-                round(line.duration / 60), line.status, seat.seat + 1, seat.player_id,
+                line.id, line_name(tr, line), line.kind, _when(line.started, tz),
+                line.played_minutes, line.status, seat.seat + 1, seat.player_id,
                 seat.name, seat.name_then, seat.score, seat.winner, seat.medals,
-                seat.best_kill, line.outcome, line.difficulty, line.recovered, line.lost)])
+                seat.best_kill, line.outcome, line.difficulty, line.recovered, line.lost,
+                line.template, seat.rank, seat.out,
+                None if seat.team is None else seat.team + 1, _seconds(seat.time_ms),
+                seat.turns, _seconds(seat.average_ms), _seconds(seat.longest_ms),
+                _seconds(seat.overtime_ms))])
+    return out.getvalue()
+
+
+def scores_path(path: Path) -> Path:
+    """Where the long table goes beside the CSV: `<name>-scores.csv`."""
+    return path.with_name(f"{path.stem}-scores{path.suffix or '.csv'}")
+
+
+def scores_csv_text(journal: Journal, *, translator: Translator | None = None,
+                    tz: tzinfo | None = None) -> str:
+    """The long table of every score pad game: one row per cell entered."""
+    tr = translator or Translator("en")
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(SCORES_COLUMNS)
+    for line in games(journal, kind="pad", newest_first=False):
+        if line.status == "damaged":
+            continue
+        record = journal.game(line.id)
+        template = record.setup.get("template") or {}
+        names = {c.get("id"): c.get("name") for c in template.get("categories") or []
+                 if isinstance(c, dict)}
+        listed = [str(x) for x in record.summary.get("players") or []]
+        for cell in record.summary.get("cells") or []:
+            if not isinstance(cell, list) or len(cell) != 4 or cell[0] not in listed:
+                continue  # a cell of the wrong shape: not exported
+            who, where, text, points = cell
+            seat = line.seats[listed.index(who)]
+            is_round = isinstance(where, int) and not isinstance(where, bool)
+            name = names.get(where)
+            category_name = label_in(name if isinstance(name, dict) else (
+                {"": name} if isinstance(name, str) else None), tr.language)
+            writer.writerow([_cell(v) for v in (
+                line.id, line_name(tr, line), line.template, _when(line.started, tz),
+                line.status, seat.seat + 1, seat.player_id, seat.name,
+                where if is_round else None, None if is_round else where,
+                None if is_round else category_name or where,
+                str(text) if text != "" else None, points, seat.score)])
     return out.getvalue()
 
 
@@ -121,46 +207,77 @@ _BG_DATE = "%Y-%m-%d %H:%M:%S"
 def bgstats(journal: Journal, *, translator: Translator | None = None,
             tz: tzinfo | None = None) -> dict[str, Any]:
     tr = translator or Translator("en")
-    finished = games(journal, status="finished", newest_first=False)
-    kinds = sorted({line.kind for line in finished})
-    game_ids = {kind: i for i, kind in enumerate(kinds, start=1)}
-    last = {kind: max(g.updated for g in finished if g.kind == kind) for kind in kinds}
+    finished = [line for line in games(journal, status="finished", newest_first=False)
+                if line.kind not in UNRANKED]
+    sections = sorted({_section(line) for line in finished})
+    game_ids = {section: i for i, section in enumerate(sections, start=1)}
+    last = {section: max(g.updated for g in finished if _section(g) == section)
+            for section in sections}
+    first = {section: next(g for g in reversed(finished) if _section(g) == section)
+             for section in sections}  # the newest game names the template
     players: dict[int, dict[str, Any]] = {}
     plays = []
     seen: set[tuple[str, int]] = set()
     for line in finished:
+        section = _section(line)
         scores = []
+        teams = line.teams
         for seat in line.seats:
             pid = _player_ref(players, seat, line, tz)
-            new = (line.kind, pid) not in seen
-            seen.add((line.kind, pid))
-            scores.append({
+            new = (section, pid) not in seen
+            seen.add((section, pid))
+            score: dict[str, Any] = {
                 "playerRefId": pid,
                 "score": "" if seat.score is None else str(seat.score),
                 "winner": seat.winner,
                 "newPlayer": new,
-                "startPlayer": False,
+                "startPlayer": line.start_player == seat.seat,
                 "seatOrder": seat.seat,
-                "rank": 0,
+                "rank": seat.rank or 0,
                 "role": "",
-            })
-        plays.append(_play(line, game_ids[line.kind], scores, tz))
+            }
+            if teams and seat.team is not None:
+                score["team"] = tr("night.export.team", n=seat.team + 1)
+            scores.append(score)
+        plays.append(_play(line, game_ids[section], scores, tz))
     return {
         "about": tr("night.export.about"),
-        "games": [{
-            "id": game_ids[kind],
-            "uuid": _uuid("game", kind),
-            "name": _game_name(tr, kind),
-            "modificationDate": _when(last[kind], tz, _BG_DATE),
-            "cooperative": kind in COOPERATIVE,
-            "highestWins": True,
-            "noPoints": kind in COOPERATIVE,
-            "bggId": 0,
-        } for kind in kinds],
+        "games": [_game(tr, section, game_ids[section], first[section], last[section], tz)
+                  for section in sections],
         "players": [players[k] for k in sorted(players)],
         "locations": [],
         "plays": plays,
         "userInfo": {"meRefId": 0},
+    }
+
+
+def _section(line: GameLine) -> str:
+    """A game of BG Stats: a kind, or a score pad template."""
+    return f"pad:{line.template}" if line.kind == "pad" else line.kind
+
+
+def _game(tr: Translator, section: str, ident: int, line: GameLine, last: float,
+          tz: tzinfo | None) -> dict[str, Any]:
+    if line.kind == "pad":
+        return {
+            "id": ident,
+            "uuid": _uuid("game", section),
+            "name": _text(line_name(tr, line)),
+            "modificationDate": _when(last, tz, _BG_DATE),
+            "cooperative": line.win == "coop",
+            "highestWins": line.win != "lowest",
+            "noPoints": line.win in ("coop", "places"),
+            "bggId": line.bgg_id or 0,
+        }
+    return {
+        "id": ident,
+        "uuid": _uuid("game", section),
+        "name": _game_name(tr, section),
+        "modificationDate": _when(last, tz, _BG_DATE),
+        "cooperative": section in COOPERATIVE,
+        "highestWins": True,
+        "noPoints": section in COOPERATIVE,
+        "bggId": 0,
     }
 
 
@@ -188,16 +305,16 @@ def _play(line: GameLine, game_ref: int, scores: list[dict[str, Any]],
         "playDate": _when(line.started, tz, _BG_DATE),
         "entryDate": _when(line.started, tz, _BG_DATE),
         "modificationDate": _when(line.updated, tz, _BG_DATE),
-        "durationMin": round(line.duration / 60),
+        "durationMin": line.played_minutes,
         "rounds": line.rounds or 0,
         "ignored": False,
         "manualWinner": False,
-        "usesTeams": False,
+        "usesTeams": bool(line.teams),
         "board": _text(line.difficulty or ""),
         "playImages": "[]",
         "rating": 0,
         "scoringSetting": 0,
-        "bggId": 0,
+        "bggId": line.bgg_id or 0,
         "importPlayId": 0,
         "nemestatsId": 0,
         "expansionPlays": [],

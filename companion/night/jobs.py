@@ -112,14 +112,18 @@ def statistics(journal: Journal, line_kinds: Sequence[str] = (), recent: int = 0
 
 def export_file(journal: Journal, what: str, path: Path, translator: Translator,
                 tz: tzinfo | None = None) -> Job[Path]:
-    """The CSV or the BG Stats file, written to `path`."""
+    """The CSV or the BG Stats file, written to `path`; the CSV with the score pad's
+    long table beside it (`export.scores_path`)."""
     total = yield from _prepare(journal, 3)
     yield Progress(msg(f"night.progress.{what}"), total - 2, total)
     if what == "csv":
         text: str | Iterator[str] = export.csv_text(journal, translator=translator, tz=tz)
+        scores = export.scores_csv_text(journal, translator=translator, tz=tz)
     else:  # in pieces, encoded while written
         text = export.json_chunks(export.bgstats(journal, translator=translator, tz=tz))
     yield Progress(msg("night.progress.writing", path=str(path)), total - 1, total)
+    if what == "csv":
+        export.write(export.scores_path(path), scores)
     export.write(path, text)
     return path
 

@@ -21,7 +21,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.journal import Journal
 from companion.messages import CompanionError, Message, msg
-from companion.night import backup, jobs
+from companion.night import backup, export, jobs
 from companion.night.jobs import Job
 from ui import theme
 from ui.background import Running, run_in
@@ -211,11 +211,17 @@ class NightExportScreen(PageScreen):
                                              players=result.players)
                 self.refresh()  # the new backup joins the list
             else:
+                if what == "csv":  # the score pad's long table beside it
+                    self.status += "\n" + app.tr("night.ui.saved_to",
+                                                 path=str(export.scores_path(path)))
                 self.show_state()
 
         def discard(_result: Any) -> None:  # cancelled too late: leave no half-made file
             with contextlib.suppress(OSError):
                 path.unlink()
+            if what == "csv":
+                with contextlib.suppress(OSError):
+                    export.scores_path(path).unlink()
 
         self._run("export.progress", job, done, discard=discard)
 
