@@ -225,3 +225,28 @@ def test_commands_of_any_shape_are_refused_or_applied(ident, raw):
             continue
         state = after
         sheet_view(state), standings_view(state), RULES.summary(state)
+
+
+@settings(max_examples=100)
+@given(st.booleans(), st.sampled_from(["sum", "own"]),
+       st.lists(st.lists(st.integers(-20, 20), min_size=6, max_size=6), min_size=1, max_size=4),
+       st.permutations(range(6)), st.integers(2, 3))
+def test_team_ranks_agree_with_a_brute_force_ranking_of_team_scores(lower, mode, rows, seats,
+                                                                     teams_n):
+    from tests.pad_helpers import template
+
+    size = 6 // teams_n
+    teams = [sorted(seats[i * size:(i + 1) * size]) for i in range(teams_n)]
+    data = dict(template("rounds-lowest" if lower else "rounds-highest"), teams={"score": mode})
+    state = start(data, 6, teams=teams)
+    for r, row in enumerate(rows):
+        for s in range(6):
+            if mode == "sum" or any(team[0] == s for team in teams):
+                state = play(state, c.SetCell(s, r, None, str(row[s])))
+    scores = [sum(row[s] for row in rows for s in (team if mode == "sum" else team[:1]))
+              for team in teams]
+    team_ranks = [1 + sum(1 for o in scores if (o < sc if lower else o > sc)) for sc in scores]
+    expected = [next(team_ranks[i] for i, team in enumerate(teams) if s in team)
+                for s in range(6)]
+    assert list(outcome(state).ranks) == expected
+    assert sheet_view(state).missing == ()  # a team scoring its own owes one column
