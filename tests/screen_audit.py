@@ -76,6 +76,9 @@ KEY_FIGURES = (
     ("bond_play", "play.turn"),
     ("bond_*", "capture.value"), ("bond_*", "attack.preview"),
     ("tray_play", "play.total"), ("tray_play", "play.die.*"),  # the dice tray
+    # the score pad's standings: every total and rank, read from every seat
+    ("pad_standings", "standings.total.*"), ("pad_standings", "standings.rank.*"),
+    ("pad_end", "end.score.*"),
     ("*_end", "end.title"),  # every game's outcome
 )
 
@@ -279,7 +282,7 @@ def _leaves(language: str) -> dict[str, set[str]]:
     return out
 
 
-_DOMAINS = ("core", "evil", "castor", "bond", "night", "hardware", "deploy")
+_DOMAINS = ("core", "evil", "castor", "bond", "night", "hardware", "deploy", "pad")
 _DOTTED = re.compile(r"\b(?:" + "|".join(_DOMAINS) + r")(?:\.[a-z0-9_]+)+\b")
 _SNAKE = re.compile(r"(?<![\w/.-])[a-z]+(?:_[a-z0-9]+)+(?![\w/.-])")
 

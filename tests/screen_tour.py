@@ -289,7 +289,8 @@ def home(ui: Any) -> None:
     for _ in range(4):
         if ui.screen == "home":
             return
-        for tid in ("play.home", "end.home", "setup.back", "traysetup.back", "play.close",
+        for tid in ("play.home", "end.home", "standings.back", "setup.back", "traysetup.back",
+                    "play.close",
                     "log.back", "history.back", "stats.back", "players.back",
                     "export.back", "settings.back"):
             if ui.has(tid):
@@ -497,6 +498,88 @@ BOND = Journey("bond", (
     S("bond_end", "screen:bond_end", bond_end_by_agreement),
 ))
 
+def pad_keys(text: str) -> Action:
+    """The score pad's keypad: `text` typed (digits, "+", "±"), Enter not pressed."""
+    def act(ui: Any) -> None:
+        for ch in text:
+            ui.tap({"+": "keypad.plus", "±": "keypad.pm"}.get(ch, f"keypad.{ch}"))
+    return act
+
+
+def pad_fill(cells: int = 999, rounds: int | None = None, same: int | None = None) -> Action:
+    """Type a score in the cell the sheet asks for and Enter, `cells` times, or until
+    `rounds` rounds are complete, or until the sheet asks for none (a categories sheet
+    filled in). The values vary by seat and row (0 to 9), or are all `same`."""
+    def act(ui: Any) -> None:
+        from companion.games.pad.view import sheet_view
+
+        for count in range(cells):
+            view = sheet_view(ui.app.session.state)
+            if view.current is None or (
+                    rounds is not None and view.current[0] is not None
+                    and view.current[0] >= rounds):
+                return
+            seat = view.current_seat or 0
+            ui.tap(f"keypad.{(3 * seat + count) % 10 if same is None else same}")
+            ui.tap("keypad.enter")
+            if ui.dialog is not None:
+                raise StepFailed(f"the pad refused a cell ({ui.dialog})")
+    return act
+
+
+def pad_template(ident: str) -> Action:
+    """The set-up's template list: the template `ident` chosen."""
+    def act(ui: Any) -> None:
+        ui.tap("setup.template")
+        expect_dialog("templates")(ui)
+        ui.tap(f"templates.{ident}")
+    return act
+
+
+# the ad-hoc pad at eight players and twelve rounds: the sheet's largest rounds shape
+PAD = Journey("pad", (
+    S("pad_setup", "screen:pad_setup", tap("home.game.pad")),
+    S("pad_dialog_templates", "dialog:templates", tap("setup.template"), leave=CLOSE),
+    S("pad_setup_eight", "screen:pad_setup", until_has("setup.name.7", "setup.add")),
+    S("pad_play", "screen:pad_play", tap("setup.start")),
+    S("pad_play_typing", "screen:pad_play", pad_keys("3+6+2")),
+    S("pad_dialog_error", "dialog:error", pad_keys("+"), tap("keypad.enter"),
+      leave=(close_dialog, tap("keypad.del"), tap("keypad.enter"))),
+    S("pad_play_missing", "screen:pad_play", pad_fill(cells=3)),
+    S("pad_play_12_rounds", "screen:pad_play", pad_fill(rounds=12)),
+    S("pad_play_page_up", "screen:pad_play", tap("sheet.up")),
+    S("pad_play_correcting", "screen:pad_play", tap("sheet.cell.1.0"), pad_keys("7±")),
+    S("pad_dialog_player", "dialog:player", tap("sheet.name.2"), leave=CLOSE),
+    S("pad_standings", "screen:pad_standings", tap("keypad.enter"), tap("play.standings")),
+    S("pad_end", "screen:pad_end", tap("standings.end")),
+))
+
+# 7 Wonders at eight players (one past its box: asked, then allowed), its ten
+# categories filled in
+PAD_CATEGORIES = Journey("pad_categories", (
+    S("pad_dialog_count", "dialog:count", tap("home.game.pad"),
+      until_has("setup.name.7", "setup.add"), pad_template("7-wonders"),
+      tap("setup.start")),
+    S("pad_play_categories", "screen:pad_play", tap("count.yes")),
+    S("pad_play_categories_full", "screen:pad_play", pad_fill()),
+    S("pad_play_categories_down", "screen:pad_play", tap("sheet.down")),
+    S("pad_standings_eight", "screen:pad_standings", tap("play.standings")),
+))
+
+# Wingspan's tie-breaker (unused food) asked at the end, undone from the question
+PAD_TIE = Journey("pad_tie", (
+    S("pad_dialog_tie", "dialog:tie", tap("home.game.pad"), pad_template("wingspan"),
+      tap("setup.start"), pad_fill(same=5), tap("play.standings"), tap("standings.end")),
+    S("pad_end_tie_undone", "screen:pad_play", tap("tie.undo")),
+))
+
+# a co-operative sheet: the table's win asked at the end
+PAD_COOP = Journey("pad_coop", (
+    S("pad_dialog_coop", "dialog:coop", tap("home.game.pad"), pad_template("coop"),
+      tap("setup.start"), pad_fill(cells=2), tap("play.standings"), tap("standings.end")),
+    S("pad_end_coop", "screen:pad_end", tap("coop.won")),
+))
+
 TRAY = Journey("tray", (
     S("tray_setup", "screen:tray_setup", tap("home.tray"), tap("traysetup.add.d6"),
       tap("traysetup.add.d6"), tap("traysetup.add.d20")),
@@ -545,7 +628,8 @@ NIGHT = Journey("night", (
     S("night_settings", "screen:night_settings", home, tap("home.settings")),
 ))
 
-TOUR: tuple[Journey, ...] = (EVIL, EVIL_DEFEAT, CASTOR, CASTOR_TRICKS, BOND, TRAY, NIGHT)
+TOUR: tuple[Journey, ...] = (EVIL, EVIL_DEFEAT, CASTOR, CASTOR_TRICKS, BOND, TRAY, NIGHT,
+                             PAD, PAD_CATEGORIES, PAD_TIE, PAD_COOP)
 
 
 # -- running it --------------------------------------------------------------------------

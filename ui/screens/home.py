@@ -16,7 +16,7 @@ from ui.screens.night.common import scroll_list
 from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
-GAMES = ("evil", "castor", "bond")
+GAMES = ("evil", "castor", "bond", "pad")
 
 
 def portrait() -> bool:
@@ -115,6 +115,11 @@ class HomeScreen(PageScreen):
         app = App.get_running_app()
         if kind == "castor":
             return app.tr("core.ui.progress_round", n=summary.get("turn", 1))
+        if kind == "pad":  # the template, and the round being played on a rounds sheet
+            name = str(summary.get("template_name", ""))
+            if not summary.get("turn"):
+                return name
+            return app.tr("pad.ui.progress", n=summary["turn"], template=name)
         if kind == "tray":
             return app.tr("night.ui.tray_rolls", n=summary.get("rolls", 0))
         if "scores" in summary:

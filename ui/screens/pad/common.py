@@ -1,0 +1,57 @@
+"""What the score pad's screens share: the session's state, labels in the table's
+language, players' colours."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+
+from ui import theme
+from ui.widgets.charts import PALETTE, hex_rgba, player_rgba
+
+
+def current_state() -> Any:
+    session = App.get_running_app().session
+    assert session is not None
+    return session.state
+
+
+def label(name: Any) -> str:
+    """A template's label (a plain string, a language -> text mapping or its pairs, or
+    a Message) in the app's language."""
+    from companion.messages import Message
+
+    app = App.get_running_app()
+    if isinstance(name, Message):
+        return app.say(name)
+    if isinstance(name, str):
+        return name
+    from companion.games.pad.template import label_text
+
+    if isinstance(name, dict):
+        name = tuple(name.items())
+    return label_text(name, app.translator.language)
+
+
+def seat_colour(player: Any, seat: int) -> theme.Rgba:
+    """A seat's colour: the one chosen (roster or set-up), else the roster's by id,
+    else the palette's by seat."""
+    colour = getattr(player, "colour", None) if not isinstance(player, dict) \
+        else player.get("colour")
+    roster_id = getattr(player, "roster_id", None) if not isinstance(player, dict) \
+        else player.get("roster_id")
+    if colour:
+        return hex_rgba(colour)
+    if roster_id:
+        return player_rgba(roster_id, "")
+    return hex_rgba(PALETTE[seat % len(PALETTE)])
+
+
+def number(value: Any) -> str:
+    """A value as the sheet writes it, with a true minus sign ("" for a blank)."""
+    if value is None:
+        return ""
+    from companion.games.pad.entry import shown
+
+    return shown(value).replace("-", "\u2212")

@@ -1,0 +1,259 @@
+"""The score pad's dialogs: the template list (a broken template shown as broken, with
+why), the player count outside the template's range, a player's menu (leaves, is
+eliminated, wins outright), and the questions the end asks: a tie-breaker's input
+(leftover coins...), the table's choice among players tied after every tie-breaker,
+and a co-operative game's win or loss. A question the table's last action raised has
+its Undo, which takes that action back from the question itself.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.names import display_name
+from ui import theme
+from ui.dialogs import Dialog, open_dialog
+from ui.screens.night.common import scroll_list
+from ui.screens.pad import typing
+from ui.screens.pad.common import label, number
+from ui.widgets.basics import Tap, Text, follow_height
+
+TEMPLATE_ROW = 66  # px: three lines of small text (a long name on two, then the range)
+
+
+def _send(dialog: Dialog, command: Any) -> None:
+    dialog.dismiss()
+    App.get_running_app().send(command)
+
+
+def undo_item(dialog: Dialog) -> tuple[str, str, Callable[[], Any]]:
+    """Undo the action that raised this question, from the question."""
+    app = App.get_running_app()
+
+    def undo() -> None:
+        dialog.dismiss()
+        app.undo()
+
+    return app.tr("core.ui.undo"), f"{dialog.tid}.undo", undo
+
+
+# -- set-up ------------------------------------------------------------------------------
+def template_dialog(on_chosen: Callable[[dict[str, Any]], Any]) -> Dialog:
+    """Every template, the built-ins first; a broken one greyed with its first problem
+    (tapping it says every problem), never hiding the others."""
+    from companion.games.pad.template import to_data
+    from companion.games.pad.templates import load
+
+    app = App.get_running_app()
+    catalogue = load()
+    dialog = Dialog(app.tr("pad.ui.templates_title"), "templates", size_hint=(0.9, 0.94))
+    # two columns: the built-ins and a few of the table's own fit without scrolling
+    scroller, rows = scroll_list(theme.SPACE_XS)
+    rows.cols = 2
+    rows.spacing = (dp(theme.SPACE_S), dp(theme.SPACE_XS))
+    for found in catalogue.templates:
+        template = found.template
+        text = app.tr("pad.ui.template_line", name=label(template.name),
+                      low=template.players_min, high=template.players_max,
+                      win=app.tr(f"pad.ui.win_short.{template.win}"))
+        tap = Tap(text, size=theme.SIZE_SMALL, tid=f"templates.{template.id}")
+        tap.bind(on_release=lambda _b, t=template: (dialog.dismiss(), on_chosen(to_data(t))))
+        rows.add_widget(follow_height(tap, theme.touch(TEMPLATE_ROW)))
+    for k, broken in enumerate(catalogue.broken):
+        first = broken.problems[0] if broken.problems else None
+        why = "" if first is None else app.say(first.message)
+        text = app.tr("pad.ui.template_broken", name=broken.path.name, why=why)
+        tap = Tap(text, size=theme.SIZE_SMALL, tid=f"templates.broken.{k}",
+                  background=theme.PANEL, color=theme.DANGER_TEXT)
+        tap.bind(on_release=lambda _b, b=broken: _broken(b))
+        rows.add_widget(follow_height(tap, theme.touch(TEMPLATE_ROW)))
+    dialog.add(scroller)
+    dialog.buttons([(app.tr("core.ui.cancel"), "templates.cancel", dialog.dismiss)])
+    dialog.default = dialog.dismiss
+    return open_dialog(dialog)
+
+
+def _broken(broken: Any) -> None:
+    """Every problem of a broken template, as `file:line: key: message`."""
+    from dataclasses import replace
+    from pathlib import Path
+
+    from ui.dialogs import message
+
+    app = App.get_running_app()
+    lines = [replace(p, file=Path(p.file).name).format(app.say) for p in broken.problems]
+    message(app.tr("pad.ui.broken_title", name=broken.path.name), "\n".join(lines),
+            tid="broken", size_hint=(0.9, 0.8))
+
+
+def confirm(title: str, text: str, yes: str, on_yes: Callable[[], Any], tid: str) -> Dialog:
+    """A question with Cancel and a green yes (the default stays Cancel)."""
+    app = App.get_running_app()
+    dialog = Dialog(title, tid, size_hint=(0.84, 0.7))
+    dialog.add(Text(text, size=theme.SIZE_BODY, tid=f"{tid}.text", valign="top"))
+
+    def go() -> None:
+        dialog.dismiss()
+        on_yes()
+
+    row = dialog.buttons([(app.tr("core.ui.cancel"), f"{tid}.cancel", dialog.dismiss),
+                          (yes, f"{tid}.yes", go)])
+    row.children[0].set_background(theme.SUCCESS)
+    dialog.default = dialog.dismiss
+    return open_dialog(dialog)
+
+
+# -- a player's menu ---------------------------------------------------------------------
+def player_dialog(state: Any, seat: int) -> Dialog:
+    """What can happen to one player during the game: leaving, elimination (when the
+    template allows it), an outright win (likewise)."""
+    from companion.games.pad import commands as c
+
+    app = App.get_running_app()
+    name = display_name(state.players[seat].name)
+    dialog = Dialog(app.tr("pad.ui.player_title", player=name), "player",
+                    size_hint=(0.7, 0.8))
+    items = []
+    active = state.exits[seat] is None if state.exits else True
+    if active:
+        items.append((app.tr("pad.ui.leave"), "player.leave",
+                      lambda: _send(dialog, c.Leave(seat))))
+        if state.template.eliminate:
+            items.append((app.tr("pad.ui.eliminate"), "player.eliminate",
+                          lambda: _send(dialog, c.Eliminate(seat))))
+        if state.template.instant_win:
+            items.append((app.tr("pad.ui.instant_win"), "player.instant",
+                          lambda: _send(dialog, c.InstantWin((seat,)))))
+    if items:
+        dialog.buttons(items, cols=1)
+    dialog.add(BoxLayout())
+    dialog.buttons([(app.tr("core.ui.close"), "player.close", dialog.dismiss)])
+    dialog.default = dialog.dismiss
+    return open_dialog(dialog)
+
+
+# -- the end's questions -----------------------------------------------------------------
+def ask_if_needed(state: Any) -> Dialog | None:
+    """The question the game waits for, if any, once the table ends it: a tie-breaker's
+    input, then the table's choice among players still tied."""
+    from companion.games.pad.outcome import outcome
+
+    app = App.get_running_app()
+    if app.dialog is not None or not asks(state):
+        return None
+    seen = outcome(state)
+    for seats, tiebreak in seen.pending:
+        if tiebreak.input is not None:
+            row = state.tie_row(tiebreak.input)
+            missing = [s for s in seats if row[s] is None]
+            if missing:
+                return tie_input_dialog(state, seats, missing[0], tiebreak)
+    if seen.undecided:
+        return choose_dialog(state, seen.undecided)
+    return None
+
+
+def asks(state: Any) -> bool:
+    """The end's questions are asked once the table ended the game."""
+    return bool(state.finished)
+
+
+def tie_input_dialog(state: Any, seats: tuple[int, ...], seat: int, tiebreak: Any) -> Dialog:
+    """One tied player's tie-breaker input, on a keypad of its own."""
+    from companion.games.pad import commands as c
+
+    app = App.get_running_app()
+    names = ", ".join(display_name(state.players[s].name) for s in seats)
+    what = label(tiebreak.name)
+    dialog = Dialog(app.tr("pad.ui.tie_title", players=names, what=what), "tie",
+                    size_hint=(0.7, 0.96))
+    typed = {"text": ""}
+    shown = dialog.add(Text(app.tr("pad.ui.tie_ask", player=display_name(
+        state.players[seat].name), what=what), size=theme.SIZE_BODY, tid="tie.ask",
+        size_hint_y=None, height=dp(30)))
+    value = dialog.add(Text("", size=theme.SIZE_TITLE, bold=True, halign="center",
+                            tid="tie.value", size_hint_y=None, height=dp(40)))
+    del shown
+
+    def press(key: str) -> None:
+        typed["text"] = typing.press(typed["text"], key)
+        value.text = typing.shown(typed["text"])
+
+    def ok() -> None:
+        if typed["text"]:
+            _send(dialog, c.SetTieInput(seat, str(tiebreak.input), typed["text"]))
+
+    keys = [(d, f"tie.{d}", lambda d=d: press(d)) for d in "123456789"]
+    keys += [(app.tr("core.ui.delete"), "tie.del", lambda: press("del")),
+             ("0", "tie.0", lambda: press("0")), (app.tr("core.ui.ok"), "tie.ok", ok)]
+    dialog.buttons(keys, cols=3, height=48)
+    dialog.buttons([undo_item(dialog)], height=48)
+    dialog.default = ok
+    return open_dialog(dialog)
+
+
+def choose_dialog(state: Any, seats: tuple[int, ...]) -> Dialog:
+    """Players tied after every tie-breaker, and the template says the table chooses:
+    tap the winners (one or more), then OK; recorded."""
+    from companion.games.pad import commands as c
+
+    app = App.get_running_app()
+    names = ", ".join(display_name(state.players[s].name) for s in seats)
+    dialog = Dialog(app.tr("pad.ui.choose_title", players=names), "choose",
+                    subtitle=app.tr("pad.ui.choose_hint"), size_hint=(0.84, 0.9))
+    chosen: list[int] = []
+    buttons: dict[int, Tap] = {}
+
+    def toggle(seat: int) -> None:
+        if seat in chosen:
+            chosen.remove(seat)
+        else:
+            chosen.append(seat)
+        for s, tap in buttons.items():
+            tap.set_background(theme.SELECTED if s in chosen else theme.BUTTON)
+        ok_button.disabled = not chosen
+
+    row = dialog.buttons([(display_name(state.players[s].name), f"choose.{s}",
+                           lambda s=s: toggle(s)) for s in seats],
+                         cols=min(4, len(seats)), height=60)
+    for tap, s in zip(reversed(row.children), seats, strict=True):
+        buttons[s] = tap
+    dialog.add(BoxLayout())
+
+    def ok() -> None:
+        if chosen:
+            _send(dialog, c.SettleTie(tuple(sorted(chosen))))
+
+    bottom = dialog.buttons([undo_item(dialog),
+                             (app.tr("core.ui.ok"), "choose.ok", ok)])
+    ok_button = bottom.children[0]
+    ok_button.disabled = True
+    dialog.default = ok
+    return open_dialog(dialog)
+
+
+def coop_dialog() -> Dialog:
+    """A co-operative game ends: did the table win?"""
+    from companion.games.pad import commands as c
+
+    app = App.get_running_app()
+    dialog = Dialog(app.tr("pad.ui.coop_title"), "coop", size_hint=(0.8, 0.6))
+    won = dialog.buttons([(app.tr("pad.ui.coop_won"), "coop.won",
+                           lambda: _send(dialog, c.CoopOutcome(True))),
+                          (app.tr("pad.ui.coop_lost"), "coop.lost",
+                           lambda: _send(dialog, c.CoopOutcome(False)))], height=72)
+    won.children[1].set_background(theme.SUCCESS)
+    won.children[0].set_background(theme.DANGER)
+    dialog.add(BoxLayout())
+    dialog.buttons([(app.tr("core.ui.cancel"), "coop.cancel", dialog.dismiss)])
+    dialog.default = dialog.dismiss
+    return open_dialog(dialog)
+
+
+__all__ = ["ask_if_needed", "choose_dialog", "confirm", "coop_dialog", "number",
+           "player_dialog", "template_dialog", "tie_input_dialog"]

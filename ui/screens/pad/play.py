@@ -1,0 +1,331 @@
+"""The score pad's play screen: the sheet (names and totals frozen, a page of rows at a
+time) and the keypad beside it. The keypad types into one cell: the next one the sheet
+asks for (Enter moves on to the next player in seat order), or any cell tapped, to
+correct it; what is typed shows with its value and the player's new total before Enter
+commits it. The header says what the table does now and who is missing.
+
+The cell typed in is the sheet's own (`sheet_view(state).current`) unless the table
+tapped another: a game resumed after a power cut opens on the same cell.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+
+from companion.session import Session, Update
+from ui import theme
+from ui.screens.pad import typing
+from ui.screens.pad.common import label, number, seat_colour
+from ui.screens.pad.keypad import Keypad
+from ui.screens.pad.sheet import LABEL_CATEGORIES, LABEL_ROUNDS, Cell, Column, Row, Sheet
+from ui.screens.play_base import PlayScreen
+from ui.widgets.basics import Tap, follow_width
+from ui.widgets.basics import _follow_scale as follow_scale
+
+KEYPAD_WIDTH = 236  # px at 800x480: four keys of 56
+HEADER_BUTTON = 104
+#: commands that change a cell: made on the sheet of a finished game, the sheet stays
+CELL_COMMANDS = ("SetCell", "ClearCell")
+
+
+class Target:
+    """A cell of the sheet: its row (round index or category) and seat."""
+
+    def __init__(self, row: int, seat: int, round_: int | None, category: str | None) -> None:
+        self.row, self.seat, self.round, self.category = row, seat, round_, category
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Target) and (self.row, self.seat) == (other.row, other.seat)
+
+
+class PadPlayScreen(PlayScreen):
+    # -- layout -----------------------------------------------------------------------
+    def _build(self) -> None:
+        app = App.get_running_app()
+        root = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_S),
+                         spacing=dp(theme.SPACE_XS))
+        undo, redo, _home = self.history_buttons()
+        for button in (undo, redo):
+            follow_scale(button, theme.SIZE_BODY)
+            follow_width(button, HEADER_BUTTON)
+        self.standings_button = follow_width(
+            Tap(app.tr("pad.ui.standings"), size=theme.SIZE_BODY, tid="play.standings"),
+            HEADER_BUTTON + 24)
+        self.standings_button.bind(on_release=lambda _b: self.open_standings())
+        top, self.status = self.game_header("play.status",
+                                            extra=[undo, redo, self.standings_button])
+        self.status.bind(width=self.fit_status, height=self.fit_status)
+        body = BoxLayout(spacing=dp(theme.SPACE_S))
+        self.sheet = Sheet(self.tap_cell, self.tap_name)
+        self.keypad = follow_width(Keypad(self.key, app.tr("pad.ui.enter")), KEYPAD_WIDTH)
+        body.add_widget(self.sheet)
+        body.add_widget(self.keypad)
+        root.add_widget(top)
+        root.add_widget(body)
+        self.add_widget(root)
+        self.cursor: Target | None = None  # a cell the table tapped (None: the sheet's)
+        self.typed = ""
+
+    # -- session ----------------------------------------------------------------------
+    def open_session(self, session: Session) -> None:
+        super().open_session(session)
+        self._opening = True  # the first update shows the screen the game is on
+        self.cursor = None
+        self.typed = ""
+        params = session.setup.get("params") or {}
+        self.keypad.debounce = float(params.get("debounce", 0) or 0) \
+            if isinstance(params, dict) else 0.0
+
+    def after_update(self, update: Update | None) -> None:
+        """Redraw from the committed state and show the screen the game calls for: the
+        end page once the game ends (its questions over it: a tie-breaker's input, the
+        table's choice), the sheet again when an undo takes the end back; a correction
+        made on the sheet of a finished game stays on the sheet."""
+        app = App.get_running_app()
+        opening, self._opening = self._opening, False
+        if update is not None:
+            # an action done, undone or redone: the keypad goes back to the sheet's cell
+            self.cursor = None
+            self.typed = ""
+        self.refresh()
+        manager = app.root
+        if self.state.finished:
+            end = manager.get_screen("pad_end")
+            end.show(self.state)
+            cell = update is not None and type(update.command).__name__ in CELL_COMMANDS
+            if opening or (update is not None and not cell and manager.current != "pad_end"
+                           and update.verb == "do"):
+                app.close_dialog()
+                manager.current = "pad_end"
+            from ui.screens.pad.dialogs import ask_if_needed
+
+            if manager.current == "pad_end":
+                ask_if_needed(self.state)
+            return
+        if manager.current == "pad_end":
+            manager.current = self.name
+        elif manager.current == "pad_standings":
+            manager.get_screen("pad_standings").refresh()
+        elif manager.current != self.name:
+            manager.current = self.name
+
+    # -- drawing ----------------------------------------------------------------------
+    def refresh(self) -> None:
+        from companion.games.pad.instructions import headline
+        from companion.games.pad.view import CellView, RowView, sheet_view
+        from companion.messages import msg
+
+        app = App.get_running_app()
+        state = self.state
+        view = sheet_view(state)
+        self.view = view
+        self.statuses = [app.say(headline(state)), *self.short_status(view)]
+        self.fit_status()
+        target = self.target()
+        columns = [Column(col.name, seat_colour(state.players[seat], seat),
+                          number(col.total), col.out is not None)
+                   for seat, col in enumerate(view.columns)]
+        self.shown_rows = list(view.rows)
+        if view.current is not None and view.current[0] == len(view.rows):
+            # the round to open: a row of blanks where the keypad types
+            self.shown_rows.append(RowView(len(view.rows), None,
+                                           msg("pad.ui.round", round=len(view.rows) + 1),
+                                           tuple(CellView("", None, None, False)
+                                                 for _ in view.columns)))
+        rows = []
+        for index, row in enumerate(self.shown_rows):
+            cells = []
+            for seat, cell in enumerate(row.cells):
+                selected = target is not None and target.row == index and target.seat == seat
+                text = number(cell.value)
+                if cell.missing and not text:
+                    text = "?"
+                cells.append(Cell(text, selected, bool(cell.missing), bool(cell.note),
+                                  bool(row.computed) or (bool(view.columns[seat].out)
+                                  and cell.value is None)))
+            # a round's number alone beside its row (the corner says "Round")
+            rows.append(Row(str(row.round + 1) if row.round is not None else label(row.label),
+                            tuple(cells)))
+        categories = state.template.shape == "categories"
+        self.sheet.show(columns, rows, None if target is None else target.row,
+                        LABEL_CATEGORIES if categories else LABEL_ROUNDS,
+                        app.tr("pad.ui.category" if categories else "pad.ui.round_short"),
+                        app.tr("pad.ui.total"))
+        self.keypad.decimals(not state.template.whole)
+        # the way to End: green once the sheet is played out (the end offered, or every
+        # cell filled)
+        ready = not view.finished and (view.end_offered or view.current is None)
+        self.standings_button.set_background(theme.SUCCESS if ready else theme.BUTTON)
+        self.show_typed()
+        self.refresh_history_buttons()
+
+    def short_status(self, view: Any) -> list[str]:
+        """A shorter headline for when the domain's does not fit the header (eight
+        names missing): how many are missing (the sheet shows each as "?")."""
+        app = App.get_running_app()
+        if not view.missing or view.current is None:
+            return []
+        round_, category = view.current
+        where = app.tr("pad.ui.round_n", round=round_ + 1) if round_ is not None else \
+            label(self.state.template.category(category).name)
+        return [app.tr("pad.ui.status_missing", where=where, n=len(view.missing))]
+
+    def fit_status(self, *_: Any) -> None:
+        """The headline at body size, else at the smallest size, else its short form:
+        two lines of the header, never cut."""
+        from ui.widgets.text_height import text_height
+
+        label, width = self.status, self.status.width
+        if not getattr(self, "statuses", None):
+            return
+        for size in (theme.SIZE_BODY, theme.MIN_TEXT):
+            follow_scale(label, size)
+            for text in self.statuses:
+                label.text = text
+                if width <= 1 or text_height(label, width) <= label.height + 0.5:
+                    return
+
+    def target(self) -> Target | None:
+        """The cell the keypad types in."""
+        if self.cursor is not None:
+            return self.cursor
+        current = self.view.current
+        if current is None:
+            return None
+        return self._target(*self._current_cell(current))
+
+    def _current_cell(self, current: tuple[int | None, str | None]) -> tuple[int, int]:
+        """(row, seat) of the view's `current`: a round's index is its row (the round
+        to open is the row after the last), a category's its place on the sheet."""
+        round_, category = current
+        seat = self.view.current_seat or 0
+        if round_ is not None:
+            return round_, seat
+        rows = [row.category for row in self.view.rows]
+        return rows.index(category), seat
+
+    def _target(self, row: int, seat: int) -> Target:
+        if self.state.template.shape == "categories":
+            return Target(row, seat, None, self.view.rows[row].category)
+        return Target(row, seat, row, None)
+
+    def _row(self, index: int) -> Any:
+        """The sheet's row, the round to open included (blank cells, owed by all)."""
+        return self.shown_rows[index]
+
+    def show_typed(self, note: str = "") -> None:
+        """Whose cell it is, what is typed (with its value when it adds up) and the new
+        total, or why it cannot be entered."""
+        from companion.games.pad.view import preview
+
+        app = App.get_running_app()
+        target = self.target()
+        if target is None:
+            self.keypad.tell(app.tr("pad.ui.no_cell"), "", "")
+            return
+        state = self.state
+        name = state.players[target.seat].name
+        row = self._row(target.row)
+        who = app.tr("pad.ui.cell_who", player=name, row=label(row.label))
+        cell = row.cells[target.seat]
+        if not self.typed:
+            if cell.value is not None:
+                typed = typing.shown(cell.text) if typing.adds_up(cell.text) else ""
+                shown = f"{typed} = {number(cell.value)}" if typed else number(cell.value)
+                self.keypad.tell(who, shown, note or app.tr("pad.ui.type_to_correct"))
+            else:
+                self.keypad.tell(who, "", note or app.tr("pad.ui.type_score"))
+            return
+        seen = preview(state, target.seat, target.round, target.category, self.typed)
+        typed = typing.shown(self.typed)
+        if seen.error is not None:
+            self.keypad.tell(who, typed, app.say(seen.error), error=True)
+            return
+        if typing.adds_up(self.typed):
+            typed = f"{typed} = {number(seen.value)}"
+        self.keypad.tell(who, typed, app.tr("pad.ui.new_total", player=name,
+                                            total=number(seen.total)))
+
+    # -- touches ----------------------------------------------------------------------
+    def tap_cell(self, row: int, seat: int) -> None:
+        if self._row(row).computed:
+            return  # a calculation's result: its inputs are typed
+        self.cursor = self._target(row, seat)
+        self.typed = ""
+        self.refresh()
+
+    def tap_name(self, seat: int) -> None:
+        """A player's menu: leaves, is eliminated, wins outright."""
+        from ui.screens.pad.dialogs import player_dialog
+
+        if not self.state.finished:
+            player_dialog(self.state, seat)
+
+    def key(self, key: str) -> None:
+        if self.session is None or self.target() is None:
+            return
+        if key == "enter":
+            self.enter()
+            return
+        if key == "del" and not self.typed:
+            self.clear_cell()
+            return
+        self.typed = typing.press(self.typed, key, decimals=not self.state.template.whole)
+        self.show_typed()
+
+    def enter(self) -> None:
+        """Commit what is typed; with nothing typed, a cell that has its value is left
+        as it is and the next player's is next (a blank is never a zero)."""
+        from companion.games.pad import commands as c
+
+        app = App.get_running_app()
+        target = self.target()
+        assert target is not None
+        if not self.typed:
+            cell = self._row(target.row).cells[target.seat]
+            if cell.value is None:
+                self.show_typed(app.tr("pad.ui.zero_hint"))
+                return
+            self.cursor = self._next_seat(target)
+            self.refresh()
+            return
+        app.send(c.SetCell(target.seat, target.round, target.category, self.typed))
+
+    def _next_seat(self, target: Target) -> Target | None:
+        """Where Enter goes from a cell left as it is: the next player in seat order
+        owing a cell on that row, then the next row's first (None: the sheet's own)."""
+        from companion.games.pad.view import next_cell
+
+        found = next_cell(self.state, target.seat, target.round, target.category)
+        if found is None:
+            return None
+        seat, round_, category = found
+        for index, row in enumerate(self.shown_rows):
+            if (row.round, row.category) == (round_, category):
+                return self._target(index, seat)
+        return None
+
+    def clear_cell(self) -> None:
+        """Delete with nothing typed: the cell goes back to blank (undoable)."""
+        from companion.games.pad import commands as c
+
+        target = self.target()
+        if target is None or self._row(target.row).cells[target.seat].value is None \
+                or self._row(target.row).computed:
+            return
+        App.get_running_app().send(c.ClearCell(target.seat, target.round, target.category))
+
+    def open_standings(self) -> None:
+        app = App.get_running_app()
+        screen = app.root.get_screen("pad_standings")
+        screen.refresh()
+        app.root.current = "pad_standings"
+
+    def hardware_button(self, name: str) -> Tap | None:
+        if name == "roll":  # ROLL is the keypad's Enter: the next player's cell
+            return self.keypad.keys["enter"]
+        return super().hardware_button(name)

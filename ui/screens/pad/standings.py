@@ -1,0 +1,135 @@
+"""The standings: every player by rank, totals at the key-figure size (large enough to
+read from every seat), who is out, the end condition's state, and End game.
+
+Tags: `standings.rank.<i>`, `standings.name.<i>`, `standings.total.<i>`,
+`standings.note.<i>` (the i-th line, best first), `standings.status`, `standings.end`,
+`standings.back`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.screenmanager import Screen
+
+from companion.names import display_name
+from ui import theme
+from ui.screens.pad.common import current_state, number, seat_colour
+from ui.widgets.basics import Tap, Text, follow_height, follow_width, paint_background
+from ui.widgets.components import header
+
+END_WIDTH = 190
+#: up to this many players in one column, at the display size; more in two columns
+ONE_COLUMN = 5
+
+
+class PadStandingsScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.box = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_S),
+                             spacing=dp(theme.SPACE_S))
+        self.add_widget(self.box)
+
+    def on_pre_enter(self, *_: Any) -> None:
+        self.refresh()
+
+    def refresh(self) -> None:
+        from companion.games.pad.instructions import headline
+        from companion.games.pad.view import standings_view
+
+        app = App.get_running_app()
+        if app.session is None:
+            return
+        state = current_state()
+        view = standings_view(state)
+        box = self.box
+        box.clear_widgets()
+        end = follow_width(Tap(app.tr("pad.ui.end_game"), size=theme.SIZE_BODY,
+                               tid="standings.end", background=theme.SUCCESS
+                               if self.ready(state) else theme.BUTTON),
+                           END_WIDTH)
+        end.bind(on_release=lambda _b: self.end())
+        end.disabled = bool(state.finished)
+        bar = header(app.say(headline(state)), "standings", back=self.back,
+                     back_text=app.tr("pad.ui.sheet"), extra=[end],
+                     title_size=theme.SIZE_BODY, title_tid="standings.status")
+        box.add_widget(bar)
+        entries = list(view.entries)
+        cols = 1 if len(entries) <= ONE_COLUMN else 2
+        # the display size while four rows a column fit it; the key-figure size beyond
+        figure = theme.SIZE_DISPLAY if len(entries) <= 8 else theme.SIZE_FIGURE
+        # best first down the first column, then down the second
+        grid = BoxLayout(spacing=dp(theme.SPACE_L))
+        rows = -(-len(entries) // cols)
+        for col in range(cols):
+            column = BoxLayout(orientation="vertical", spacing=dp(theme.SPACE_XS))
+            for i in range(col * rows, (col + 1) * rows):
+                column.add_widget(self.line(i, entries[i], figure) if i < len(entries)
+                                  else BoxLayout())
+            grid.add_widget(column)
+        box.add_widget(grid)
+        if view.end is not None and not state.finished:
+            box.add_widget(Text(app.say(view.end), size=theme.SIZE_BODY, color=theme.MUTED,
+                                tid="standings.end_state", size_hint_y=None, height=dp(28)))
+
+    @staticmethod
+    def ready(state: Any) -> bool:
+        """The sheet is played out: the end offered, or every cell filled."""
+        from companion.games.pad.view import sheet_view
+
+        view = sheet_view(state)
+        return not view.finished and (view.end_offered or view.current is None)
+
+    def line(self, i: int, entry: Any, figure: float) -> BoxLayout:
+        app = App.get_running_app()
+        state = current_state()
+        out = entry.out is not None
+        winner = entry.winner
+        ink = theme.MUTED if out else (theme.ACCENT if winner else theme.TEXT)
+        line = BoxLayout(spacing=dp(theme.SPACE_S))
+        rank = "–" if entry.rank is None else str(entry.rank)
+        line.add_widget(follow_width(Text(rank, size=figure, bold=True, halign="right",
+                                          color=ink, tid=f"standings.rank.{i}"),
+                                     64 if figure > theme.SIZE_FIGURE else 44))
+        chip = follow_width(BoxLayout(), 12)
+        paint_background(chip, seat_colour(state.players[entry.seat], entry.seat))
+        line.add_widget(chip)
+        names = BoxLayout(orientation="vertical")
+        names.add_widget(Text(display_name(entry.name), size=theme.SIZE_BUTTON, bold=winner,
+                              color=ink, tid=f"standings.name.{i}", shorten=False))
+        note = self.note(entry)
+        if note:
+            names.add_widget(follow_height(Text(note, size=theme.SIZE_SMALL, color=theme.MUTED,
+                                                tid=f"standings.note.{i}"), 24))
+        line.add_widget(names)
+        total = Text(number(entry.total), size=figure, bold=True, halign="right", color=ink,
+                     tid=f"standings.total.{i}", size_hint_x=0.6)
+        total.key_figure = True  # the audit holds it to the key figures' cap height
+        line.add_widget(total)
+        del app
+        return line
+
+    def note(self, entry: Any) -> str:
+        app = App.get_running_app()
+        if entry.out is not None:
+            return app.tr(f"pad.ui.out.{entry.out}")
+        if entry.winner:
+            return app.tr("pad.ui.winner" if current_state().finished else "pad.ui.leader")
+        return ""
+
+    def back(self) -> None:
+        App.get_running_app().root.current = "pad_play"
+
+    def end(self) -> None:
+        """End the game; a co-operative one asks first whether the table won."""
+        from companion.games.pad import commands as c
+
+        if current_state().template.win == "coop":
+            from ui.screens.pad.dialogs import coop_dialog
+
+            coop_dialog()
+            return
+        App.get_running_app().send(c.End())
