@@ -424,3 +424,72 @@ def test_stopping_the_tracking_looks_destructive_and_asks(launch: Any) -> None:
     assert ui.screen == "castor_play" and ui.app.session.state.tracking is None
     ui.tap("play.undo")  # and Undo brings them back
     assert ui.app.session.state.tracking == tracked
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_five_long_names_fit_their_chips(launch: Any, language: str) -> None:
+    """Issue 29: a chip overflowed with a name of 24 characters (the longest a name may
+    be: companion/names.NAME_MAX) at five seats. The name gives up its last letters
+    ("Xabcdefghij…"), on one line, the card under it whole; the audit finds nothing."""
+    from companion.names import NAME_MAX
+    from tests import screen_audit
+    from ui.widgets.text_height import text_height
+
+    ui = launch(language=language)
+    ui.tap("home.game.castor")
+    while not ui.has("setup.name.4"):
+        ui.tap("setup.add")
+    names = []
+    for seat, first in enumerate("VWXYZ"):
+        ui.tap(f"setup.name.{seat}")
+        ui.tap("keyboard.clear")
+        for letter in first + "ABCDEFGHIJKLMNOPQRSTUVW"[: NAME_MAX - 1]:
+            ui.tap(f"keyboard.{letter}")
+        ui.tap("keyboard.ok")
+        names.append(ui.text(f"setup.name.{seat}"))
+    assert all(len(name) == NAME_MAX for name in names), names
+    ui.tap("setup.start")
+    ui.tap("play.tricks")
+    play_card(ui, "blue", 7)
+    play_card(ui, "blue", 9)
+    width = ui.app.root.width
+    for seat in range(5):
+        label = ui.find(f"tricks.chip.{seat}.name")
+        shown = label.text.removeprefix("★ ")
+        assert shown.endswith("…") and names[seat].startswith(shown[:-1]), shown
+        assert text_height(label, label.width) <= label.height + 0.5, shown  # one line
+        chip = label.parent
+        x, _ = chip.to_window(*chip.pos)
+        assert x >= 0 and x + chip.width <= width + 1
+    screen = ui.app.root.current_screen
+    assert screen_audit.audit(screen, "tricks", language, shown="castor_tricks") == []
+    ui.screenshot(f"castor-long-names-{language}-800x480")
+
+
+def test_the_plan_keys_start_under_the_chips_and_the_bar_stays(launch: Any) -> None:
+    """Issue 29: after a complete trick, an empty band (the colours' row, ~48 px) sat
+    above the plan keys. The plan keys take that row; the bar under them (Undo, Redo,
+    Stop tracking) does not move between a card's tap and a plan card's."""
+    ui = launch()
+    new_game(ui, 2)
+    ui.tap("play.tricks")
+
+    def place(tid: str) -> tuple[float, float, float, float]:
+        widget = ui.find(tid)
+        x, y = widget.to_window(*widget.pos)
+        return (round(x), round(y), round(widget.width), round(widget.height))
+
+    bar = [place(tid) for tid in ("tricks.undo", "tricks.redo", "tricks.cancel")]
+    play_card(ui, "blue", 7)
+    play_card(ui, "blue", 9)  # the trick is complete: the plan card to tap
+    assert ui.has("tricks.plan.1") and not ui.visible("tricks.colour.blue")
+    chips = ui.find("tricks.chip.0.card").parent.parent
+    key = ui.find("tricks.plan.1")
+    chips_bottom = chips.to_window(*chips.pos)[1]
+    key_top = key.to_window(key.x, key.top)[1]
+    # only the layout's spacing between the chips and the keys, no empty row
+    assert 0 <= chips_bottom - key_top <= 2 * ui.app.scale * 4 + 1, (chips_bottom, key_top)
+    assert [place(tid) for tid in ("tricks.undo", "tricks.redo", "tricks.cancel")] == bar
+    ui.tap("tricks.plan.1")
+    assert ui.visible("tricks.colour.blue")  # the next trick: the colours are back
+    assert [place(tid) for tid in ("tricks.undo", "tricks.redo", "tricks.cancel")] == bar

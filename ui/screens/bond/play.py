@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any
 
 from kivy.app import App
-from kivy.core.text import Label as CoreLabel
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -33,10 +32,8 @@ from ui.screens.bond.dialogs import (
 )
 from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height, follow_width
+from ui.widgets.fit_name import fit_name
 from ui.widgets.status_line import StatusLine
-
-#: a name cut to fit the headline ends with this
-CUT = "…"
 
 
 class BondPlayScreen(PlayScreen):
@@ -154,17 +151,8 @@ class BondPlayScreen(PlayScreen):
         """The headline on one line at the key-figure size: a long name is cut (with
         "…") rather than what the player must do."""
         text, name = self._headline
-        width = self.turn_label.width - 4
-        if not text or width <= 1:
-            self.turn_label.text = text
-            return
-        measure = CoreLabel(font_size=self.turn_label.font_size, bold=True)
-        fitted = text
-        keep = len(name)
-        while keep > 1 and measure.get_extents(fitted)[0] > width:
-            keep -= 1
-            fitted = text.replace(name, name[:keep].rstrip() + CUT, 1)
-        self.turn_label.text = fitted
+        label = self.turn_label
+        label.text = fit_name(text, name, label.width - 4, label.font_size, bold=True)
 
     def _saying(self, state: BondState, update: Update | None) -> list[str]:
         """The last action's sentences for the table ("Undo: ..." after an undo)."""

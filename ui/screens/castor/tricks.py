@@ -38,6 +38,7 @@ from companion.games.castor import playable_values, trick_view
 from companion.games.castor.instructions import colour_chain, instructions
 from companion.games.castor.state import CastorState
 from companion.games.castor.view import TrickView
+from companion.names import display_name
 from companion.session import Update
 from ui import theme
 from ui.dialogs import confirm_loss
@@ -61,6 +62,7 @@ from ui.screens.castor.dialogs import (
 )
 from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.components import header
+from ui.widgets.fit_name import fit_name
 from ui.widgets.rounded import RoundedBox
 
 VALUE_COLUMNS = 10
@@ -99,6 +101,15 @@ class Chip(BoxLayout):
         self.card.acted_on = True  # a card on the table: read from every seat
         self.add_widget(self.name)
         self.add_widget(self.card)
+        self._name = ("", "")  # the line and the player's whole name in it
+        self.name.bind(width=lambda *_: self._fit_name())
+
+    def _fit_name(self) -> None:
+        """One line: a long name (24 characters, five seats) gives up its last letters."""
+        text, name = self._name
+        label = self.name
+        label.text = fit_name(text, name, label.width - 2 * dp(2), label.font_size,
+                              font_name=label.font_name)
 
     def _place(self, *_: Any) -> None:
         ring = dp(RING)
@@ -107,9 +118,10 @@ class Chip(BoxLayout):
         self._box.pos = (self.x + ring, self.y + ring)
         self._box.size = (self.width - 2 * ring, self.height - 2 * ring)
 
-    def show(self, name: str, card: str, fill: theme.Rgba, colour: theme.Rgba,
+    def show(self, line: str, name: str, card: str, fill: theme.Rgba, colour: theme.Rgba,
              ring: theme.Rgba | None = None) -> None:
-        self.name.text = name
+        self._name = (line, name)
+        self._fit_name()
         self.card.text = card
         self._fill.rgba = fill
         self._ring.rgba = ring or fill
@@ -321,12 +333,15 @@ class CastorTricksScreen(Screen):
             card = played.get(name)
             if card is None:
                 waiting = name == view.next_player
-                chip.show(name, app.tr("castor.ui.next" if waiting else "castor.ui.waiting"),
+                shown = display_name(name)
+                chip.show(shown, shown,
+                          app.tr("castor.ui.next" if waiting else "castor.ui.waiting"),
                           theme.PANEL, theme.ACCENT if waiting else theme.MUTED,
                           ring=theme.ACCENT if waiting else None)
             else:
                 mark = f"{MEDAL} " if name == view.winning else ""
-                chip.show(f"{mark}{name}", card_text(card.colour, card.value),
+                shown = display_name(name)
+                chip.show(f"{mark}{shown}", shown, card_text(card.colour, card.value),
                           theme.colour(card.colour), ink(card.colour))
             self.chips.add_widget(chip)
 
@@ -368,6 +383,8 @@ class CastorTricksScreen(Screen):
         app = App.get_running_app()
         self.colours.clear_widgets()
         self.values.clear_widgets()
+        follow_height(self.colours, theme.touch(48))
+        self.colours.opacity = 1
         self.values.cols = VALUE_COLUMNS
         blocked = view.choosing is not None or view.next_player is None
         chosen_colour = None if blocked else self.entry_colour(view)
@@ -401,6 +418,10 @@ class CastorTricksScreen(Screen):
     def _draw_plans(self, state: CastorState, view: TrickView) -> None:
         self.colours.clear_widgets()
         self.values.clear_widgets()
+        # no colour to pick: the plan keys take the colours' row too (no empty band),
+        # the bar under them stays where it is
+        follow_height(self.colours, 0)
+        self.colours.opacity = 0
         # the plan pile is face up for everyone; the listed values are a guess: any
         # value is taken (an unexpected one gets a "check your cards" note)
         values = sorted(state.params.plan_counts)
