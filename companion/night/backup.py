@@ -32,6 +32,24 @@ their columns are not this journal's, and computed again.
   `<name>.before-restore-<stamp>` (returned; None if there was none) and puts the
   backup's journal in its place. Close the app's `Journal` before restoring, and open
   it again afterwards.
+- `restore_all(path, journal_path, config_dir=None) -> Restored`: the same, and the
+  table's own files with it (below); `Restored` says the journal kept aside, the files
+  written, the files of the table's kept aside, and the files restored but broken.
+
+The table's own files (format version 2): the score pad's templates (`pad/*.yaml`)
+and the clock's presets (`clock/*.yaml`) beside the user's config file
+(`config_dir`, default `own_config_dir()`) go into the backup as entries of those
+names, each at most the config reader's 64 KiB (a bigger one is broken anyway and
+left out), at most `MAX_OWN_FILES` of them, each listed in the manifest's `files`
+with its size and SHA-256. A restore accepts only entries the manifest lists, named
+`pad/<name>.yaml` or `clock/<name>.yaml` (letters, digits, `_`, `-`, `.`; no folder,
+no `..` of their own: nothing is ever written outside those two folders), of the size
+and checksum the manifest says. They are written (atomically) after the journal; a
+file of the table's of the same name and other content is kept aside first
+(`<name>.yaml.before-restore-<stamp>`, which the loaders never read); the table's
+files the backup does not hold are left as they are. A restored template or preset
+that does not load is restored all the same and listed as broken (as the setup
+screens list it). A version 1 backup (no `files`) restores the journal only.
 """
 
 from __future__ import annotations
@@ -40,6 +58,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import shutil
 import sqlite3
 import tempfile
@@ -56,9 +75,14 @@ from companion.journal import SCHEMA, SCHEMA_VERSION, Journal
 from companion.messages import CompanionError
 
 FORMAT = "table-companion-backup"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 DATABASE = "journal.sqlite3"
+#: the folders of the table's own files beside its config file, and their names
+OWN_FOLDERS = ("pad", "clock")
+OWN_NAME = re.compile(r"^(pad|clock)/[A-Za-z0-9][A-Za-z0-9_.-]{0,79}\.yaml$")
+MAX_OWN_FILES = 300  # the loaders read 200 templates and 100 presets
+MAX_OWN_SIZE = 64 * 1024  # the config reader's bound: a bigger file never loads
 _TABLES = ("games", "actions", "players", "game_players")
 #: tables of data computed from the others (a game's facts, its snapshots): a backup's
 #: that do not have this journal's columns are dropped, and the app computes them again
@@ -81,6 +105,48 @@ class Manifest:
     players: int
     size: int
     sha256: str
+    files: tuple[tuple[str, int, str], ...] = ()  # the table's own: name, size, SHA-256
+
+
+@dataclass(frozen=True)
+class Restored:
+    """What a restore did: the journal kept aside (None: there was none), the table's
+    files written, its files of the same names kept aside, and those written that do
+    not load (each as `pad/<name>.yaml`)."""
+
+    kept: Path | None
+    files: tuple[str, ...] = ()
+    kept_files: tuple[Path, ...] = ()
+    broken: tuple[str, ...] = ()
+
+
+def own_config_dir() -> Path:
+    """The folder whose `pad/` and `clock/` hold the table's own templates and presets
+    (beside the user's config file)."""
+    from companion.games.pad.templates import user_dir
+
+    return user_dir().parent
+
+
+def _own_files(config_dir: Path) -> list[tuple[str, bytes]]:
+    """The table's own template and preset files, as the backup names them."""
+    found: list[tuple[str, bytes]] = []
+    for folder in OWN_FOLDERS:
+        where = config_dir / folder
+        if not where.is_dir():
+            continue
+        for path in sorted(where.glob("*.yaml")):
+            name = f"{folder}/{path.name}"
+            if not OWN_NAME.match(name) or len(found) >= MAX_OWN_FILES:
+                continue
+            try:
+                with open_regular(path) as handle:  # a pipe or a folder is skipped
+                    data = handle.read(MAX_OWN_SIZE + 1)
+            except OSError:
+                continue
+            if len(data) <= MAX_OWN_SIZE:
+                found.append((name, data))
+    return found
 
 
 def _counts(db: sqlite3.Connection) -> tuple[int, int, int]:
@@ -96,8 +162,9 @@ def _digest(path: Path) -> str:
     return sha.hexdigest()
 
 
-def create(journal: Journal, path: Path | str) -> Manifest:
+def create(journal: Journal, path: Path | str, config_dir: Path | None = None) -> Manifest:
     target = Path(path)
+    own = _own_files(own_config_dir() if config_dir is None else Path(config_dir))
     try:
         with tempfile.TemporaryDirectory(prefix="companion-backup-") as tmp:
             copy = Path(tmp) / DATABASE
@@ -111,11 +178,15 @@ def create(journal: Journal, path: Path | str) -> Manifest:
                 db.close()
             manifest = Manifest(FORMAT, FORMAT_VERSION, version, time.time(),
                                 getattr(companion, "__version__", ""), games, actions,
-                                players, copy.stat().st_size, _digest(copy))
+                                players, copy.stat().st_size, _digest(copy),
+                                tuple((name, len(data), hashlib.sha256(data).hexdigest())
+                                      for name, data in own))
             partial = target.with_name(target.name + ".partial")
             with zipfile.ZipFile(partial, "w", compression=zipfile.ZIP_DEFLATED) as zf:
                 zf.writestr(MANIFEST, json.dumps(asdict(manifest), indent=2, sort_keys=True))
                 zf.write(copy, DATABASE)
+                for name, data in own:
+                    zf.writestr(name, data)
             with partial.open("rb") as handle:
                 os.fsync(handle.fileno())
             os.replace(partial, target)
@@ -156,20 +227,29 @@ def _directory_problem(handle: BinaryIO) -> str | None:
         return None  # not a zip: zipfile says so below
     entries, directory = int.from_bytes(tail[at + 10:at + 12], "little"), \
         int.from_bytes(tail[at + 12:at + 16], "little")
-    if entries > 16 or directory > 16 * 1024:  # a few more are named by _entries
+    if entries > MAX_OWN_FILES + 4 or directory > (MAX_OWN_FILES + 4) * 200:
+        # a few more are named by _entries
         return f"{entries} entries"
     return None
 
 
-def _entries(zf: zipfile.ZipFile, path: str) -> tuple[zipfile.ZipInfo, zipfile.ZipInfo]:
-    """The manifest's and the database's entries, once each and nothing else, plain
-    (no encryption, stored or deflated), of bounded size and compression ratio."""
+def _entries(zf: zipfile.ZipFile, path: str
+             ) -> tuple[zipfile.ZipInfo, zipfile.ZipInfo, list[zipfile.ZipInfo]]:
+    """The manifest's and the database's entries, once each, and the table's own files
+    (named as `OWN_NAME` says, once each, at most `MAX_OWN_FILES` of `MAX_OWN_SIZE`),
+    nothing else, plain (no encryption, stored or deflated), of bounded size and
+    compression ratio."""
     infos = zf.infolist()
     names = [info.filename for info in infos]
     if MANIFEST not in names:
         raise BackupError("night.backup.not_ours", path=path)
-    if sorted(names) != sorted((MANIFEST, DATABASE)):
-        raise _refuse(path, "entries: " + ", ".join(repr(n[:40]) for n in names[:5]))
+    own = [n for n in names if n not in (MANIFEST, DATABASE)]
+    strange = [n for n in own if not OWN_NAME.match(n)]
+    if strange or sorted(n for n in names if n in (MANIFEST, DATABASE)) != sorted(
+            (MANIFEST, DATABASE)) or len(set(names)) != len(names) or len(
+            own) > MAX_OWN_FILES:
+        shown = strange or names
+        raise _refuse(path, "entries: " + ", ".join(repr(n[:40]) for n in shown[:5]))
     found = {info.filename: info for info in infos}
     for info in infos:
         if info.flag_bits & 0x1:
@@ -185,7 +265,11 @@ def _entries(zf: zipfile.ZipFile, path: str) -> tuple[zipfile.ZipInfo, zipfile.Z
         raise _refuse(path, f"{DATABASE}: {database.file_size} bytes")
     if database.file_size > max(RATIO_FREE, database.compress_size * MAX_RATIO):
         raise _refuse(path, f"{DATABASE}: compression ratio")
-    return manifest, database
+    files = [found[n] for n in own]
+    for info in files:
+        if info.file_size > MAX_OWN_SIZE or info.compress_size > MAX_OWN_SIZE:
+            raise _refuse(path, f"{info.filename[:60]}: {info.file_size} bytes")
+    return manifest, database, files
 
 
 def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, out: Any, path: str) -> int:
@@ -219,7 +303,9 @@ def _manifest(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> Manifest
     problem = _manifest_problem(data)
     if problem is not None:
         raise _refuse(path, f"{MANIFEST}: {problem}")
-    return Manifest(**{k: data[k] for k in Manifest.__dataclass_fields__})
+    fields = {k: data[k] for k in Manifest.__dataclass_fields__ if k in data}
+    fields["files"] = tuple(tuple(item) for item in data.get("files", []))
+    return Manifest(**fields)
 
 
 def _whole(value: Any, low: int, high: int) -> bool:
@@ -230,7 +316,8 @@ def _manifest_problem(data: dict[str, Any]) -> str | None:
     """What is wrong with the manifest's shape, or None: exactly our keys, each of its
     type and within bounds (a date the screen can show, counts a journal can hold)."""
     fields = set(Manifest.__dataclass_fields__)
-    if set(data) != fields:
+    if set(data) != fields and not (set(data) == fields - {"files"}
+                                    and data.get("format_version") == 1):
         return "keys"
     created = data["created"]
     if isinstance(created, bool) or not isinstance(created, (int, float)) or not (
@@ -250,11 +337,32 @@ def _manifest_problem(data: dict[str, Any]) -> str | None:
     if not (_whole(data["format_version"], 1, FORMAT_VERSION)
             and _whole(data["schema_version"], 0, SCHEMA_VERSION)):
         return "version"
+    return _files_problem(data.get("files", []))
+
+
+def _files_problem(files: Any) -> str | None:
+    """The manifest's list of the table's own files: [name, size, sha256] each, named
+    as a restore accepts, once each, of bounded size."""
+    if not isinstance(files, list) or len(files) > MAX_OWN_FILES:
+        return "files"
+    seen = set()
+    for item in files:
+        if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str)
+                and OWN_NAME.match(item[0]) and item[0] not in seen
+                and _whole(item[1], 0, MAX_OWN_SIZE) and isinstance(item[2], str)
+                and len(item[2]) == 64 and all(c in "0123456789abcdef" for c in item[2])):
+            return "files"
+        seen.add(item[0])
     return None
 
 
-def _extract(path: Path, into: Path) -> tuple[Manifest, Path]:
-    """Check the file and extract its journal into `into`; raises BackupError."""
+Extracted = tuple[Manifest, Path, list[tuple[str, Path]]]
+
+
+def _extract(path: Path, into: Path) -> Extracted:
+    """Check the file and extract its journal into `into`, and the table's own files
+    into `into/own/` (by a name of ours: never a path the archive gives); raises
+    BackupError."""
     name = str(path)
     try:  # only a regular file (a named pipe would hang the restore), opened once
         handle = open_regular(path)
@@ -265,7 +373,7 @@ def _extract(path: Path, into: Path) -> tuple[Manifest, Path]:
         return _extract_from(handle, name, into)
 
 
-def _extract_from(handle: BinaryIO, name: str, into: Path) -> tuple[Manifest, Path]:
+def _extract_from(handle: BinaryIO, name: str, into: Path) -> Extracted:
     try:
         head = handle.read(4)
     except OSError as exc:
@@ -279,13 +387,17 @@ def _extract_from(handle: BinaryIO, name: str, into: Path) -> tuple[Manifest, Pa
         raise _refuse(name, problem)
     try:
         with zipfile.ZipFile(handle) as zf:
-            manifest_info, database_info = _entries(zf, name)
+            manifest_info, database_info, own_infos = _entries(zf, name)
             manifest = _manifest(zf, manifest_info, name)
             if manifest.size != database_info.file_size:
                 raise BackupError("night.backup.damaged", path=name, reason="size")
+            listed = {item[0]: item for item in manifest.files}
+            if sorted(listed) != sorted(info.filename for info in own_infos):
+                raise _refuse(name, "files: not as the manifest lists them")
             _room_for(into, database_info.file_size)
             with db_path.open("wb") as dst:
                 _inflate(zf, database_info, dst, name)
+            own = _inflate_own(zf, own_infos, listed, into, name)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error,
             NotImplementedError, RuntimeError, ValueError) as exc:
         raise BackupError("night.backup.damaged", path=name, reason=str(exc)[:120]) from exc
@@ -295,7 +407,29 @@ def _extract_from(handle: BinaryIO, name: str, into: Path) -> tuple[Manifest, Pa
     if _digest(db_path) != manifest.sha256:
         raise BackupError("night.backup.damaged", path=name, reason="checksum")
     _check_database(db_path, manifest, name)
-    return manifest, db_path
+    return manifest, db_path, own
+
+
+def _inflate_own(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo],
+                 listed: dict[str, tuple[str, int, str]], into: Path, name: str
+                 ) -> list[tuple[str, Path]]:
+    """The table's own files, each into a file named by its index, checked against the
+    manifest's size and checksum."""
+    folder = into / "own"
+    folder.mkdir()
+    out = []
+    for k, info in enumerate(infos):
+        _, size, digest = listed[info.filename]
+        buffer = io.BytesIO()
+        _inflate(zf, info, buffer, name)
+        data = buffer.getvalue()
+        if len(data) != size or hashlib.sha256(data).hexdigest() != digest:
+            raise BackupError("night.backup.damaged", path=name,
+                              reason=f"{info.filename[:60]}: checksum")
+        part = folder / str(k)
+        part.write_bytes(data)
+        out.append((info.filename, part))
+    return out
 
 
 def _room_for(folder: Path, size: int) -> None:
@@ -391,11 +525,17 @@ def _drop_stale_derived(db_path: Path) -> list[str]:
 
 def check(path: Path | str) -> Manifest:
     with tempfile.TemporaryDirectory(prefix="companion-restore-") as tmp:
-        manifest, _ = _extract(Path(path), Path(tmp))
+        manifest, _, _ = _extract(Path(path), Path(tmp))
     return manifest
 
 
 def restore(path: Path | str, journal_path: Path | str) -> Path | None:
+    """The journal only (the table's own files stay as they are)."""
+    return restore_all(path, journal_path, own=False).kept
+
+
+def restore_all(path: Path | str, journal_path: Path | str,
+                config_dir: Path | None = None, *, own: bool = True) -> Restored:
     target = Path(journal_path)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -404,7 +544,7 @@ def restore(path: Path | str, journal_path: Path | str) -> Path | None:
                           reason=exc.strerror or str(exc)) from exc
     # extract next to the journal, so the final rename stays on one file system
     with tempfile.TemporaryDirectory(prefix=".restore-", dir=target.parent) as tmp:
-        _, db_path = _extract(Path(path), Path(tmp))
+        _, db_path, files = _extract(Path(path), Path(tmp))
         try:
             _drop_stale_derived(db_path)
         except sqlite3.DatabaseError as exc:
@@ -421,4 +561,52 @@ def restore(path: Path | str, journal_path: Path | str) -> Path | None:
         except OSError as exc:
             raise BackupError("night.backup.write_failed", path=str(target),
                               reason=exc.strerror or str(exc)) from exc
-    return kept
+        if not own or not files:
+            return Restored(kept)
+        return _put_own(kept, files, own_config_dir() if config_dir is None
+                        else Path(config_dir))
+
+
+def _put_own(kept: Path | None, files: list[tuple[str, Path]], config_dir: Path
+             ) -> Restored:
+    """Write the table's own files into their folders (the name checked again: only
+    `pad/` and `clock/` under `config_dir`), keeping aside a different file of the
+    same name; then list those that do not load."""
+    written, aside = [], []
+    for name, part in files:
+        if not OWN_NAME.match(name):  # checked before extracting; never trusted twice
+            continue
+        folder_name, file_name = name.split("/")
+        folder = config_dir / folder_name
+        target = folder / file_name
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            data = part.read_bytes()
+            if target.is_file() and not target.is_symlink() and target.read_bytes() == data:
+                written.append(name)
+                continue
+            if target.exists() or target.is_symlink():
+                aside.append(keep_aside(target, "before-restore"))
+            temporary = folder / f".{file_name}.restoring"
+            with temporary.open("wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temporary, target)
+            fsync_dir(folder)
+        except OSError as exc:
+            raise BackupError("night.backup.write_failed", path=str(target),
+                              reason=exc.strerror or str(exc)) from exc
+        written.append(name)
+    return Restored(kept, tuple(written), tuple(aside), _broken(config_dir, written))
+
+
+def _broken(config_dir: Path, written: list[str]) -> tuple[str, ...]:
+    """The files just written that their loader lists as broken."""
+    from companion.games.clock import presets
+    from companion.games.pad import templates
+
+    bad = {f"pad/{b.path.name}" for b in templates.load(own_dir=config_dir / "pad").broken}
+    bad |= {f"clock/{Path(f).name}" for f in presets.load_presets(
+        own=config_dir / "clock").broken}
+    return tuple(name for name in written if name in bad)

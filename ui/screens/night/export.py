@@ -266,9 +266,15 @@ class NightExportScreen(PageScreen):
         if back is not None:
             back.disabled = True
 
-        def done(kept: Path | None) -> None:
+        def done(restored: backup.Restored) -> None:
             app.journal = Journal.already_checked(journal_path)  # checked by the job
-            self.status = app.tr("night.ui.restored", kept=str(kept or "-"))
+            self.status = app.tr("night.ui.restored", kept=str(restored.kept or "-"))
+            if restored.files:  # the table's own templates and clock presets
+                self.status += "\n" + app.tr("night.ui.restored_files",
+                                             n=len(restored.files))
+            if restored.broken:
+                self.status += "\n" + app.tr("night.ui.restored_broken",
+                                             names=", ".join(restored.broken))
             self.show_state()
             if back is not None:
                 back.disabled = False
