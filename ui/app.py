@@ -563,15 +563,16 @@ class CompanionApp(App):
         return self._act(lambda s: s.redo())
 
     def press(self, button: str) -> None:
-        """A hardware button (`ok`, `roll`, `undo`), on the main thread: OK is the open
-        dialog's default (as Enter); ROLL and UNDO are a touch on the shown screen's
-        own button, only where a finger could touch it now: no dialog over it, the
+        """A hardware button (`ok`, `roll`, `undo`, a clock's `seat<n>`), on the main
+        thread: OK is the open dialog's default (as Enter), else the screen's own OK
+        button if it has one (the clock's Pause); ROLL and UNDO are a touch on the shown
+        screen's own button, only where a finger could touch it now: no dialog over it, the
         button enabled. A press under a dialog is not for the screen behind it; one on
         a dimmed or dark screen wakes it (and keeps it awake), as a touch does."""
         self.collector.activity()
         if self.night_dimmer is not None and self.night_dimmer.touched():
             return  # a dimmed or dark screen: the press wakes it, as a touch, nothing more
-        if button == "ok":
+        if button == "ok" and self.dialog is not None:
             self.confirm()
             return
         if self.dialog is not None:

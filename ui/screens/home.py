@@ -16,7 +16,7 @@ from ui.screens.night.common import scroll_list
 from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
-GAMES = ("evil", "castor", "bond", "pad")
+GAMES = ("evil", "castor", "bond", "pad", "clock")  # the clock runs alone, for any game
 
 
 def portrait() -> bool:

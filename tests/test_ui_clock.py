@@ -1,0 +1,309 @@
+"""The table clock through the real app under Xvfb, by simulated touches (and ROLL on
+mock pins): a 4-player chess clock with a pause, an undo and a zero; a sand timer
+flipped by ROLL; the LEDs it lights. Time is a fake monotonic clock the test moves
+(`ui.screens.clock.moment.source`): what is checked never depends on the machine's
+speed."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.uidriver import Driver
+
+pytestmark = pytest.mark.ui
+
+MINUS = "\u2212"
+REPO = Path(__file__).resolve().parents[1]
+
+
+class FakeClock:
+    """The monotonic clock in ms, moved by the test only."""
+
+    def __init__(self, ms: int = 5_000_000) -> None:
+        self.ms = ms
+
+    def __call__(self) -> int:
+        return self.ms
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    from ui.screens.clock import moment
+
+    clock = FakeClock()
+    monkeypatch.setattr(moment, "source", clock)
+    return clock
+
+
+def later(ui: Driver, fake: FakeClock, ms: int) -> None:
+    """Time passes: the screen looks at the clock (as its interval would)."""
+    fake.ms += ms
+    ui.app.root.get_screen("clock_play").look()
+    ui.settle()
+    ui.pump(2)
+
+
+def journaled(ui: Driver) -> list[str]:
+    return [type(s.command).__name__ for s in ui.app.session.steps]
+
+
+def steps(ui: Driver) -> list[str]:
+    """What the table did (the checkpoints a running clock journals left out)."""
+    return [name for name in journaled(ui) if name != "Checkpoint"]
+
+
+def bank(ui: Driver, seat: int) -> str:
+    return str(ui.visible(f"clock.seat.{seat}").figure)
+
+
+def set_up(ui: Driver, preset: str, players: int, first: int | None = None) -> None:
+    ui.tap("home.game.clock")
+    assert ui.screen == "clock_setup"
+    ui.tap("clocksetup.preset")
+    ui.tap(f"clockpresets.{preset}")
+    while ui.visible(f"setup.name.{players - 1}") is None:
+        ui.tap("clocksetup.add")
+    while ui.visible(f"setup.name.{players}") is not None:
+        ui.tap(f"setup.remove.{players}")
+    if first is not None:
+        ui.tap(f"clocksetup.first.{first}")
+
+
+TEXTS = {
+    "en": {"player": "Player {n}", "paused": "Paused · pause {t}", "over": "Time is up: overtime",
+           "status": "Chess clock · round 1"},
+    "fr": {"player": "Joueur {n}", "paused": "En pause · pause {t}",
+           "over": "Temps écoulé : dépassement", "status": "Pendule · manche 1"},
+}
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_four_player_chess_clock_with_a_pause_an_undo_and_a_zero(
+        launch: Any, fake: FakeClock, language: str) -> None:
+    words = TEXTS[language]
+    ui = launch(language=language)
+    set_up(ui, "chess-5m-3s", 4, first=1)
+    player = [ui.text(f"setup.name.{i}") for i in range(4)]
+    assert player == [words["player"].format(n=i + 1) for i in range(4)]
+    assert ui.text("clocksetup.note").endswith(player[1])
+    ui.screenshot(f"clock-setup-{language}-800x480")
+    ui.tap("clocksetup.start")
+    assert ui.screen == "clock_play"
+    assert steps(ui) == ["Start"]
+    assert ui.app.session.state.last_at == fake.ms  # the tap's moment, read once
+    assert ui.text("clock.name") == player[1]
+    assert ui.text("clock.time") == "5:00"
+    assert ui.text("clock.status").startswith(words["status"])
+    assert [bank(ui, i) for i in range(4)] == ["5:00"] * 4
+
+    # 12.3 s later: shown from the state and the (fake) now, never from ticks counted
+    later(ui, fake, 12_300)
+    assert ui.text("clock.time") == "4:48"  # 287.7 s left: every started second shows
+    assert journaled(ui) == ["Start", "Checkpoint"]  # running 10 s: journaled
+    ui.tap("clock.area")  # one tap anywhere on the area ends the turn
+    assert steps(ui) == ["Start", "Switch"]
+    assert ui.text("clock.name") == player[2]
+    assert bank(ui, 1) == "4:51"  # 287.7 s + the 3 s increment, credited at the end
+    ui.screenshot(f"clock-play-{language}-800x480")
+
+    # a pause: charged to nobody, shown; a tap on the area meanwhile does nothing
+    later(ui, fake, 20_000)
+    ui.tap("clock.pause")
+    later(ui, fake, 65_000)
+    assert ui.text("clock.info") == words["paused"].format(t="1:05")
+    assert ui.text("clock.time") == "4:40"
+    ui.screenshot(f"clock-paused-{language}-800x480")
+    ui.tap("clock.area")
+    assert steps(ui) == ["Start", "Switch", "Pause"]
+    ui.tap("clock.pause")  # Resume
+    later(ui, fake, 1_000)
+    assert ui.text("clock.time") == "4:39"  # the pause took nothing from Player 3
+
+    # a wrong switch undone: every bank exactly as it was, the turn back with Player 3
+    before = [bank(ui, i) for i in range(4)]
+    ui.tap("clock.area")
+    assert ui.text("clock.name") == player[3]
+    assert bank(ui, 2) == "4:42"
+    ui.tap("play.undo")
+    assert ui.text("clock.name") == player[2]
+    assert [bank(ui, i) for i in range(4)] == before
+    ui.tap("play.redo")
+    assert ui.text("clock.name") == player[3]
+    ui.tap("play.undo")
+    assert steps(ui) == ["Start", "Switch", "Pause", "Resume"]
+
+    # a checkpoint after 10 s running: journaled, changes nothing shown
+    later(ui, fake, 10_000)
+    assert journaled(ui)[-1] == "Checkpoint"
+    assert ui.text("clock.time") == "4:29"
+
+    # Player 3 runs out: the zero is journaled, overtime shows in red with a minus
+    later(ui, fake, 268_500)  # 0.5 s left
+    assert ui.text("clock.time") == "0:01"
+    later(ui, fake, 2_000)
+    assert "Zero" in steps(ui)
+    assert ui.text("clock.time") == f"{MINUS}0:01"
+    assert ui.text("clock.info") == words["over"]
+    assert ui.visible("clock.area").fill == pytest.approx(__import__("ui.theme").theme.DANGER)
+    ui.screenshot(f"clock-overtime-{language}-800x480")
+    # a tap during the zero tune is answered "no", not a switch
+    count = len(steps(ui))
+    ui.tap("clock.area")
+    assert len(steps(ui)) == count
+    later(ui, fake, 2_500)
+    ui.tap("clock.area")
+    assert steps(ui)[-1] == "Switch"
+    assert ui.text("clock.name") == player[3]
+
+    # time added to one seat
+    ui.tap("clock.adjust")
+    ui.tap("clockadjust.seat.0")
+    ui.tap("clockadjust.step.3")  # +1 min
+    assert ui.text("clockadjust.bank").endswith("6:00")
+    ui.tap("clockadjust.done")
+    assert bank(ui, 0) == "6:00"
+
+    # the end: per player times, turns, overtime
+    ui.tap("clock.close")
+    ui.tap("clock_end.yes")
+    assert ui.screen == "clock_end"
+    assert ui.text("end.name.2") == player[2]
+    assert ui.text("end.turns.1") == "1"
+    assert ui.text("end.overtime.2") == "0:04"
+    assert ui.text("end.overtime.0") == "0:00"
+    ui.screenshot(f"clock-end-{language}-800x480")
+    assert ui.app.journal.game(ui.app.session.game_id).finished
+
+
+def test_a_sand_timer_flipped_by_roll_on_mock_pins(launch: Any, fake: FakeClock) -> None:
+    ui = launch(hardware=True)
+    ui.wait_until(lambda: ui.app.hardware is not None)
+    set_up(ui, "sand-1m", 2)
+    ui.tap("clocksetup.start")
+    assert ui.screen == "clock_play"
+    hardware = ui.app.hardware
+    leds = hardware.section["clock_leds"]["pins"]
+
+    def lit() -> set[int]:
+        return {i for i, pin in enumerate(leds) if hardware.factory.pin(pin).state}
+
+    assert ui.text("clock.time") == "1:00"
+    assert lit() == set(range(12))  # a full sand timer: the whole ring
+    later(ui, fake, 40_000)
+    assert ui.text("clock.time") == "0:20"
+    assert lit() == set(range(4))  # a third of the sand left: four twelfths
+    # ROLL, pressed on its mock pin (debounced as on the Pi), turns the timer over
+    hardware.press("roll")
+    ui.wait_until(lambda: "Flip" in steps(ui))
+    ui.settle()
+    ui.pump(2)
+    assert ui.text("clock.time") == "0:40"
+    assert lit() == set(range(8))
+    # the signal: green while safe; yellow (red and green) from 15 s; red from 5 s
+    red, green = (hardware.factory.pin(hardware.section["treasure_leds"]["pins"][c])
+                  for c in ("red", "green"))
+    assert (bool(green.state), bool(red.state)) == (True, False)
+    later(ui, fake, 30_000)
+    assert (bool(green.state), bool(red.state)) == (True, True)
+    later(ui, fake, 7_000)
+    assert (bool(green.state), bool(red.state)) == (False, True)
+    # the ring on loop:// shows the same clock
+    assert hardware.ring.wait_acked(2.0)
+    assert hardware.view.treasures == (("red", 1),)
+    # the sand runs out: stopped, journaled; ROLL after the tune flips it again
+    later(ui, fake, 4_000)
+    assert steps(ui)[-1] == "Zero"
+    later(ui, fake, 3_000)
+    hardware.press("roll")
+    ui.wait_until(lambda: steps(ui)[-1] == "Flip")
+    ui.settle()
+    ui.pump(2)
+    assert ui.text("clock.time") == "1:00"
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_killed_mid_turn_it_reopens_paused_with_the_banks_of_the_last_checkpoint(
+        launch: Any, fake: FakeClock, tmp_path: Path, language: str) -> None:
+    """`companion run` with a running chess clock, killed with SIGKILL mid-turn (after
+    two checkpoints, a checkpoint a second): started again, the clock is paused, every
+    bank as the last checkpoint journaled it, and the table is told that at most the
+    checkpoint interval was charged to nobody."""
+    import signal
+
+    from companion.games import rules_for
+    from companion.games.clock import commands as c
+    from companion.games.clock.presets import load_presets, setup_for
+    from companion.journal import Journal
+    from companion.session import Session
+    from ui.screens.clock.figures import clock_text
+
+    data = tmp_path / "data"
+    data.mkdir()
+    folder = tmp_path / "conf"
+    (folder / "clock").mkdir(parents=True)
+    (folder / "clock" / "quick.yaml").write_text("mode: bank\ntime: 5m\ncheckpoint: 1s\n",
+                                                 encoding="utf-8")
+    config = folder / "config.yaml"
+    config.write_text(f"language: {language}\n", encoding="utf-8")
+    preset = load_presets(config).get("quick")
+    assert preset is not None and preset.params.checkpoint_ms == 1000
+    path = data / "journal.sqlite3"
+    journal = Journal(path)
+    session = Session.start(rules_for("clock"), journal, setup_for(
+        preset, [{"name": n} for n in ("Anne", "Bob", "Chloé")], seed=1, start=0))
+    start = time.monotonic_ns() // 1_000_000
+    session.dispatch(c.Start(at=start))
+    session.dispatch(c.Switch(at=start + 7_000))  # Anne: 4:53; Bob's turn
+    game_id = session.game_id
+    journal.close()
+
+    env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_NO_ARGS="1",
+               KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", GPIOZERO_PIN_FACTORY="mock",
+               XDG_CONFIG_HOME=str(tmp_path / "xdg-empty"))
+    env.pop("NOTIFY_SOCKET", None)
+    done = subprocess.run([sys.executable, str(REPO / "tests" / "helpers" /
+                                               "clock_kill_child.py"),
+                           str(data), str(config), "2"],
+                          capture_output=True, text=True, env=env, timeout=180, cwd=REPO)
+    assert done.returncode == -signal.SIGKILL, done.stdout[-2000:] + done.stderr[-4000:]
+    entries = int([line for line in done.stdout.splitlines()
+                   if line.startswith("killing")][-1].split()[1])
+
+    journal = Journal(path)
+    assert len(journal.entries(game_id)) == entries  # nothing the table saw was lost
+    killed = Session.resume(rules_for("clock"), journal, game_id)
+    names = [type(s.command).__name__ for s in killed.steps]
+    assert names[:4] == ["Start", "Switch", "Interrupted", "Resume"]
+    assert names[4:] == ["Checkpoint"] * (len(names) - 4) and len(names) >= 6
+    as_journaled = killed.state  # the banks as of the last checkpoint, still running
+    assert as_journaled.status == "running" and as_journaled.active == 1
+    journal.close()
+
+    ui = launch(language=language, journal_file=path)
+    assert ui.screen == "clock_play"
+    ui.wait_until(lambda: ui.dialog == "clock_interrupted")
+    text = ui.text("clock_interrupted.text")
+    assert ("at most 1 second was charged to nobody" in text if language == "en" else
+            "au plus 1 seconde n'a été comptée à personne" in text)
+    state = ui.app.session.state
+    assert state.status == "paused"
+    assert [s.bank_ms for s in state.seats] == [s.bank_ms for s in as_journaled.seats]
+    assert ui.text("clock.name") == "Bob"
+    assert ui.text("clock.time") == clock_text(as_journaled.seats[1].bank_ms)
+    assert bank(ui, 0) == "4:53"
+    ui.screenshot(f"clock-reopened-{language}-800x480")
+    # paused: time passing charges nobody; resumed, Bob's time runs from where it was
+    later(ui, fake, 30_000)
+    assert ui.text("clock.time") == clock_text(as_journaled.seats[1].bank_ms)
+    ui.tap("clock_interrupted.ok")
+    ui.tap("clock.pause")
+    later(ui, fake, 2_000)
+    assert ui.app.session.state.status == "running"
+    assert ui.text("clock.time") == clock_text(as_journaled.seats[1].bank_ms - 2_000)

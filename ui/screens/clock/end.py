@@ -1,0 +1,60 @@
+"""The end of a clock session: per player total time, turns, average and longest turn,
+and overtime, as the History keeps them; the pauses and the table's time below.
+Undo (back to the clock), Home, New clock with the same players."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from kivy.app import App
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+
+from ui import theme
+from ui.screens.clock.figures import elapsed_text
+from ui.screens.game_parts import end_bar
+from ui.widgets.basics import Text, follow_height
+
+COLUMNS = ("total", "turns", "average", "longest", "overtime")
+
+
+class ClockEndScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.box = BoxLayout(orientation="vertical", padding=dp(theme.SPACE_S),
+                             spacing=dp(theme.SPACE_S))
+        self.add_widget(self.box)
+
+    def show(self, state: Any) -> None:
+        from companion.games.clock.view import stats
+
+        app = App.get_running_app()
+        box = self.box
+        box.clear_widgets()
+        box.add_widget(Text(app.tr("clockui.end_page_title"), size=theme.SIZE_TITLE, bold=True,
+                            tid="end.title", size_hint_y=None, height=dp(44)))
+        table = stats(state)
+        grid = GridLayout(cols=len(COLUMNS) + 1, spacing=dp(theme.SPACE_XS),
+                          row_force_default=True, row_default_height=dp(38) * app.scale)
+        grid.add_widget(Text("", size=theme.SIZE_SMALL))
+        for column in COLUMNS:
+            grid.add_widget(Text(app.tr(f"clockui.stat.{column}"), size=theme.SIZE_SMALL,
+                                 color=theme.MUTED, halign="right", tid=f"end.head.{column}"))
+        for i, row in enumerate(table.seats):
+            grid.add_widget(Text(row.name, size=theme.SIZE_BODY, bold=True, shorten=True,
+                                 tid=f"end.name.{i}"))
+            figures = (elapsed_text(row.total_ms), str(row.turns), elapsed_text(row.average_ms),
+                       elapsed_text(row.longest_ms), elapsed_text(row.overtime_ms))
+            for column, figure in zip(COLUMNS, figures, strict=True):
+                grid.add_widget(Text(figure, size=theme.SIZE_BODY, halign="right",
+                                     tid=f"end.{column}.{i}",
+                                     color=theme.DANGER_TEXT if column == "overtime"
+                                     and row.overtime_ms > 0 else theme.TEXT))
+        box.add_widget(grid)
+        box.add_widget(follow_height(Text(
+            app.tr("clockui.end_totals", table=elapsed_text(table.duration_ms),
+                   pause=elapsed_text(table.pause_ms)),
+            size=theme.SIZE_BODY, color=theme.MUTED, tid="end.totals"), 34))
+        box.add_widget(end_bar("clock"))

@@ -1,0 +1,273 @@
+"""The table clock's set-up: a preset, the players in seat order with their colours
+(from the roster, or typed), and the start player, drawn (the seats light in turn on
+the screen, the LEDs and the ring, with a flourish on the buzzer) or chosen by a tap.
+
+Starting journals the session and its `Start`, stamped with the moment of the tap.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.metrics import dp
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.gridlayout import GridLayout
+from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
+
+from companion.night import roster
+from hardware.timerview import TimerShown
+from ui import theme
+from ui.dialogs import Dialog, NameKeyboard, open_dialog
+from ui.screens.clock import moment
+from ui.widgets.basics import Tap, Text, follow_width
+from ui.widgets.charts import PALETTE, player_rgba
+from ui.widgets.components import fill_seats, option_button, seat_row, setup_page
+from ui.widgets.roster_picker import pick_players
+
+MAX_SEATS = 8
+ONE_COLUMN = 6  # seats listed in one column at most (more take two)
+DRAW_STEPS = 14  # seats lit in turn before the draw stops on one
+DRAW_STEP_S = 0.07
+
+
+def presets() -> list[Any]:
+    """The presets offered: the project's, then the table's own beside the user's
+    config file (a broken file is left out here; `companion check-config` names it)."""
+    from companion.games.clock.presets import load_presets
+
+    user_file = App.get_running_app().settings.user_file
+    return list(load_presets(user_file).presets.values())
+
+
+class ClockSetupScreen(Screen):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.root_box = BoxLayout(orientation="vertical")
+        self.add_widget(self.root_box)
+        self.players: list[dict[str, Any]] = []
+        self.preset_id: str | None = None
+        self.first: int | None = None  # the start player's seat, once drawn or chosen
+        self._drawing: Any = None
+        self.lit: int | None = None  # the seat lit during a draw
+
+    @property
+    def choices(self) -> list[Any]:
+        return presets()
+
+    def preset(self) -> Any:
+        choices = self.choices
+        wanted = self.preset_id or App.get_running_app().settings.get("games.clock.preset")
+        for p in choices:
+            if p.id == wanted:
+                return p
+        return choices[0] if choices else None
+
+    def title(self, preset: Any) -> str:
+        app = App.get_running_app()
+        return str(preset.title(app.tr, app.translator.language))
+
+    def on_pre_enter(self, *_: Any) -> None:
+        pending = getattr(self, "pending_players", None)
+        self.pending_players = None
+        if pending:
+            self.players = [dict(p) for p in pending][:MAX_SEATS]
+        elif not self.players:
+            for i in range(2):
+                self.players.append(self._guest(i))
+        preset = self.preset()
+        self.preset_id = preset.id if preset is not None else None
+        self.first = None
+        self.refresh()
+
+    def _guest(self, index: int) -> dict[str, Any]:
+        app = App.get_running_app()
+        n = index + 1
+        names = {p["name"] for p in self.players}
+        while app.tr("core.ui.player_n", n=n) in names:
+            n += 1
+        used = {p.get("colour") for p in self.players}
+        colour = next((c for c in PALETTE if c not in used), PALETTE[index % len(PALETTE)])
+        return {"name": app.tr("core.ui.player_n", n=n), "colour": colour}
+
+    # -- the page -------------------------------------------------------------------------
+    def refresh(self) -> None:
+        app = App.get_running_app()
+        preset = self.preset()
+        first = self.players[self.first]["name"] if self.first is not None else \
+            app.tr("clockui.first_unset")
+        seats, options = setup_page(self.root_box, app.tr("clockui.setup_title"), self.start,
+                                    tid="clocksetup",
+                                    start_disabled=preset is None,
+                                    note=app.tr("clockui.first_is", name=first),
+                                    split=0.62 if len(self.players) <= ONE_COLUMN else 0.76)
+        rows = []
+        for i, player in enumerate(self.players):
+            # the seat's colour; a tap makes it the start player (marked on it)
+            chosen = i in (self.first, self.lit)
+            chip = follow_width(Tap(app.tr("clockui.first_short") if chosen else "",
+                                    size=theme.SIZE_SMALL, bold=True,
+                                    tid=f"clocksetup.first.{i}",
+                                    background=self._rgba(player)), theme.MIN_TOUCH + 16)
+            chip.bind(on_release=lambda _b, k=i: self.choose_first(k))
+            rows.append(seat_row(i, player["name"], self.edit_name, self.remove_player,
+                                 len(self.players) > 1, middle=[chip]))
+        if len(rows) <= ONE_COLUMN:
+            fill_seats(seats, rows, ONE_COLUMN)
+        else:  # seven or eight seats: two columns (eight rows do not fit 480 px)
+            grid = GridLayout(cols=2, spacing=dp(theme.SPACE_XS), size_hint_y=None,
+                              row_force_default=True,
+                              row_default_height=theme.touch(theme.MIN_TOUCH))
+            grid.height = -(-len(rows) // 2) * (theme.touch(theme.MIN_TOUCH)
+                                                + dp(theme.SPACE_XS))
+            for row in rows:
+                grid.add_widget(row)
+            seats.add_widget(grid)
+            seats.add_widget(Widget())
+        bar = self.root_box.header_bar
+        add = follow_width(Tap(app.tr("clockui.add_player"), tid="clocksetup.add",
+                               size=theme.SIZE_BODY,
+                               disabled=len(self.players) >= MAX_SEATS), 150)
+        add.bind(on_release=lambda _b: self.add_player())
+        from_roster = follow_width(Tap(app.tr("night.ui.from_roster"), tid="clocksetup.roster",
+                                       size=theme.SIZE_BODY), 150)
+        from_roster.bind(on_release=lambda _b: pick_players(self.picked, 1, MAX_SEATS))
+        bar.add_widget(add)
+        bar.add_widget(from_roster)
+        name = self.title(preset) if preset is not None else app.tr("clockui.no_preset")
+        options.add_widget(option_button(name, "clocksetup.preset", self.open_presets))
+        options.add_widget(option_button(app.tr("clockui.draw"), "clocksetup.draw", self.draw,
+                                         disabled=self._drawing is not None))
+        options.add_widget(Text(app.tr("clockui.setup_hint"), size=theme.SIZE_SMALL,
+                                color=theme.MUTED, tid="clocksetup.hint", valign="top"))
+
+    @staticmethod
+    def _rgba(player: dict[str, Any]) -> theme.Rgba:
+        return player_rgba(player.get("roster_id"), player.get("colour", ""))
+
+    # -- edits ----------------------------------------------------------------------------
+    def add_player(self) -> None:
+        if len(self.players) < MAX_SEATS:
+            self.players.append(self._guest(len(self.players)))
+            self.first = None
+            self.refresh()
+
+    def remove_player(self, index: int) -> None:
+        if len(self.players) > 1:
+            del self.players[index]
+            self.first = None
+            self.refresh()
+
+    def edit_name(self, index: int) -> None:
+        app = App.get_running_app()
+
+        def done(name: str) -> None:
+            if name and name != self.players[index]["name"]:
+                self.players[index] = {"name": name,
+                                       "colour": self.players[index].get("colour", "")}
+            self.refresh()
+
+        open_dialog(NameKeyboard(app.tr("core.ui.keyboard_title", n=index + 1),
+                                 self.players[index]["name"], done))
+
+    def picked(self, players: list[dict[str, Any]]) -> None:
+        """Roster players in seat order, each in the colour the roster gives."""
+        app = App.get_running_app()
+        chosen = []
+        for entry in players:
+            colour = roster.get(app.journal, entry["roster_id"]).colour
+            rgba = player_rgba(entry["roster_id"], colour)
+            code = colour or "#%02x%02x%02x" % tuple(round(c * 255) for c in rgba[:3])  # noqa: UP031
+            chosen.append({**entry, "colour": code})
+        self.players = chosen
+        self.first = None
+        self.refresh()
+
+    # -- the start player -------------------------------------------------------------------
+    def choose_first(self, index: int) -> None:
+        self.first = index
+        self.refresh()
+
+    def draw(self) -> None:
+        """Draw the start player: the seats light in turn, faster then slower, on the
+        screen, the clock LEDs and the ring, to the buzzer's flourish; the seat drawn
+        stays lit."""
+        app = App.get_running_app()
+        seats = len(self.players)
+        rng = random.Random(app.new_seed())
+        winner = rng.randrange(seats)
+        # the lit seat runs round the table and stops on the winner
+        path = [(winner - DRAW_STEPS + 1 + k) % seats for k in range(DRAW_STEPS)]
+        if app.hardware is not None:
+            app.hardware.sound("clock_draw")
+        self.first = None
+        steps = iter(path)
+
+        def step(_dt: float) -> bool:
+            seat = next(steps, None)
+            if seat is None:
+                self._drawing = None
+                self.lit = None
+                self.first = winner
+                self._light(winner)
+                self.refresh()
+                return False
+            self.lit = seat
+            self._light(seat)
+            self.refresh()
+            return True
+
+        self._drawing = Clock.schedule_interval(step, DRAW_STEP_S)
+        self.refresh()
+
+    def _light(self, seat: int) -> None:
+        hardware = App.get_running_app().hardware
+        if hardware is not None and hasattr(hardware, "show_timer"):
+            hardware.show_timer(TimerShown(seats=len(self.players), active=seat,
+                                           remaining_ms=1, full_ms=1, level="ok",
+                                           running=True, drain=False))
+
+    def on_leave(self, *_: Any) -> None:
+        if self._drawing is not None:
+            self._drawing.cancel()
+            self._drawing = None
+            self.lit = None
+
+    # -- presets ---------------------------------------------------------------------------
+    def open_presets(self) -> None:
+        app = App.get_running_app()
+        dialog = Dialog(app.tr("clockui.preset_title"), "clockpresets")
+        items = [(self.title(p), f"clockpresets.{p.id}", lambda p=p: self._pick(dialog, p.id))
+                 for p in self.choices]
+        items.append((app.tr("core.ui.cancel"), "clockpresets.cancel", dialog.dismiss))
+        dialog.buttons(items, cols=2)
+        dialog.default = dialog.dismiss
+        open_dialog(dialog)
+
+    def _pick(self, dialog: Dialog, preset_id: str) -> None:
+        dialog.dismiss()
+        self.preset_id = preset_id
+        self.refresh()
+
+    # -- start ----------------------------------------------------------------------------
+    def start(self) -> None:
+        from companion.games.clock import commands as c
+        from companion.games.clock.presets import setup_for
+
+        at = moment.now()  # the tap's moment: the clock starts from it
+        app = App.get_running_app()
+        preset = self.preset()
+        if self._drawing is not None or preset is None:
+            return
+        players = [{k: v for k, v in p.items() if k in ("name", "colour", "roster_id")}
+                   for p in self.players]
+        setup = setup_for(preset, players, seed=app.new_seed(),
+                          start=self.first if self.first is not None else 0)
+        session = app.start_game("clock", setup)
+        if session is None:
+            return
+        roster.link_game(app.journal, session.game_id)
+        app.send(c.Start(at=at))
