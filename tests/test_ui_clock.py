@@ -10,6 +10,7 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,12 +35,20 @@ class FakeClock:
 
 
 @pytest.fixture
-def fake(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeClock]:
     from ui.screens.clock import moment
 
     clock = FakeClock()
     monkeypatch.setattr(moment, "source", clock)
-    return clock
+    yield clock
+    # the app of this test stays Kivy's running app until the next one starts: its
+    # clock screen stops looking (on the real clock it would journal a checkpoint)
+    from kivy.app import App
+
+    app = App.get_running_app()
+    screen = app.root.built("clock_play") if app is not None and app.root else None
+    if screen is not None:
+        screen._stop_looking()
 
 
 def later(ui: Driver, fake: FakeClock, ms: int) -> None:
@@ -60,7 +69,7 @@ def steps(ui: Driver) -> list[str]:
 
 
 def bank(ui: Driver, seat: int) -> str:
-    return str(ui.visible(f"clock.seat.{seat}").figure)
+    return str(ui.visible(f"play.seat.{seat}").figure)
 
 
 def set_up(ui: Driver, preset: str, players: int, first: int | None = None) -> None:
@@ -98,72 +107,72 @@ def test_a_four_player_chess_clock_with_a_pause_an_undo_and_a_zero(
     assert ui.screen == "clock_play"
     assert steps(ui) == ["Start"]
     assert ui.app.session.state.last_at == fake.ms  # the tap's moment, read once
-    assert ui.text("clock.name") == player[1]
-    assert ui.text("clock.time") == "5:00"
-    assert ui.text("clock.status").startswith(words["status"])
+    assert ui.text("play.name") == player[1]
+    assert ui.text("play.time") == "5:00"
+    assert ui.text("play.status").startswith(words["status"])
     assert [bank(ui, i) for i in range(4)] == ["5:00"] * 4
 
     # 12.3 s later: shown from the state and the (fake) now, never from ticks counted
     later(ui, fake, 12_300)
-    assert ui.text("clock.time") == "4:48"  # 287.7 s left: every started second shows
+    assert ui.text("play.time") == "4:48"  # 287.7 s left: every started second shows
     assert journaled(ui) == ["Start", "Checkpoint"]  # running 10 s: journaled
-    ui.tap("clock.area")  # one tap anywhere on the area ends the turn
+    ui.tap("play.area")  # one tap anywhere on the area ends the turn
     assert steps(ui) == ["Start", "Switch"]
-    assert ui.text("clock.name") == player[2]
+    assert ui.text("play.name") == player[2]
     assert bank(ui, 1) == "4:51"  # 287.7 s + the 3 s increment, credited at the end
     ui.screenshot(f"clock-play-{language}-800x480")
 
     # a pause: charged to nobody, shown; a tap on the area meanwhile does nothing
     later(ui, fake, 20_000)
-    ui.tap("clock.pause")
+    ui.tap("play.pause")
     later(ui, fake, 65_000)
-    assert ui.text("clock.info") == words["paused"].format(t="1:05")
-    assert ui.text("clock.time") == "4:40"
+    assert ui.text("play.info") == words["paused"].format(t="1:05")
+    assert ui.text("play.time") == "4:40"
     ui.screenshot(f"clock-paused-{language}-800x480")
-    ui.tap("clock.area")
+    ui.tap("play.area")
     assert steps(ui) == ["Start", "Switch", "Pause"]
-    ui.tap("clock.pause")  # Resume
+    ui.tap("play.pause")  # Resume
     later(ui, fake, 1_000)
-    assert ui.text("clock.time") == "4:39"  # the pause took nothing from Player 3
+    assert ui.text("play.time") == "4:39"  # the pause took nothing from Player 3
 
     # a wrong switch undone: every bank exactly as it was, the turn back with Player 3
     before = [bank(ui, i) for i in range(4)]
-    ui.tap("clock.area")
-    assert ui.text("clock.name") == player[3]
+    ui.tap("play.area")
+    assert ui.text("play.name") == player[3]
     assert bank(ui, 2) == "4:42"
     ui.tap("play.undo")
-    assert ui.text("clock.name") == player[2]
+    assert ui.text("play.name") == player[2]
     assert [bank(ui, i) for i in range(4)] == before
     ui.tap("play.redo")
-    assert ui.text("clock.name") == player[3]
+    assert ui.text("play.name") == player[3]
     ui.tap("play.undo")
     assert steps(ui) == ["Start", "Switch", "Pause", "Resume"]
 
     # a checkpoint after 10 s running: journaled, changes nothing shown
     later(ui, fake, 10_000)
     assert journaled(ui)[-1] == "Checkpoint"
-    assert ui.text("clock.time") == "4:29"
+    assert ui.text("play.time") == "4:29"
 
     # Player 3 runs out: the zero is journaled, overtime shows in red with a minus
     later(ui, fake, 268_500)  # 0.5 s left
-    assert ui.text("clock.time") == "0:01"
+    assert ui.text("play.time") == "0:01"
     later(ui, fake, 2_000)
     assert "Zero" in steps(ui)
-    assert ui.text("clock.time") == f"{MINUS}0:01"
-    assert ui.text("clock.info") == words["over"]
-    assert ui.visible("clock.area").fill == pytest.approx(__import__("ui.theme").theme.DANGER)
+    assert ui.text("play.time") == f"{MINUS}0:01"
+    assert ui.text("play.info") == words["over"]
+    assert ui.visible("play.area").fill == pytest.approx(__import__("ui.theme").theme.DANGER)
     ui.screenshot(f"clock-overtime-{language}-800x480")
     # a tap during the zero tune is answered "no", not a switch
     count = len(steps(ui))
-    ui.tap("clock.area")
+    ui.tap("play.area")
     assert len(steps(ui)) == count
     later(ui, fake, 2_500)
-    ui.tap("clock.area")
+    ui.tap("play.area")
     assert steps(ui)[-1] == "Switch"
-    assert ui.text("clock.name") == player[3]
+    assert ui.text("play.name") == player[3]
 
     # time added to one seat
-    ui.tap("clock.adjust")
+    ui.tap("play.adjust")
     ui.tap("clockadjust.seat.0")
     ui.tap("clockadjust.step.3")  # +1 min
     assert ui.text("clockadjust.bank").endswith("6:00")
@@ -171,7 +180,7 @@ def test_a_four_player_chess_clock_with_a_pause_an_undo_and_a_zero(
     assert bank(ui, 0) == "6:00"
 
     # the end: per player times, turns, overtime
-    ui.tap("clock.close")
+    ui.tap("play.close")
     ui.tap("clock_end.yes")
     assert ui.screen == "clock_end"
     assert ui.text("end.name.2") == player[2]
@@ -194,17 +203,17 @@ def test_a_sand_timer_flipped_by_roll_on_mock_pins(launch: Any, fake: FakeClock)
     def lit() -> set[int]:
         return {i for i, pin in enumerate(leds) if hardware.factory.pin(pin).state}
 
-    assert ui.text("clock.time") == "1:00"
+    assert ui.text("play.time") == "1:00"
     assert lit() == set(range(12))  # a full sand timer: the whole ring
     later(ui, fake, 40_000)
-    assert ui.text("clock.time") == "0:20"
+    assert ui.text("play.time") == "0:20"
     assert lit() == set(range(4))  # a third of the sand left: four twelfths
     # ROLL, pressed on its mock pin (debounced as on the Pi), turns the timer over
     hardware.press("roll")
     ui.wait_until(lambda: "Flip" in steps(ui))
     ui.settle()
     ui.pump(2)
-    assert ui.text("clock.time") == "0:40"
+    assert ui.text("play.time") == "0:40"
     assert lit() == set(range(8))
     # the signal: green while safe; yellow (red and green) from 15 s; red from 5 s
     red, green = (hardware.factory.pin(hardware.section["treasure_leds"]["pins"][c])
@@ -225,7 +234,7 @@ def test_a_sand_timer_flipped_by_roll_on_mock_pins(launch: Any, fake: FakeClock)
     ui.wait_until(lambda: steps(ui)[-1] == "Flip")
     ui.settle()
     ui.pump(2)
-    assert ui.text("clock.time") == "1:00"
+    assert ui.text("play.time") == "1:00"
 
 
 @pytest.mark.parametrize("language", ["en", "fr"])
@@ -295,15 +304,15 @@ def test_killed_mid_turn_it_reopens_paused_with_the_banks_of_the_last_checkpoint
     state = ui.app.session.state
     assert state.status == "paused"
     assert [s.bank_ms for s in state.seats] == [s.bank_ms for s in as_journaled.seats]
-    assert ui.text("clock.name") == "Bob"
-    assert ui.text("clock.time") == clock_text(as_journaled.seats[1].bank_ms)
+    assert ui.text("play.name") == "Bob"
+    assert ui.text("play.time") == clock_text(as_journaled.seats[1].bank_ms)
     assert bank(ui, 0) == "4:53"
     ui.screenshot(f"clock-reopened-{language}-800x480")
     # paused: time passing charges nobody; resumed, Bob's time runs from where it was
     later(ui, fake, 30_000)
-    assert ui.text("clock.time") == clock_text(as_journaled.seats[1].bank_ms)
+    assert ui.text("play.time") == clock_text(as_journaled.seats[1].bank_ms)
     ui.tap("clock_interrupted.ok")
-    ui.tap("clock.pause")
+    ui.tap("play.pause")
     later(ui, fake, 2_000)
     assert ui.app.session.state.status == "running"
-    assert ui.text("clock.time") == clock_text(as_journaled.seats[1].bank_ms - 2_000)
+    assert ui.text("play.time") == clock_text(as_journaled.seats[1].bank_ms - 2_000)

@@ -27,7 +27,7 @@ def main() -> None:
     Config.set("graphics", "min_state_time", "0")  # a tap's release acts at once
     from kivy.clock import Clock
 
-    state: dict[str, Any] = {"taps": ["clock_interrupted.ok", "clock.pause"]}
+    state: dict[str, Any] = {"taps": ["clock_interrupted.ok", "play.pause"]}
 
     def step(_dt: float) -> None:
         from kivy.app import App

@@ -57,8 +57,7 @@ def adjust_dialog(screen: Any) -> Dialog:
         show()
 
     def change(delta: int) -> None:
-        screen.adjust(chosen["seat"], delta)
-        show()
+        screen.adjust(chosen["seat"], delta)  # shown once saved (`screen.also_draw`)
 
     for i, seat in enumerate(view.seats):
         button = Tap(seat.name, size=theme.SIZE_BODY, tid=f"clockadjust.seat.{i}",
@@ -73,4 +72,6 @@ def adjust_dialog(screen: Any) -> Dialog:
     dialog.buttons([(app.tr("clockui.done"), "clockadjust.done", dialog.dismiss)])
     dialog.default = dialog.dismiss
     show()
+    screen.also_draw = show  # the bank as the screen draws it, every change included
+    dialog.bind(on_dismiss=lambda *_: setattr(screen, "also_draw", None))
     return open_dialog(dialog)

@@ -60,7 +60,7 @@ class TurnArea(ButtonBehavior, BoxLayout):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(orientation="vertical", padding=dp(theme.SPACE_S), **kwargs)
-        self.tid = "clock.area"
+        self.tid = "play.area"
         self.fill = theme.PANEL
         with self.canvas.before:
             self._colour = Color(*self.fill)
@@ -86,6 +86,8 @@ class ClockPlayScreen(PlayScreen):
         #: labels redrawn (a text changed) since the game opened: for the benchmark
         self.redraws = 0
         self.seat_buttons: list[Tap] = []
+        #: what an open dialog draws with the screen (the adjust dialog's bank)
+        self.also_draw: Any = None
 
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
@@ -101,18 +103,18 @@ class ClockPlayScreen(PlayScreen):
         redo.bind(on_release=lambda _b: self.redo_turn())
         top = header("", "play", back=self.leave, back_text=app.tr("core.ui.home"),
                      extra=[undo, redo], title_size=theme.SIZE_BODY,
-                     title_tid="clock.status", back_tid="play.home")
+                     title_tid="play.status", back_tid="play.home")
         self.status = top.title_label  # type: ignore[attr-defined]
         page.add_widget(top)
 
         self.area = TurnArea()
         self.area.bind(on_release=lambda _b: self.end_turn(None))
         self.name_label = Text("", size=theme.SIZE_FIGURE, bold=True, halign="center",
-                               tid="clock.name", size_hint_y=None, height=dp(48),
+                               tid="play.name", size_hint_y=None, height=dp(48),
                                shorten=True)
         self.time_label = Text("", size=theme.SIZE_CLOCK, bold=True, halign="center",
-                               tid="clock.time")
-        self.info_label = Text("", size=theme.SIZE_BODY, halign="center", tid="clock.info",
+                               tid="play.time")
+        self.info_label = Text("", size=theme.SIZE_BODY, halign="center", tid="play.info",
                                size_hint_y=None, height=dp(30), shorten=True)
         for label in (self.name_label, self.time_label, self.info_label):
             self.area.add_widget(label)
@@ -124,15 +126,15 @@ class ClockPlayScreen(PlayScreen):
 
         bar = follow_height(BoxLayout(spacing=dp(theme.SPACE_S)), theme.touch(theme.ROW))
         self.pause_button = Tap(app.tr("clockui.pause"), size=theme.SIZE_BUTTON,
-                                tid="clock.pause")
+                                tid="play.pause")
         self.pause_button.bind(on_release=lambda _b: self.toggle_pause())
         self.pass_button = Tap(app.tr("clockui.pass"), size=theme.SIZE_BUTTON,
-                               tid="clock.pass")
+                               tid="play.pass")
         self.pass_button.bind(on_release=lambda _b: self.pass_turn())
         self.adjust_button = Tap(app.tr("clockui.adjust"), size=theme.SIZE_BUTTON,
-                                 tid="clock.adjust")
+                                 tid="play.adjust")
         self.adjust_button.bind(on_release=lambda _b: self.open_adjust())
-        end = Tap(app.tr("clockui.end"), size=theme.SIZE_BUTTON, tid="clock.close",
+        end = Tap(app.tr("clockui.end"), size=theme.SIZE_BUTTON, tid="play.close",
                   background=theme.DANGER)
         end.bind(on_release=lambda _b: self.ask_end())
         for button in (self.pause_button, self.pass_button, self.adjust_button, end):
@@ -191,7 +193,7 @@ class ClockPlayScreen(PlayScreen):
         self.seat_row.clear_widgets()
         self.seat_buttons = []
         for index, seat in enumerate(session.state.seats):
-            button = Tap("", size=theme.SIZE_SMALL, tid=f"clock.seat.{index}", markup=True,
+            button = Tap("", size=theme.SIZE_SMALL, tid=f"play.seat.{index}", markup=True,
                          background=seat_rgba(seat.colour, index))
             button.bind(on_release=lambda _b, i=index: self.end_turn(i))
             button.figure = ""  # the bank as shown, without the markup (tests read it)
@@ -390,6 +392,8 @@ class ClockPlayScreen(PlayScreen):
             mode not in ("turn", "bank", "countup")
         self.adjust_button.disabled = mode not in ("bank", "turn")
         self._draw_seats(view, active)
+        if self.also_draw is not None:
+            self.also_draw()
 
     def _draw_seats(self, view: ClockView, active: int | None) -> None:
         app = App.get_running_app()
