@@ -66,7 +66,7 @@ def shown(text: str) -> str:
             out.append("\u2212" if i == 0 else " \u2212 ")
         else:
             out.append(ch)
-    return "".join(out)
+    return "".join(out).strip()
 
 
 def adds_up(text: str) -> bool:

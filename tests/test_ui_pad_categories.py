@@ -1,0 +1,118 @@
+"""The score pad's categories sheet and co-operative sheet through the real app under
+Xvfb, by simulated touches only, in English and French."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.test_ui_pad_rounds import enter, instant_release, totals  # noqa: F401
+from tests.uidriver import Driver
+
+pytestmark = pytest.mark.ui
+
+
+def choose(ui: Driver, ident: str) -> None:
+    ui.tap("setup.template")
+    assert ui.dialog == "templates"
+    ui.tap(f"templates.{ident}")
+    assert ui.dialog is None
+
+
+@pytest.mark.parametrize(("language", "player"), [("en", "Player"), ("fr", "Joueur")])
+def test_seven_wonders_with_seven_players(launch: Any, language: str, player: str) -> None:
+    """A categories sheet: coins a point per 3, science from its three inputs (the sum
+    of the squares plus 7 per complete set), worked out by hand below."""
+    ui = launch(language=language)
+    ui.tap("home.game.pad")
+    for _ in range(5):
+        ui.tap("setup.add")
+    choose(ui, "7-wonders")
+    assert ui.text("setup.template").startswith("7 Wonders")
+    ui.tap("setup.start")
+    assert ui.screen == "pad_play", ui.dialog
+    values = {  # category -> per seat s: what is typed
+        "military": lambda s: s - 1, "coins": lambda s: 3 * s + 2, "wonder": lambda s: 5,
+        "civilian": lambda s: 10 + s, "commerce": lambda s: 0, "guilds": lambda s: s,
+        "gear": lambda s: 1, "tablet": lambda s: 1, "compass": lambda s: s % 2}
+    for category, typed in values.items():
+        for seat in range(7):
+            assert ui.text("keypad.who").startswith(f"{player} {seat + 1} · "), category
+            value = typed(seat)
+            enter(ui, f"{-value}±" if value < 0 else str(value))
+    # total = (s-1) + s + 5 + (10+s) + 0 + s + science, science 10 with a compass, else 2
+    expected = [4 * s + 14 + (10 if s % 2 else 2) for s in range(7)]
+    assert totals(ui, 7) == [str(t) for t in expected]
+    ui.screenshot(f"pad-7-wonders-{language}-800x480")
+    # the science row is the calculation's: on the next page, not typed in
+    ui.tap("sheet.down")
+    science = "Science"
+    k = next(k for k in range(8) if ui.text(f"sheet.label.{k}") == science)
+    assert [ui.text(f"sheet.cell.{k}.{s}") for s in range(7)] == \
+        ["2", "10", "2", "10", "2", "10", "2"]
+    assert ui.find(f"sheet.cell.{k}.0").disabled
+    ui.tap("play.standings")
+    assert [ui.text(f"standings.total.{i}") for i in range(7)] == \
+        ["44", "40", "36", "32", "28", "24", "16"]
+    ui.screenshot(f"pad-7-wonders-standings-{language}-800x480")
+    ui.tap("standings.end")
+    assert ui.screen == "pad_end"
+    assert ui.text("end.name.0") == f"{player} 6"
+    assert ui.text("end.score.0") == "44"
+
+
+@pytest.mark.parametrize(("language", "title"), [("en", "The table wins"),
+                                                 ("fr", "La table gagne")])
+def test_a_co_operative_sheet_ends_won_together(launch: Any, language: str,
+                                                title: str) -> None:
+    ui = launch(language=language)
+    ui.tap("home.game.pad")
+    ui.tap("setup.add")
+    choose(ui, "coop")
+    ui.tap("setup.start")
+    assert ui.screen == "pad_play"
+    for value in ("2", "3", "4"):  # a round of the co-op's own scores (optional)
+        enter(ui, value)
+    ui.tap("play.standings")
+    ui.tap("standings.end")
+    assert ui.dialog == "coop"
+    ui.tap("coop.won")
+    assert ui.screen == "pad_end"
+    assert ui.text("end.title") == title
+    ui.screenshot(f"pad-coop-end-{language}-800x480")
+    ui.tap("end.undo")  # back into the game, as the other games' end pages do
+    assert ui.screen == "pad_play"
+    assert ui.app.session.state.coop_won is None
+
+
+def test_a_tie_breaker_is_asked_at_the_end_and_undone_from_the_question(launch: Any) -> None:
+    """Wingspan: two players tied on points; the unused food is asked of each, then
+    decides; Undo in the question takes the end back."""
+    ui = launch()
+    ui.tap("home.game.pad")
+    choose(ui, "wingspan")
+    ui.tap("setup.start")
+    for _ in range(12):
+        enter(ui, "5")
+    ui.tap("play.standings")
+    assert ui.text("standings.rank.0") == ui.text("standings.rank.1") == "1"
+    ui.tap("standings.end")
+    assert ui.screen == "pad_end"
+    assert ui.dialog == "tie"
+    ui.tap("tie.undo")
+    assert ui.screen == "pad_play"
+    assert not ui.app.session.state.finished
+    ui.tap("play.standings")
+    ui.tap("standings.end")
+    assert ui.dialog == "tie"
+    assert ui.text("tie.ask") == "Unused food tokens of Player 1?"
+    ui.tap("tie.3")
+    ui.tap("tie.ok")
+    assert ui.dialog == "tie"
+    assert ui.text("tie.ask") == "Unused food tokens of Player 2?"
+    ui.tap("tie.1")
+    ui.tap("tie.ok")
+    assert ui.dialog is None
+    assert ui.screen == "pad_end"
+    assert ui.text("end.title") == "Player 1 wins"
