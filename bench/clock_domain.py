@@ -141,7 +141,7 @@ def main() -> None:
         print(f"resume of the 3-hour session, {args.runs} runs: {ms(resumes)}")
     presses, clock, reference = real_run(args.real_seconds, args.players)
     print(f"real run of {args.real_seconds:.0f} s: {presses} presses journaled, the clock "
-          f"{clock} ms, the reference {reference:.1f} ms: drift {abs(clock - reference):.1f}"
+          f"{clock} ms, the reference {reference:.3f} ms: drift {abs(clock - reference):.3f}"
           f" ms (target < 50)")
 
 
