@@ -406,3 +406,25 @@ def test_7_wonders_duel_points_then_civilian_tie_break_or_an_instant_win():
     summary = RULES.summary(won)
     assert summary["finished"] and summary["winners"] == ["Bob"] and summary["ranks"] == [2, 1]
     assert fr(headline(won)) == "Victoire immédiate : Bob"
+
+
+def test_the_tables_choice_holds_for_the_tie_it_settled_only():
+    chosen = dict(template("rounds-highest"), ties="chosen")
+    state = play(start(chosen), *rounds(("5", "5", "1")), c.End(), c.SettleTie((0,)))
+    assert RULES.summary(state)["winners"] == ["Ann"]
+    # a correction makes another tie for the win (Bob and Cy): the table is asked again
+    state = play(state, c.SetCell(0, 0, None, "1"), c.SetCell(2, 0, None, "5"))
+    assert outcome_of(state).undecided == (1, 2)
+    assert RULES.summary(state)["ranks"] == [3, 1, 1]
+    refused(state, c.SettleTie((0,)), "pad.error.settle")  # Ann is not among them
+    state = play(state, c.SettleTie((2,)))
+    assert RULES.summary(state)["winners"] == ["Cy"]
+    # back to the first tie: the first choice holds again only if it is that tie
+    state = play(state, c.SetCell(0, 0, None, "5"), c.SetCell(2, 0, None, "1"))
+    assert outcome_of(state).undecided == (0, 1)
+
+
+def outcome_of(state):
+    from companion.games.pad.outcome import outcome
+
+    return outcome(state)

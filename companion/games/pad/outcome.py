@@ -81,11 +81,12 @@ def outcome(state: PadState) -> Outcome:
         pending = []
     elif t.ties == "chosen" and groups and len(groups[0]) > 1 and not any(
             set(g) == set(groups[0]) for g, _ in ranked.pending):
+        tied = {s for u in groups[0] for s in active[u] if state.active(s)}
         chosen = [u for u in groups[0] if set(active[u]) & set(state.settled)]
-        if chosen:
+        if chosen and tied == set(state.settled_among):
             groups = [chosen, [u for u in groups[0] if u not in chosen], *groups[1:]]
         else:
-            undecided = tuple(s for u in groups[0] for s in active[u] if state.active(s))
+            undecided = tuple(sorted(tied))
     unit_ranks = ranks_of_groups(groups, len(active))
     for u, members in enumerate(active):
         for s in members:

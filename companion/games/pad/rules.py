@@ -272,14 +272,14 @@ def _set_tie_input(state: PadState, cmd: c.SetTieInput) -> tuple[PadState, Event
 def _settle_tie(state: PadState, cmd: c.SettleTie) -> tuple[PadState, Events]:
     if state.template.ties != "chosen" or state.template.win not in ("highest", "lowest"):
         raise RuleError("pad.error.ties_shared")
-    tied = outcome(replace(state, settled=())).undecided
+    tied = outcome(replace(state, settled=(), settled_among=())).undecided
     if not tied:
         raise RuleError("pad.error.no_tie")
     winners = cmd.winners
     if not isinstance(winners, tuple) or not winners or len(set(winners)) != len(winners) \
             or not all(_is_int(s) and s in tied for s in winners) or len(winners) >= len(tied):
         raise RuleError("pad.error.settle", players=", ".join(_names(state, tied)))
-    return replace(state, settled=tuple(sorted(winners))), [
+    return replace(state, settled=tuple(sorted(winners)), settled_among=tied), [
         e.TieSettled(_names(state, sorted(winners)))]
 
 

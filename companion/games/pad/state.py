@@ -52,6 +52,7 @@ class PadState:
     tie_inputs: tuple[tuple[str, Row], ...] = ()  # raw tie-breaker inputs, by key
     exits: tuple[Exit | None, ...] = ()  # per seat
     settled: tuple[int, ...] = ()  # the table's choice among tied winners (`ties: chosen`)
+    settled_among: tuple[int, ...] = ()  # the seats tied when it chose: another tie asks again
     instant: tuple[int, ...] = ()  # seats that won outright
     instant_reason: str = ""
     coop_won: bool | None = None
