@@ -20,6 +20,9 @@ RGBA = tuple[float, float, float, float]
 
 #: the kinds of game the history and the statistics know
 KINDS = ("evil", "castor", "bond")
+#: History also lists score pad games and clock sessions (the statistics group the
+#: score pad by template: sections "pad:<id>", and leave the clock out)
+HISTORY_KINDS = (*KINDS, "pad", "clock")
 
 
 def top_bar(title: str, tid: str, back: Callable[[], Any] | None = None,
@@ -28,10 +31,13 @@ def top_bar(title: str, tid: str, back: Callable[[], Any] | None = None,
     return header(title, tid, back=back, extra=extra)
 
 
-def kind_filter(kind: str | None, tid: str, cycle: Callable[[], None]) -> Tap:
-    """The button that shows which kind of game a page lists and goes to the next one."""
+def kind_filter(kind: str | None, tid: str, cycle: Callable[[], None],
+                label: str | None = None) -> Tap:
+    """The button that shows which kind of game a page lists and goes to the next one
+    (`label`: what it is called, when not a kind's short name)."""
     app = App.get_running_app()
-    label = app.tr("night.ui.all_games") if kind is None else short_game_name(kind)
+    if label is None:
+        label = app.tr("night.ui.all_games") if kind is None else short_game_name(kind)
     button = Tap(app.tr("night.ui.filter", what=label), tid=tid, size=theme.SIZE_SMALL,
                  size_hint_x=None, width=dp(260))
     button.bind(on_release=lambda _b: cycle())
@@ -84,3 +90,24 @@ def short_game_name(kind: str) -> str:
     app = App.get_running_app()
     key = f"{kind}.short"
     return app.tr(key) if app.translator.has(key) else game_name(kind)
+
+
+def template_name(name: dict[str, str] | None, fallback: str = "") -> str:
+    """A score pad template's name in the language on screen (its own, else English,
+    else the one it has)."""
+    if not name:
+        return fallback
+    language = App.get_running_app().translator.language
+    return name.get(language) or name.get("en") or name.get("") or next(iter(name.values()))
+
+
+def clock_time(ms: int | None) -> str:
+    """A clock's time as the clock shows it: m:ss, or h:mm:ss from an hour."""
+    if ms is None:
+        return "–"
+    sign = "-" if ms < 0 else ""
+    seconds = abs(ms) // 1000
+    hours, rest = divmod(seconds, 3600)
+    if hours:
+        return f"{sign}{hours}:{rest // 60:02d}:{rest % 60:02d}"
+    return f"{sign}{rest // 60}:{rest % 60:02d}"

@@ -20,12 +20,14 @@ from ui import theme
 from ui.background import Running, in_steps, run_in
 from ui.dialogs import Dialog, open_dialog
 from ui.screens.night.common import (
-    KINDS,
+    HISTORY_KINDS,
+    clock_time,
     go,
     kind_filter,
     minutes,
     scroll_list,
     short_game_name,
+    template_name,
     top_bar,
     when,
 )
@@ -62,11 +64,61 @@ def seat_name(seat: Seat) -> str:
     return seat.name if number is None else guest(number)
 
 
+def pad_seat(seat: Seat) -> str:
+    """A score pad seat: "1. Ann 39", a player out of the ranking "Cy 5 (eliminated)"."""
+    app = App.get_running_app()
+    name = seat_name(seat)
+    text = name if seat.score is None else f"{name} {seat.score}"
+    if seat.out is not None:
+        return app.tr(f"night.ui.out.{seat.out}", player=text)
+    return text if seat.rank is None else app.tr("night.ui.ranked", rank=seat.rank,
+                                                  player=text)
+
+
+def pad_outcome(line: GameLine) -> list[str]:
+    """A score pad game: the seats by rank (the co-op outcome first), then the winners."""
+    app = App.get_running_app()
+    parts: list[str] = []
+    if line.win == "coop":
+        if line.outcome in ("won", "lost"):
+            parts.append(app.tr(f"night.outcome.{line.outcome}"))
+        parts.append(", ".join(seat_name(s) for s in line.seats))
+        return parts
+    seats = sorted(line.seats, key=lambda s: (s.out is not None, s.rank or 99, s.seat))
+    parts.append(", ".join(pad_seat(s) for s in seats))
+    winners = [seat_name(s) for s in line.seats if s.winner]
+    if winners:
+        key = "night.ui.won_outright" if line.instant else "night.ui.winners"
+        parts.append(app.tr(key, names=", ".join(winners)))
+    return parts
+
+
+def clock_lines(line: GameLine) -> list[str]:
+    """Each seat's clock: time, turns, average and longest turn, overtime."""
+    app = App.get_running_app()
+    out = []
+    for seat in line.seats:
+        if seat.time_ms is None:
+            continue
+        text = app.tr("night.ui.clock_seat", player=seat_name(seat),
+                      time=clock_time(seat.time_ms),
+                      turns=app.tr("night.ui.n_turns", n=seat.turns or 0),
+                      average=clock_time(seat.average_ms), longest=clock_time(seat.longest_ms))
+        if seat.overtime_ms:
+            text += " · " + app.tr("night.ui.clock_overtime", time=clock_time(seat.overtime_ms))
+        out.append(text)
+    return out
+
+
 def outcome_text(line: GameLine) -> str:
     """The second line of a game: who played, scores or outcome, winners."""
     app = App.get_running_app()
     parts: list[str] = []
-    if line.kind == "evil":
+    if line.kind == "pad":
+        parts = pad_outcome(line)
+    elif line.kind == "clock":
+        parts.append(", ".join(f"{seat_name(s)} {clock_time(s.time_ms)}" for s in line.seats))
+    elif line.kind == "evil":
         if line.outcome in ("won", "lost"):
             parts.append(app.tr(f"night.outcome.{line.outcome}"))
         if line.recovered is not None or line.lost is not None:
@@ -92,9 +144,19 @@ def outcome_text(line: GameLine) -> str:
     return " · ".join(parts)
 
 
+def game_title(line: GameLine) -> str:
+    """What the game was: its kind, a score pad game with its template."""
+    if line.kind == "pad" and line.template_name:
+        return str(App.get_running_app().tr(
+            "night.ui.pad_title", template=template_name(line.template_name,
+                                                         line.template or "")))
+    return short_game_name(line.kind)
+
+
 def title_text(line: GameLine) -> str:
     app = App.get_running_app()
-    parts = [short_game_name(line.kind), when(line.started), minutes(line.duration)]
+    duration = line.clock_ms / 1000 if line.clock_ms is not None else line.duration
+    parts = [game_title(line), when(line.started), minutes(duration)]
     if line.status != "finished":
         parts.append(app.tr(f"night.status.{line.status}"))
     return " · ".join(parts)
@@ -116,7 +178,7 @@ class NightHistoryScreen(PageScreen):
             self.job.cancel()
 
     def cycle_kind(self) -> None:
-        choices: list[str | None] = [None, *KINDS]
+        choices: list[str | None] = [None, *HISTORY_KINDS]
         self.kind = choices[(choices.index(self.kind) + 1) % len(choices)]
         self.shown = PAGE
         self.refresh()
@@ -253,7 +315,7 @@ class NightLogScreen(PageScreen):
         line, entries = result
         self.box.clear_widgets()
         self.box.add_widget(top_bar(
-            app.tr("night.ui.log_title", game=self.game_id) + " · " + short_game_name(line.kind),
+            app.tr("night.ui.log_title", game=self.game_id) + " · " + game_title(line),
             "log", back=lambda: go("night_history")))
         self.box.add_widget(Text(title_text(line), size=theme.SIZE_SMALL, color=theme.MUTED,
                                  tid="log.when",
@@ -261,6 +323,11 @@ class NightLogScreen(PageScreen):
         self.box.add_widget(Text(self.details(line), size=theme.SIZE_SMALL, tid="log.summary",
                                  size_hint_y=None, height=dp(48)))
         scroller, rows = scroll_list(2)
+        # a clock session's (or the clock beside a score pad game's) times, a line a
+        # seat, at the head of the list: eight seats scroll with the log
+        for k, text in enumerate(clock_lines(line)):
+            rows.add_widget(Text(text, size=theme.SIZE_SMALL, tid=f"log.clock.{k}",
+                                 size_hint_y=None, height=dp(26)))
         if len(entries) > self.LIMIT:
             rows.add_widget(Text(app.tr("night.ui.log_cut", n=len(entries) - self.LIMIT),
                                  size=theme.SIZE_SMALL, color=theme.MUTED, size_hint_y=None,

@@ -13,6 +13,7 @@ from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from companion.messages import CompanionError
 from companion.night import history, jobs, roster, stats
@@ -28,6 +29,7 @@ from ui.screens.night.common import (
     player_rgba,
     scroll_list,
     short_game_name,
+    template_name,
     top_bar,
 )
 from ui.screens.night.history import difficulty_name, guest_name, title_text
@@ -36,7 +38,7 @@ from ui.widgets.basics import Tap, Text, follow_height, paint_background
 from ui.widgets.charts import BarChart, LineChart, guest_colours
 
 TABS = ("players", "games", "charts")
-LINE_KINDS = ("castor", "bond")  # games with a score line over rounds
+LINE_KINDS = ("castor", "bond", "pad")  # games with a score line over rounds
 LINE_GAMES = 12  # recent games offered for the line chart
 
 
@@ -80,7 +82,8 @@ class NightStatsScreen(PageScreen):
     def refresh(self) -> None:
         app = App.get_running_app()
         self.box.clear_widgets()
-        kind = kind_filter(self.kind, "stats.filter", self.cycle_kind)
+        kind = kind_filter(self.kind, "stats.filter", self.cycle_kind,
+                           None if self.kind is None else self.section_name(self.kind))
         self.box.add_widget(top_bar(app.tr("night.ui.stats_title"), "stats", extra=[kind]))
         tabs = follow_height(BoxLayout(spacing=dp(6)), theme.touch())
         for tab in TABS:
@@ -97,9 +100,26 @@ class NightStatsScreen(PageScreen):
                 "charts": self.charts_tab}[self.tab]()
         self.box.add_widget(body)
 
+    def sections(self) -> list[str]:
+        """The kinds of game, then each score pad template played (by name)."""
+        pads = [k for k in (self.data.kinds if self.data else {}) if k.startswith("pad:")]
+        return [*KINDS, *sorted(pads, key=lambda k: self.section_name(k).casefold())]
+
+    def section_name(self, section: str) -> str:
+        """A kind's short name; a score pad template's name."""
+        if not section.startswith("pad:"):
+            return short_game_name(section)
+        ks = self.data.kinds.get(section) if self.data else None
+        return template_name(ks.name if ks else None, section[4:])
+
+    def section_win(self, section: str) -> str | None:
+        ks = self.data.kinds.get(section) if self.data else None
+        return ks.win if ks else None
+
     def cycle_kind(self) -> None:
-        choices: list[str | None] = [None, *KINDS]
-        self.kind = choices[(choices.index(self.kind) + 1) % len(choices)]
+        choices: list[str | None] = [None, *self.sections()]
+        current = choices.index(self.kind) if self.kind in choices else 0
+        self.kind = choices[(current + 1) % len(choices)]
         self.line_games = None
         self.line_index = 0
         self.refresh()
@@ -112,6 +132,11 @@ class NightStatsScreen(PageScreen):
     def columns(self) -> list[str]:
         if self.kind is None:
             return ["games", "wins", "rate", "streak"]
+        if self.kind.startswith("pad:"):
+            win = self.section_win(self.kind)
+            if win == "coop":
+                return ["games", "wins", "rate", "coop"]
+            return ["games", "wins", "rate"] + ([] if win == "places" else ["best", "average"])
         extra = {"castor": ["best", "average", "medals"], "bond": ["best", "average", "kill"],
                  "evil": ["coop"]}[self.kind]
         return ["games", "wins", "rate", *extra]
@@ -143,6 +168,10 @@ class NightStatsScreen(PageScreen):
         app = App.get_running_app()
         if not coop:
             return "–"
+        if self.kind is not None and self.kind.startswith("pad:"):  # no difficulty
+            won, lost = coop.get("", (0, 0))
+            return app.tr("night.ui.coop_record", won=app.tr("night.ui.n_won", n=won),
+                          lost=app.tr("night.ui.n_lost_games", n=lost))
         parts = []
         for difficulty in sorted(coop):
             won, lost = coop[difficulty]
@@ -212,7 +241,7 @@ class NightStatsScreen(PageScreen):
         app = App.get_running_app()
         assert self.data is not None
         scroller, rows = scroll_list(6)
-        kinds = [self.kind] if self.kind else list(KINDS)
+        kinds = [self.kind] if self.kind else self.sections()
         shown = 0
         for kind in kinds:
             ks = self.data.kinds.get(kind)
@@ -241,6 +270,8 @@ class NightStatsScreen(PageScreen):
 
     def kind_lines(self, ks: KindStats) -> list[str]:
         app = App.get_running_app()
+        if ks.kind.startswith("pad:"):
+            return self.pad_lines(ks)
         lines = [f"[b]{short_game_name(ks.kind)}[/b]",
                  app.tr("night.ui.kind_games",
                         finished=app.tr("night.ui.games_finished", n=ks.games),
@@ -271,6 +302,39 @@ class NightStatsScreen(PageScreen):
                 f"{self.holders((pid,))} {n}" for pid, n in best)))
         return lines
 
+    def pad_lines(self, ks: KindStats) -> list[str]:
+        """A score pad template: its games, time, best score (the lowest, for a
+        lowest-wins one), shared victories and most wins, or the table's co-op record."""
+        app = App.get_running_app()
+        title = app.tr("night.ui.pad_title", template=self.section_name(ks.kind))
+        lines = [f"[b]{escape_markup(title)}[/b]",
+                 app.tr("night.ui.kind_games",
+                        finished=app.tr("night.ui.games_finished", n=ks.games),
+                        abandoned=app.tr("night.ui.games_abandoned", n=ks.abandoned),
+                        unfinished=app.tr("night.ui.games_unfinished", n=ks.unfinished))]
+        if ks.average_minutes is not None:
+            lines.append(app.tr("night.ui.kind_minutes", time=minutes(ks.average_minutes * 60)))
+        if ks.win == "coop":
+            lines.append(app.tr("night.ui.kind_table_record", record=self.coop_text_pad(ks)))
+            return lines
+        if ks.best_score is not None and ks.win != "places":
+            key = "night.ui.kind_best_lowest" if ks.win == "lowest" else "night.ui.kind_best"
+            lines.append(app.tr(key, score=ks.best_score[0],
+                                who=escape_markup(self.holders(ks.best_score[1]))))
+        if ks.shared_victories:
+            lines.append(app.tr("night.ui.kind_shared", n=ks.shared_victories))
+        if ks.wins:
+            best = sorted(ks.wins.items(), key=lambda kv: -kv[1])[:3]
+            lines.append(app.tr("night.ui.kind_wins", who=escape_markup(", ".join(
+                f"{self.holders((pid,))} {n}" for pid, n in best))))
+        return lines
+
+    def coop_text_pad(self, ks: KindStats) -> str:
+        app = App.get_running_app()
+        won, lost = ks.coop.get("", (0, 0))
+        return app.tr("night.ui.coop_record", won=app.tr("night.ui.n_won", n=won),
+                      lost=app.tr("night.ui.n_lost_games", n=lost))
+
     # -- charts ------------------------------------------------------------------------
     def charts_tab(self) -> BoxLayout:
         app = App.get_running_app()
@@ -279,6 +343,8 @@ class NightStatsScreen(PageScreen):
         left = BoxLayout(orientation="vertical", spacing=dp(4))
         if self.kind == "evil":
             return self.coop_charts(body)
+        if self.kind is not None and self.section_win(self.kind) == "coop":
+            return self.pad_coop_chart(body)
         left.add_widget(Text(app.tr("night.ui.wins_chart"), size=theme.SIZE_SMALL,
                              color=theme.MUTED, size_hint_y=None, height=dp(26),
                              tid="stats.bars.title"))
@@ -357,6 +423,24 @@ class NightStatsScreen(PageScreen):
             body.add_widget(column)
         return body
 
+    def pad_coop_chart(self, body: BoxLayout) -> BoxLayout:
+        """A co-operative score pad template: the table's games won and lost."""
+        app = App.get_running_app()
+        assert self.data is not None and self.kind is not None
+        ks = self.data.kinds[self.kind]
+        won, lost = ks.coop.get("", (0, 0))
+        column = BoxLayout(orientation="vertical", spacing=dp(4))
+        column.add_widget(Text(app.tr("night.ui.table_chart"), size=theme.SIZE_SMALL,
+                               color=theme.MUTED, size_hint_y=None, height=dp(26),
+                               tid="stats.bars.title"))
+        chart = BarChart(tid="stats.bars")
+        chart.show([(app.tr("night.ui.bar_table_won"), won, theme.SUCCESS),
+                    (app.tr("night.ui.bar_table_lost"), lost, theme.DANGER)]
+                   if ks.games else [], app.tr("night.ui.no_games"))
+        column.add_widget(chart)
+        body.add_widget(column)
+        return body
+
     def colour_of(self, player_id: int | None) -> str:
         """The roster colour of a player, the same in every chart (one the statistics
         shown leave out included)."""
@@ -376,7 +460,13 @@ class NightStatsScreen(PageScreen):
             found: list[history.GameLine] = []
             for kind in LINE_KINDS:
                 if self.kind in (None, kind):
-                    found += self.recent.get(kind, [])
+                    # a co-op or places score pad game has no score line worth drawing
+                    found += [g for g in self.recent.get(kind, [])
+                              if g.win not in ("coop", "places")]
+                elif kind == "pad" and self.kind is not None and self.kind.startswith("pad:"):
+                    found += [g for g in self.recent.get(kind, [])
+                              if g.template == self.kind[4:] and g.win not in ("coop",
+                                                                               "places")]
             found.sort(key=lambda g: -g.started)
             self.line_games = found[:LINE_GAMES]
         return self.line_games
