@@ -126,3 +126,58 @@ def test_history_and_statistics_show_a_finished_pad_game(
                                                  ui.text(f"stats.player.{i}.best"))
              for i in range(3)}
     assert shown == {"Bob": ("1", "4"), "Cy": ("1", "4"), "Ann": ("0", "10")}
+
+
+EIGHT = ("Annabelle", "Bartholomew", "Cassandra", "Dominique", "Evangeline", "Fitzgerald",
+         "Guinevere", "Hildegarde")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_eight_players_with_a_clock_are_legible(launch: Any, tmp_path: Path,
+                                                language: str) -> None:
+    """Eight long names, three-digit totals, one eliminated, a clock beside the game:
+    every label of History, the log and Statistics fits, nothing under 18 px, at
+    800x480 and 1280x800."""
+    from tests.legibility import problems
+    from tests.pad_helpers import template
+
+    path = tmp_path / "eight" / "journal.sqlite3"
+    path.parent.mkdir()
+    j = Journal(path)
+    ids = [roster.add(j, name).id for name in EIGHT]
+    duel = {**template("rounds-highest"), "id": "long-evening", "eliminate": True,
+            "name": {"en": "A long evening of rounds", "fr": "Une longue soirée de manches"}}
+    game = pad(j, ids, duel, [*rounds(tuple(100 + 7 * s for s in range(8)), end=False),
+                              pc.Eliminate(7), pc.End()])
+    clock(j, ids, [61000 + 1000 * s for s in range(8)], pad_game=game, pause_ms=1000)
+    j.close()
+    ui = launch(language=language, journal_file=path)
+    ui.tap("home.history")
+    row = ui.text(f"history.game.{game}")
+    assert "Hildegarde 149 (" in row  # eliminated: out of the ranking, still shown
+    steps = [("night_history", None), ("night_log", f"history.game.{game}")]
+    for screen, tap in steps:
+        if tap is not None:
+            ui.tap(tap)
+        assert ui.screen == screen
+        for size in ((800, 480), (1280, 800)):
+            ui.resize(*size)
+            assert problems(ui.app.root) == [], (screen, size)
+        ui.resize(800, 480)
+        ui.screenshot(f"night-pad-eight-{screen}-{language}-800x480")
+    ui.tap("log.back")
+    ui.tap("history.back")
+    ui.tap("home.stats")
+    ui.tap("stats.filter")
+    ui.tap("stats.filter")
+    ui.tap("stats.filter")
+    ui.tap("stats.filter")  # all, three games, then the template
+    assert "A long evening" in ui.text("stats.filter") or "Une longue" in ui.text(
+        "stats.filter")
+    for tab in ("players", "games", "charts"):
+        ui.tap(f"stats.tab.{tab}")
+        for size in ((800, 480), (1280, 800)):
+            ui.resize(*size)
+            assert problems(ui.app.root) == [], (tab, size)
+        ui.resize(800, 480)
+        ui.screenshot(f"night-pad-eight-stats-{tab}-{language}-800x480")

@@ -153,10 +153,15 @@ def game_title(line: GameLine) -> str:
     return short_game_name(line.kind)
 
 
+def when_of(line: GameLine) -> str:
+    """When a game was played, and how long: the clock's played time where one ran."""
+    duration = line.clock_ms / 1000 if line.clock_ms is not None else line.duration
+    return f"{when(line.started)} · {minutes(duration)}"
+
+
 def title_text(line: GameLine) -> str:
     app = App.get_running_app()
-    duration = line.clock_ms / 1000 if line.clock_ms is not None else line.duration
-    parts = [game_title(line), when(line.started), minutes(duration)]
+    parts = [game_title(line), when_of(line)]
     if line.status != "finished":
         parts.append(app.tr(f"night.status.{line.status}"))
     return " · ".join(parts)

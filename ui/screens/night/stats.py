@@ -32,14 +32,27 @@ from ui.screens.night.common import (
     template_name,
     top_bar,
 )
-from ui.screens.night.history import difficulty_name, guest_name, title_text
+from ui.screens.night.history import difficulty_name, guest_name, when_of
 from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, follow_height, paint_background
 from ui.widgets.charts import BarChart, LineChart, guest_colours
 
 TABS = ("players", "games", "charts")
+TITLE_CHARS = 26  # a game's name above its chart, on one line of the two it has
 LINE_KINDS = ("castor", "bond", "pad")  # games with a score line over rounds
 LINE_GAMES = 12  # recent games offered for the line chart
+
+
+def line_title(line: history.GameLine) -> str:
+    """The game whose lines are drawn, in the two lines above the chart: its name (a
+    score pad template's, cut to one line), then when and how long."""
+    if line.kind == "pad" and line.template_name:
+        name = template_name(line.template_name, line.template or "")
+    else:
+        name = short_game_name(line.kind)
+    if len(name) > TITLE_CHARS:
+        name = name[:TITLE_CHARS - 1].rstrip() + "…"
+    return f"{name}\n{when_of(line)}"
 
 
 class NightStatsScreen(PageScreen):
@@ -367,7 +380,7 @@ class NightStatsScreen(PageScreen):
                         size_hint_x=None, width=dp(56),
                         disabled=self.line_index == 0)
         following.bind(on_release=lambda _b: self.step_line(-1))
-        shown = title_text(games[self.line_index]) if games else app.tr("night.ui.no_line")
+        shown = line_title(games[self.line_index]) if games else app.tr("night.ui.no_line")
         chooser.add_widget(prev)
         chooser.add_widget(Text(shown, size=theme.SIZE_SMALL, halign="center",
                                 tid="stats.line.game"))  # two lines fit the row
