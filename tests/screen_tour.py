@@ -580,6 +580,19 @@ PAD_COOP = Journey("pad_coop", (
     S("pad_end_coop", "screen:pad_end", tap("coop.won")),
 ))
 
+# game night after a score pad game: lowest wins, two rounds, the end; History, the
+# game's log, and the template in the statistics (after all games and the three others)
+PAD_NIGHT = Journey("pad_night", (
+    S("night_pad_history", "screen:night_history", tap("home.game.pad"),
+      pad_template("rounds-lowest"), tap("setup.start"), pad_fill(rounds=2),
+      tap("play.standings"), tap("standings.end"), home, tap("home.history")),
+    S("night_pad_log", "screen:night_log", tap_first("history.game.")),
+    S("night_pad_stats", "screen:night_stats", tap("log.back"), tap("history.back"),
+      tap("home.stats"), repeat(tap("stats.filter"), 4)),
+    S("night_pad_stats_games", "screen:night_stats", tap("stats.tab.games")),
+    S("night_pad_stats_charts", "screen:night_stats", tap("stats.tab.charts")),
+))
+
 TRAY = Journey("tray", (
     S("tray_setup", "screen:tray_setup", tap("home.tray"), tap("traysetup.add.d6"),
       tap("traysetup.add.d6"), tap("traysetup.add.d20")),
@@ -629,7 +642,7 @@ NIGHT = Journey("night", (
 ))
 
 TOUR: tuple[Journey, ...] = (EVIL, EVIL_DEFEAT, CASTOR, CASTOR_TRICKS, BOND, TRAY, NIGHT,
-                             PAD, PAD_CATEGORIES, PAD_TIE, PAD_COOP)
+                             PAD, PAD_CATEGORIES, PAD_TIE, PAD_COOP, PAD_NIGHT)
 
 
 # -- running it --------------------------------------------------------------------------
