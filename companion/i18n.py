@@ -119,20 +119,50 @@ def _count(value: Any) -> int | None:
 
 #: parameters that hold a player's name, or names joined: an older game's may be of any
 #: length and hold control or bidi characters (`companion.names`); shown tidied
+@functools.lru_cache(maxsize=1)
+def _placeholder_pattern() -> re.Pattern[str]:
+    """The names the setup screens give a seat nobody named ("Player 2", "Joueur 3"),
+    in every language the app speaks: such a seat is a guest, not a roster player."""
+    forms = []
+    for language in LANGUAGES:
+        template = load_domain(language, "core").get("core.ui.player_n", "")
+        if "{n}" in template:
+            head, _, tail = template.partition("{n}")
+            forms.append(re.escape(head.strip()) + r"\s*\d+\s*" + re.escape(tail.strip()))
+    return re.compile("^(?:" + "|".join(forms or ["(?!)"]) + ")$", re.IGNORECASE)
+
+
+def is_placeholder(name: str) -> bool:
+    """True for a seat name the app made up ("Player 1"), not one a person typed."""
+    return bool(_placeholder_pattern().match(" ".join(str(name).split())))
+
+
+def placeholder_number(name: str) -> int | None:
+    """The seat number a placeholder name carries ("Player 3" -> 3), None for a name."""
+    if not is_placeholder(name):
+        return None
+    digits = re.search(r"\d+", str(name))
+    return int(digits.group()) if digits else None
+
+
 NAME_PARAMS = frozenset({"player", "winner", "leader"})
 JOINED_PARAMS = frozenset({"players", "names", "who"})
 _JOINED_MAX = 8 * (NAME_MAX + 2)  # characters of names joined ("Ann, Bob, ...")
 
 
-def shown(key: str, value: Any) -> Any:
+def shown(key: str, value: Any, guest: Any = None) -> Any:
     """A name parameter as a message shows it (`companion.names.display_name`), names
-    joined tidied and bounded."""
+    joined tidied and bounded; with `guest` (n -> the language's "Player n"), a seat
+    nobody named said in that language, whatever the set-up's was."""
     if not isinstance(value, str):
         return value
     if key in NAME_PARAMS:
-        return display_name(value)
+        number = placeholder_number(value) if guest is not None else None
+        return display_name(value) if number is None else guest(number)
     if key in JOINED_PARAMS and not (len(value) <= _JOINED_MAX and value.isprintable()):
         return tidy_text(value, _JOINED_MAX)
+    if key in JOINED_PARAMS and guest is not None and ", " in value:
+        return ", ".join(shown("player", part, guest) for part in value.split(", "))
     return value
 
 
@@ -178,11 +208,22 @@ class Translator:
         template = self._text(key, _count(params.get("n")))
         if template is None:
             return key  # visible, and caught by the catalog tests
-        resolved = {k: shown(k, self.resolve(v)) for k, v in params.items()}
+        resolved = {k: shown(k, self.resolve(v), self.guest) for k, v in params.items()}
         try:
             return template.format(**resolved)
         except (KeyError, IndexError, ValueError):
             return template
+
+    def guest(self, n: int) -> str:
+        """A seat nobody named, in this language ("Joueur 3")."""
+        return self("core.ui.player_n", n=n)
+
+    def name(self, name: str) -> str:
+        """A player's name as a screen shows it (`companion.names.display_name`), a
+        guest's in this language: "Player 3" of a game set up in English is "Joueur 3"
+        once the screen speaks French (issue 29: a guest has one name everywhere)."""
+        number = placeholder_number(name)
+        return display_name(name) if number is None else self.guest(number)
 
     def resolve(self, value: Any) -> Any:
         """Translate a parameter that is itself a message."""

@@ -365,3 +365,17 @@ def test_dates_prepared_on_a_worker_load_nothing_when_a_screen_shows_them(
 
     monkeypatch.setattr(babel.localedata, "load", refused)
     assert "2026" in translator.when(1_795_000_000)
+
+
+def test_a_guest_is_said_in_the_language_on_screen() -> None:
+    """Issue 29: a seat nobody named, set up in one language, is said in the language on
+    screen, in a name and in a message's name parameters; a typed name stays as typed."""
+    from companion.i18n import Translator
+    from companion.messages import msg
+
+    fr, en = Translator("fr"), Translator("en")
+    assert fr.name("Player 3") == "Joueur 3" and en.name("Joueur 3") == "Player 3"
+    assert fr.name("Anne") == "Anne" and fr.name("Player Three") == "Player Three"
+    said = fr.message(msg("bond.say.lair_card", player="Player 2", value=3, size=3))
+    assert said == "Le repaire de Joueur 2 grandit de 3 : taille 3."
+    assert fr.message(msg("bond.say.won", winners="Anne")) == "Victoire de Anne !"

@@ -601,3 +601,33 @@ def test_a_long_name_is_cut_in_the_headline_not_what_to_do(launch: Any) -> None:
     assert text_height(label, label.width) <= label.height  # one line, not wrapped
     ui.tap("play.next_turn")
     assert ui.text("play.turn") == "Player 2: draw a card"
+
+
+def test_a_guest_is_named_in_the_language_on_screen(launch: Any) -> None:
+    """Issue 29: a guest has one name everywhere. A game set up in English ("Player 2"),
+    the language switched to French in Settings: its play screen says "Joueur 2" on the
+    cards, in the headline and in the last action, as History does; a typed name stays."""
+    from ui.widgets.basics import find
+
+    ui = launch(language="en")
+    new_game(ui, players=3, first="ANNE")
+    ui.tap("play.next_turn")
+    assert ui.text("play.turn") == "Player 2: draw a card"
+    game = ui.app.session.game_id
+    ui.tap("play.home")
+    ui.tap("home.settings")
+    ui.tap("settings.lang.fr")
+    ui.tap("settings.back")
+    assert ui.screen == "home"
+    ui.tap(f"home.resume.{game}")
+    assert ui.screen == "bond_play"
+    assert [card(ui, i, "name") for i in range(3)] == ["Anne", "Joueur 2", "Joueur 3"]
+    assert ui.text("play.turn") == "Joueur 2 : piochez une carte"
+    add_lair(ui, 2, 3)
+    assert ui.text("play.say") == "Le repaire de Joueur 3 grandit de 3 : taille 3."
+    ui.tap("play.player.2.attack")
+    labels = {find(ui.app.dialog, f"attack.by.{i}").text for i in range(3)}
+    assert labels == {"Anne", "Joueur 2", "Joueur 3"}
+    # the game keeps the names it was set up with: a guest is still one seat
+    assert [p.name for p in ui.app.session.state.players] == ["Anne", "Player 2", "Player 3"]
+

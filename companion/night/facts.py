@@ -10,14 +10,12 @@ after it changes, and years of history open quickly.
 
 from __future__ import annotations
 
-import functools
 import json
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.i18n import LANGUAGES, load_domain
+from companion.i18n import is_placeholder, placeholder_number  # the guests' names
 from companion.journal import Entry, GameRecord, Journal, game_record
 from companion.messages import Message
 
@@ -112,32 +110,6 @@ class Facts:
         if fields.get("teams") is not None:
             fields["teams"] = tuple(tuple(team) for team in fields["teams"])
         return cls(game_id=game_id, **fields)
-
-
-@functools.lru_cache(maxsize=1)
-def _placeholder_pattern() -> re.Pattern[str]:
-    """The names the setup screens give a seat nobody named ("Player 2", "Joueur 3"),
-    in every language the app speaks: such a seat is a guest, not a roster player."""
-    forms = []
-    for language in LANGUAGES:
-        template = load_domain(language, "core").get("core.ui.player_n", "")
-        if "{n}" in template:
-            head, _, tail = template.partition("{n}")
-            forms.append(re.escape(head.strip()) + r"\s*\d+\s*" + re.escape(tail.strip()))
-    return re.compile("^(?:" + "|".join(forms or ["(?!)"]) + ")$", re.IGNORECASE)
-
-
-def is_placeholder(name: str) -> bool:
-    """True for a seat name the app made up ("Player 1"), not one a person typed."""
-    return bool(_placeholder_pattern().match(" ".join(str(name).split())))
-
-
-def placeholder_number(name: str) -> int | None:
-    """The seat number a placeholder name carries ("Player 3" -> 3), None for a name."""
-    if not is_placeholder(name):
-        return None
-    digits = re.search(r"\d+", str(name))
-    return int(digits.group()) if digits else None
 
 
 def as_guests(message: Message, guest: Callable[[int], str]) -> Message:

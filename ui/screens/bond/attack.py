@@ -11,9 +11,9 @@ from kivy.uix.gridlayout import GridLayout
 from companion.games.bond import commands as c
 from companion.games.bond import view
 from companion.games.bond.state import BondState
-from companion.names import display_name
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
+from ui.names import display_name
 from ui.widgets.basics import Tap, Text, follow_height
 
 

@@ -13,8 +13,8 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
 from companion.games.bond.view import Moves, PlayerView
-from companion.names import display_name
 from ui import theme
+from ui.names import display_name
 from ui.widgets.basics import Tap, Text, _follow_scale, follow_height
 from ui.widgets.kept_texture import KeptLabel
 from ui.widgets.rounded import RoundedBox

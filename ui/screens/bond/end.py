@@ -11,8 +11,8 @@ from kivy.uix.screenmanager import Screen
 from companion.games.bond.instructions import outcome
 from companion.games.bond.state import BondState
 from companion.games.bond.story import story
-from companion.names import display_name
 from ui import theme
+from ui.names import display_name
 from ui.widgets.components import EndPage, ScoreLine, same_players
 
 

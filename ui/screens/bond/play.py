@@ -17,9 +17,9 @@ from companion.games.bond import events as e
 from companion.games.bond import view
 from companion.games.bond.instructions import command_name, headline, instructions, turn_hint
 from companion.games.bond.state import BondState
-from companion.names import display_name
 from companion.session import Session, Update
 from ui import theme
+from ui.names import display_name
 from ui.screens.bond.attack import attack_dialog
 from ui.screens.bond.capture import capture_dialog
 from ui.screens.bond.cards import PlayerCard, grid_columns

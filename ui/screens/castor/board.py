@@ -21,8 +21,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
 from companion.games.castor.view import RoundColumn, Scoreboard
-from companion.names import display_name
 from ui import theme
+from ui.names import display_name
 from ui.screens.castor.common import DARK_INK, MEDAL, SYMBOL_FONT
 from ui.widgets.basics import Tap, Text, _follow_scale, follow_height
 

@@ -18,9 +18,9 @@ from companion.games.castor.instructions import check_cards, colour_chain
 from companion.games.castor.params import widened
 from companion.games.castor.state import CastorState
 from companion.games.castor.tricks import piles
-from companion.names import display_name
 from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, open_dialog
+from ui.names import display_name
 from ui.screens.castor.checks import Fix, check_cards_dialog, log_notes
 from ui.screens.castor.common import MEDAL, SYMBOL_FONT, colour_card, colour_cards
 from ui.widgets.basics import Text, follow_height

@@ -12,8 +12,8 @@ from kivy.uix.screenmanager import Screen
 from companion.games.castor import scoreboard
 from companion.games.castor.state import CastorState
 from companion.games.castor.story import story
-from companion.names import display_name
 from ui import theme
+from ui.names import display_name
 from ui.screens.castor.common import SYMBOL_FONT
 from ui.screens.castor.play import medals_text
 from ui.widgets.basics import Tap

@@ -15,8 +15,8 @@ from kivy.uix.screenmanager import Screen
 from companion.games.castor import commands as c
 from companion.games.castor.scoring import score_round
 from companion.games.castor.state import Sheet
-from companion.names import display_name
 from ui import theme
+from ui.names import display_name
 from ui.screens.castor.common import MEDAL, SYMBOL_FONT, colour_cards, current_state
 from ui.screens.castor.dialogs import keypad_dialog
 from ui.widgets.basics import Tap, Text, follow_height

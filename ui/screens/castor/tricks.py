@@ -38,10 +38,10 @@ from companion.games.castor import playable_values, trick_view
 from companion.games.castor.instructions import colour_chain, instructions
 from companion.games.castor.state import CastorState
 from companion.games.castor.view import TrickView
-from companion.names import display_name
 from companion.session import Update
 from ui import theme
 from ui.dialogs import confirm_loss
+from ui.names import display_name
 from ui.screens.castor.common import (
     MEDAL,
     SYMBOL_FONT,

@@ -15,9 +15,9 @@ from companion.games.evil import commands as c
 from companion.games.evil.dice import DICE
 from companion.games.evil.instructions import roman
 from companion.games.evil.state import EvilState
-from companion.names import display_name
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
+from ui.names import display_name
 from ui.screens.evil.card import Para
 from ui.widgets.basics import Tap, Text, _follow_scale, find, follow_height, follow_width
 from ui.widgets.text_height import text_height
