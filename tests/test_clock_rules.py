@@ -394,3 +394,14 @@ def test_headline_and_instructions() -> None:
         "Interrompue : en pause jusqu'à la reprise"
     sand, _ = run(state("sand-1m", 0), [c.Start(0)])
     assert en.message(headline(clock_view(sand, 61 * S))) == "The sand has run out"
+
+
+def test_a_seat_buttons_press_out_of_turn_names_the_player() -> None:
+    clock, _ = run(state("chess-5m-3s", 3), [c.Start(0)])
+    with pytest.raises(RuleError) as exc:
+        RULES.apply(clock, c.Switch(S, seat=1))
+    assert Translator("en").message(exc.value.message).startswith("It is not Bob's turn")
+    with pytest.raises(RuleError) as exc:
+        RULES.apply(clock, c.Switch(S, seat=3))
+    assert Translator("fr").message(exc.value.message) == \
+        "Il n'y a pas de place 4 à cette horloge."

@@ -77,7 +77,7 @@ class ClockRules:
         elif not seats:
             start = -1
         elif not _is_int(start) or not 0 <= start < len(seats):
-            raise RuleError("clock.error.no_such_seat", seat=str(start))
+            raise RuleError("clock.error.no_such_seat", seat=_shown(start))
         pad = setup.get("pad_game")
         if pad is not None and not _is_int(pad):
             raise RuleError("clock.error.setup", reason="pad_game")
@@ -158,8 +158,19 @@ def _running(state: ClockState) -> None:
 
 def _seat(state: ClockState, seat: Any) -> int:
     if not _is_int(seat) or not 0 <= seat < len(state.seats):
-        raise RuleError("clock.error.no_such_seat", seat=str(seat)[:20])
+        raise RuleError("clock.error.no_such_seat", seat=_shown(seat))
     return int(seat)
+
+
+def _shown(seat: Any) -> str:
+    """A seat as the table counts them (from 1)."""
+    return str(seat + 1) if _is_int(seat) else str(seat)[:20]
+
+
+def _not_active(state: ClockState, seat: Any) -> RuleError:
+    """A press for a seat whose time is not running (a seat button)."""
+    index = _seat(state, seat)
+    return RuleError("clock.error.not_active", player=state.seats[index].name)
 
 
 def _modes(state: ClockState, *modes: str) -> None:
@@ -191,7 +202,7 @@ def _switch(state: ClockState, cmd: c.Switch) -> tuple[ClockState, Events]:
             _running(state)
         nxt = engine.next_in_play(state, state.active) if state.seats else -1
         if cmd.seat is not None and cmd.seat != state.active:
-            raise RuleError("clock.error.not_active", seat=str(cmd.seat)[:20])
+            raise _not_active(state, cmd.seat)
         ended = e.TurnEnded(state.active, nxt, state.turn_used_ms, 0, 0)
         if state.active >= 0:
             seat = state.seats[state.active]
@@ -203,7 +214,7 @@ def _switch(state: ClockState, cmd: c.Switch) -> tuple[ClockState, Events]:
         return engine.begin_turn(state, nxt), [*events, ended]
     _running(state)
     if cmd.seat is not None and cmd.seat != state.active:
-        raise RuleError("clock.error.not_active", seat=str(cmd.seat)[:20])
+        raise _not_active(state, cmd.seat)
     state, ended = engine.end_turn(state)
     return state, [*events, *ended]
 
@@ -320,7 +331,7 @@ def _zero(state: ClockState, cmd: c.Zero) -> tuple[ClockState, Events]:
     target = before.active if cmd.seat is None else _seat(state, cmd.seat)
     if cmd.seat is not None and cmd.seat != before.active and not any(
             ev.seat == target for ev in reached):
-        raise RuleError("clock.error.not_active", seat=str(cmd.seat))
+        raise _not_active(state, cmd.seat)
     if not reached:
         mode = state.params.mode
         at_zero = (state.countdown_ms <= 0 if mode in ("sand", "phase")
