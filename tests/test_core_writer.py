@@ -272,6 +272,34 @@ def test_a_quiet_table_is_checkpointed(tmp_path: Path) -> None:
         table.close()
 
 
+def _wal_restarts(path: Path) -> int:
+    """The WAL header's checkpoint sequence: SQLite adds one each time the WAL is
+    started again from its beginning (and its header written and synced)."""
+    wal = path.with_name(path.name + "-wal")
+    return int.from_bytes(wal.read_bytes()[12:16], "big")
+
+
+def test_the_action_after_a_quiet_checkpoint_does_not_restart_the_wal(
+        tmp_path: Path) -> None:
+    table = Table(tmp_path, quiet=3600, bound=10**6)  # checkpoints only when asked
+    try:
+        for round_ in range(3):
+            table.session.dispatch(c.MoveTime(1))
+            table.session.settle()
+            table.writer.checkpoint()  # (a game left, or the table quiet)
+            # checkpointed, and the WAL started again on the checkpoint thread
+            _wait(lambda r=round_: table.writer.restarts == r + 1)
+            restarts = _wal_restarts(table.path)
+            table.session.dispatch(c.MoveTime(-1))
+            table.session.settle()
+            # the action wrote after the restart: one sync, not the header's too
+            assert _wal_restarts(table.path) == restarts
+        assert committed_actions(table.path) == 6
+        assert table.resumed() == digest(table.session)
+    finally:
+        table.close()
+
+
 def test_the_wal_stays_bounded_at_a_table_that_never_pauses(tmp_path: Path) -> None:
     table = Table(tmp_path, quiet=3600, bound=40, limit=600)
     table.session.snapshot_every = 1
