@@ -34,7 +34,8 @@ OWN = ({"mode": "bank", "time": "20s", "delay": "3s", "at_zero": "next"},
 #: an action code -> what the table does (switches most often, as at a table)
 CODES = ((40, "switch"), (48, "pass"), (54, "pause"), (60, "resume"), (68, "undo"),
          (73, "redo"), (77, "checkpoint"), (80, "admin_on"), (83, "admin_off"),
-         (86, "zero"), (88, "flip"), (96, "adjust"), (100, "eliminate"))
+         (86, "zero"), (88, "flip"), (94, "adjust"), (98, "eliminate"),
+         (100, "interrupt"))
 
 
 def _action(code: int, players: int) -> tuple[Any, ...]:
@@ -67,6 +68,8 @@ def _command(action: tuple[Any, ...], at: int) -> Any:
             return c.Zero(at)
         case ("flip",):
             return c.Flip(at)
+        case ("interrupt",):
+            return c.Interrupted()
         case ("adjust", seat, delta):
             return c.Adjust(at, seat, delta)
         case ("eliminate", seat):
@@ -74,10 +77,13 @@ def _command(action: tuple[Any, ...], at: int) -> Any:
     raise AssertionError(action)
 
 
-def _balanced(state: ClockState, start_at: int) -> None:
+def _balanced(state: ClockState, start_at: int | None) -> None:
+    """Time charged + pause + admin + the table's == elapsed; and, on one monotonic
+    clock (`start_at` given: no interruption), elapsed == the clock's own span."""
     charged = sum(s.used_ms for s in state.seats)
     assert charged + state.pause_ms + state.admin_ms + state.table_ms == state.elapsed_ms
-    assert state.elapsed_ms == state.last_at - start_at
+    if start_at is not None:
+        assert state.elapsed_ms == state.last_at - start_at
     if state.status not in ("ready", "closed") and state.seats:
         active = state.seats[state.active]
         assert not active.out or state.status == "stopped"  # never nobody's turn
@@ -129,12 +135,15 @@ def test_time_balances_and_undo_restores_exactly(game: Any) -> None:
                 redo_press(session)
             else:
                 session.dispatch(_command(action, at))
+                if action == ("interrupt",):  # a reboot: the monotonic clock restarts
+                    at = 100
         except RuleError:
             assert session.state == before  # a refusal changes nothing
             continue
         state = session.state
+        interrupted = any(isinstance(s.command, c.Interrupted) for s in session.steps)
         if state.started:
-            _balanced(state, start_at)
+            _balanced(state, None if interrupted else start_at)
         view = clock_view(state, at + 5000)
         if state.status not in ("ready", "closed") and state.seats:
             assert view.active >= 0
