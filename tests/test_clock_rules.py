@@ -405,3 +405,38 @@ def test_a_seat_buttons_press_out_of_turn_names_the_player() -> None:
         RULES.apply(clock, c.Switch(S, seat=3))
     assert Translator("fr").message(exc.value.message) == \
         "Il n'y a pas de place 4 à cette horloge."
+
+
+EVERY_EVENT = [
+    e.Started(0), e.Started(-1), e.TurnEnded(0, 1, 1000, 3000, 5000),
+    e.TurnEnded(0, 1, 1000, 0, 5000, passed=True), e.TurnEnded(0, 1, 1, 0, 0, timed_out=True),
+    e.TurnEnded(-1, -1, 1000, 0, 0), e.NewRound(2, 1), e.StageReached(0, 1, 60_000),
+    e.PenaltyGiven(0, 1, 1, 10), e.PenaltyGiven(0, 3, 4, 10), e.ZeroReached(-1, 5, "stop"),
+    *(e.ZeroReached(1, 5, a) for a in ("overtime", "penalty", "next", "out", "stop")),
+    e.Paused(0), e.Resumed(60_000), e.Flipped(20_000), e.Adjusted(0, 30_000, 90_000),
+    e.Adjusted(0, -30_000, 30_000), e.Eliminated(2, 0), e.Reordered((2, 0, 1)),
+    e.AdminStarted(), e.AdminEnded(5000, True),
+    *(e.Stopped(r, 0) for r in ("sand", "phase", "decided", "no_time")),
+    e.Interruption(True, 10_000), e.Interruption(False, 0), e.Closed(3_600_000, 1),
+    e.Closed(3_600_000, 40)]
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_every_event_and_headline_reads_in_both_languages(language: str) -> None:
+    import dataclasses
+
+    from companion.games.clock.instructions import headline
+
+    kinds = {type(event) for event in EVERY_EVENT}
+    assert kinds == {cls for cls in vars(e).values()
+                     if isinstance(cls, type) and dataclasses.is_dataclass(cls)}
+    tr = Translator(language)
+    clock = state("chess-5m-3s", 3)
+    said = describe(EVERY_EVENT, clock)
+    assert len(said) == len(EVERY_EVENT)
+    for status in ("ready", "running", "paused", "admin", "closed"):
+        said.append(headline(clock_view(dataclasses.replace(
+            clock, status=status, active=0 if status != "ready" else -1), 0)))
+    for message in said:
+        text = tr.message(message)
+        assert tr.has(message.key) and "{" not in text and "clock." not in text, text
