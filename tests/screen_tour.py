@@ -271,10 +271,20 @@ def castor_play_on(tricks: int = 12) -> Action:
     return act
 
 
-def restart(ui: Any) -> None:
-    """The app started again on the same journal (what a start after a power cut
-    does: every action shown was written)."""
-    ui.launcher.restart(ui)
+#: what `companion run` shows on a desktop without GPIO and the tour's app does not
+HARDWARE_ONLY = frozenset({"play.pins"})
+
+
+def killed(screen: str, *taps: str) -> Action:
+    """kill -9: the app handed over to `companion run` on the same journal (the tour's
+    app closed first, everything it showed written), which resumes on `screen`, taps
+    `taps` (`~tid`: a tap that is not an action, as tests/helpers/power_cut_child.py
+    reads them) and is killed with SIGKILL; then the app started again on the journal.
+    The screen, the dialog and every tagged text must be what the killed one showed."""
+    def act(ui: Any) -> None:
+        ui.launcher.killed(ui, screen, taps)
+    act.kills = True  # type: ignore[attr-defined]
+    return act
 
 
 def bond_end_by_agreement(ui: Any) -> None:
@@ -392,6 +402,8 @@ EVIL = Journey("evil", (
       tap("treasure.recovered"), leave=(tap_first("place."), answer)),
     S("evil_end_victory", "screen:evil_end", evil_treasures("recovered")),
     S("evil_play_after_undo", "screen:evil_play", tap("end.undo"), answer),
+    # kill -9 (SIGKILL) and started again: the same turn card
+    S("evil_play_after_kill", "screen:evil_play", killed("evil_play")),
     S("home_resume", "screen:home", answer, tap("play.home")),
 ))
 
@@ -461,8 +473,9 @@ CASTOR_TRICKS = Journey("castor_tricks", (
       leave=CLOSE),
     S("castor_sheet_tracked", "screen:castor_sheet", tap("play.sheet"),
       tap("sheet_confirm.yes"), leave=(tap("sheet.cancel"), tap("play.tricks"))),
-    # the app started again on the journal: the trick being tracked, as it was
-    S("castor_tricks_reopened", "screen:castor_tricks", castor_card("green", 13), restart),
+    # kill -9 (SIGKILL) just after a card, started again: the trick being tracked
+    S("castor_tricks_reopened", "screen:castor_tricks",
+      killed("castor_tricks", "~tricks.colour.green", "tricks.value.13")),
     S("castor_dialog_stop_confirm", "dialog:stop_confirm", tap("tricks.cancel"),
       leave=CLOSE),
     # the last trick taken: every pile revealed, a table of key figures
@@ -492,6 +505,10 @@ BOND = Journey("bond", (
       tap("lair.add.4"), close_dialog, tap("play.player.1.attack"), tap_first("attack.by."),
       tap("attack.spy.3"), tap("attack.send"), expect_dialog("capture"),
       tap("capture.undo")),
+    # kill -9 (SIGKILL) mid-turn, a spy just captured: the capture question is back
+    S("bond_dialog_capture_after_kill", "dialog:capture",
+      killed("bond_play", "~play.player.1.attack", "~attack.spy.3", "attack.send"),
+      leave=(tap("capture.undo"),)),
     S("bond_dialog_correct", "dialog:correct", tap("play.player.0.correct"),
       tap("correct.plus"), leave=CLOSE),
     S("bond_dialog_end_confirm", "dialog:end_confirm", tap("play.end"), leave=CLOSE),
@@ -728,7 +745,7 @@ class Launcher:
         app._run_prepare()
         self.apps.append(app)
         driver = _driver(app)
-        driver.launcher = self  # a step may start the app again (`restart`)
+        driver.launcher = self  # a step may kill the app and start it again (`killed`)
         driver.wait_until(lambda: tuple(Window.size) == self.size, timeout=3)
         driver.pump(5)
         return driver
@@ -750,6 +767,62 @@ class Launcher:
         self.apps.append(app)
         ui.app = app
         ui.pump(5)
+
+    def killed(self, ui: Any, screen: str, taps: Sequence[str]) -> None:
+        """See `killed`: the child killed with SIGKILL, `ui` on the app started again."""
+        import json
+        import signal
+        import subprocess
+
+        from kivy.core.window import Window
+
+        folder = Path(ui.app.journal.path).parent
+        self.stop()
+        config = folder / "config.yaml"
+        width, height = self.size
+        config.write_text(f"language: {self.language}\n"
+                          f"display: {{width: {width}, height: {height}, fullscreen: false, "
+                          f"roll_animation: 0, roll_guard: 0}}\n", encoding="utf-8")
+        out = folder / "before.rgba"
+        env = dict(os.environ, KIVY_HOME=str(folder / "kivy"), KIVY_NO_ARGS="1",
+                   KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1",
+                   GPIOZERO_PIN_FACTORY="mock", XDG_CONFIG_HOME=str(folder / "xdg-empty"))
+        env.pop("NOTIFY_SOCKET", None)
+        child = Path(__file__).resolve().parent / "helpers" / "power_cut_child.py"
+        done = subprocess.run([sys.executable, str(child), str(folder), str(config), str(out),
+                               screen, "--kill", *taps], capture_output=True, text=True,
+                              env=env, timeout=300, cwd=Path(__file__).resolve().parents[1])
+        if done.returncode != -signal.SIGKILL:
+            raise StepFailed(f"companion run was not killed (exit {done.returncode}): "
+                             f"{done.stderr[-1500:]}")
+        before = json.loads(Path(f"{out}.json").read_text("utf-8"))
+        self.restart(ui)
+        if tuple(Window.size) != self.size:
+            Window.size = self.size
+        ui.pump(3)
+
+        def seen() -> dict[str, Any]:
+            from tests.helpers.power_cut_child import texts
+
+            app = ui.app
+            shown = {"screen": app.root.current,
+                     "dialog": None if app.dialog is None else app.dialog.tid,
+                     "texts": texts(app.root.current_screen),
+                     "dialog_texts": {} if app.dialog is None else texts(app.dialog)}
+            for key in ("texts", "dialog_texts"):
+                shown[key] = {t: v for t, v in shown[key].items() if t not in HARDWARE_ONLY}
+            return shown
+
+        # the Pins button is the desktop's (`companion run` finds no hardware there)
+        for key in ("texts", "dialog_texts"):
+            before[key] = {t: v for t, v in before[key].items() if t not in HARDWARE_ONLY}
+        want = {k: before[k] for k in ("screen", "dialog", "texts", "dialog_texts")}
+        try:
+            ui.wait_until(lambda: seen() == want, timeout=10)
+        except AssertionError:
+            now = seen()
+            differ = {k: (want[k], now[k]) for k in want if want[k] != now[k]}
+            raise StepFailed(f"after kill -9 the app came back otherwise: {differ}") from None
 
     def stop(self) -> None:
         from kivy.base import EventLoop

@@ -631,3 +631,49 @@ def test_a_guest_is_named_in_the_language_on_screen(launch: Any) -> None:
     # the game keeps the names it was set up with: a guest is still one seat
     assert [p.name for p in ui.app.session.state.players] == ["Anne", "Player 2", "Player 3"]
 
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_after_sigkill_mid_turn_with_the_capture_open_the_same_screen_comes_back(
+        tmp_path: Any, language: str) -> None:
+    """`companion run` killed with SIGKILL mid-turn (Player 2's lair card down, then a
+    spy sent by touches: the capture question open, the kill a touch away): started
+    again, it shows the same screen, pixel for pixel: the capture question over the
+    play screen, the headline saying who deals with the spy."""
+    import signal
+
+    from companion import config as config_module
+    from companion.games import rules_for
+    from companion.games.bond import commands as c
+    from companion.journal import Journal
+    from companion.session import Session
+    from tests.test_ui_castor_tracker import _child
+
+    data = tmp_path / "data"
+    data.mkdir()
+    journal = Journal(data / "journal.sqlite3")
+    params = config_module.load(use_default_user_file=False).get("games.bond")
+    session = Session.start(rules_for("bond"), journal, {
+        "params": params, "players": [{"name": n} for n in ("Anne", "Bob", "Chloé")]})
+    session.dispatch(c.NextTurn())
+    session.dispatch(c.AddLairCard(1, 4))  # Bob's turn: his lair card, spies next
+    journal.close()
+    config = tmp_path / "config.yaml"
+    config.write_text(f"language: {language}\n", encoding="utf-8")
+    before, seen_before, code = _child(
+        data, config, tmp_path / "before.rgba", "bond_play",
+        ["~play.player.1.attack", "~attack.spy.3", "attack.send"], tmp_path)
+    assert code == -signal.SIGKILL
+    assert seen_before["dialog"] == "capture"
+    after, seen_after, code = _child(data, config, tmp_path / "after.rgba", "bond_play", [],
+                                     tmp_path)
+    assert code == 0
+    assert seen_after["screen"] == seen_before["screen"] == "bond_play"
+    assert seen_after["dialog"] == "capture"
+    assert seen_after["texts"] == seen_before["texts"]
+    assert seen_after["dialog_texts"] == seen_before["dialog_texts"]
+    assert seen_after["texts"]["play.turn"] == (
+        "Bob: kill or ridicule the spy" if language == "en" else "Bob : tuez ou ridiculisez")
+    assert len(after) == len(before) > 0
+    differ = sum(1 for a, b in zip(before, after, strict=True) if a != b)
+    assert differ == 0, f"{differ} bytes differ"

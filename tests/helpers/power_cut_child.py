@@ -2,14 +2,15 @@
 it is told, grabs the frame the table then sees and kills itself with SIGKILL (the plug
 pulled), or, started again on the same folder, grabs the first settled frame and exits.
 
-Usage: python power_cut_child.py DATA CONFIG OUT SCREEN [TID ...]
+Usage: python power_cut_child.py DATA CONFIG OUT SCREEN [--kill] [TID ...]
 - waits until the app shows SCREEN (the game resumed), taps each TID by a touch through
-  the window (one a tick; each is an action), waits until every one is taken and
-  written to the journal;
+  the window (one a tick, once it can be touched; each is an action, unless written
+  `~TID`: a tap that only opens a dialog or picks a colour), waits until every action
+  is taken and written to the journal;
 - then asks for a frame and grabs it just before its swap (what reaches the screen):
   OUT gets the RGBA bytes, OUT.json the window's size, the screen, the dialog and the
   text of every tagged label;
-- with TIDs, SIGKILL; without, a plain exit.
+- with TIDs or `--kill`, SIGKILL; without, a plain exit.
 """
 
 from __future__ import annotations
@@ -32,6 +33,10 @@ def texts(root: Any) -> dict[str, str]:
 def main() -> None:
     data, config, out, screen = sys.argv[1:5]
     taps = sys.argv[5:]
+    kill = bool(taps)
+    if taps and taps[0] == "--kill":
+        taps = taps[1:]
+    actions = sum(1 for tid in taps if not tid.startswith("~"))
     from kivy.config import Config
 
     Config.set("graphics", "min_state_time", "0")  # a tap's release acts at once
@@ -55,9 +60,10 @@ def main() -> None:
         running = app()
         seen = {"size": [width, height], "screen": running.root.current,
                 "dialog": None if running.dialog is None else running.dialog.tid,
-                "texts": texts(running.root.current_screen)}
+                "texts": texts(running.root.current_screen),
+                "dialog_texts": {} if running.dialog is None else texts(running.dialog)}
         Path(out + ".json").write_text(json.dumps(seen), encoding="utf-8")
-        if taps:
+        if kill:
             os.kill(os.getpid(), signal.SIGKILL)  # the plug pulled
         os._exit(0)
 
@@ -79,17 +85,26 @@ def main() -> None:
         session = running.session
         state.setdefault("done", len(session.steps))  # the actions before the taps
         if state["taps"]:
-            tid = state["taps"].pop(0)
+            tid = state["taps"][0].removeprefix("~")
             surface = running.dialog if running.dialog is not None else running.root
             widget = find(surface, tid)
-            assert widget is not None and not widget.disabled, tid
+            if widget is None or widget.disabled or session.holding:
+                # a dialog the last tap opens comes at the next frame
+                state["tries"] = state.get("tries", 0) + 1
+                assert state["tries"] < 600, f"{tid} never came to be touched"
+                return
+            state["taps"].pop(0)
+            state["tries"] = 0
             touch = UnitTestTouch(*widget.to_window(*widget.center))
             touch.touch_down()
             touch.touch_up()
             return
-        if len(session.steps) < state["done"] + len(taps) or session.holding:
-            return  # each tap is an action: taken (a release may come a tick later),
+        if len(session.steps) < state["done"] + actions or session.holding:
+            return  # each action tapped: taken (a release may come a tick later),
             # then written at the next swap
+        state["quiet"] = state.get("quiet", 0) + 1
+        if state["quiet"] < 3:
+            return  # what the last tap opens (a dialog) is on show
         if not state["grab"] and "bound" not in state:
             state["bound"] = True
             Window.bind(on_flip=grab)
