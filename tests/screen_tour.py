@@ -55,6 +55,8 @@ DOC_PICTURES = {
     "castor_dialog_revealed": "castor-reveal",
     "bond_play_scored": "bond-play",
     "tray_play": "tray-play",
+    "pad_play_correcting": "pad-sheet",
+    "pad_standings": "pad-standings",
     "night_history": "history",
     "night_stats": "stats",
 }
