@@ -101,7 +101,7 @@ def test_four_players_to_the_end_correcting_round_2_on_round_5(launch: Any,
     # adding up in the cell: the expression beside its value, the new total before Enter
     key(ui, "3+6+2")
     assert ui.text("keypad.typed") == "3 + 6 + 2 = 11"
-    assert ui.text("keypad.preview") == "New total: 11"
+    assert ui.text("keypad.preview") == ("Nouveau total : 11" if fr else "New total: 11")
     ui.tap("keypad.enter")
     assert ui.text(cell(ui, "1", 0)) == "11"
     # Enter moved on to the next player in seat order
