@@ -440,3 +440,41 @@ def test_every_event_and_headline_reads_in_both_languages(language: str) -> None
     for message in said:
         text = tr.message(message)
         assert tr.has(message.key) and "{" not in text and "clock." not in text, text
+
+
+def test_phase_one_shared_countdown_then_the_next_phase() -> None:
+    """Issue: "phase: one shared countdown for a simultaneous phase"."""
+    clock, events = run(state("phase-2m", 3), [c.Start(0), c.Checkpoint(2 * M + 5 * S)])
+    assert clock.status == "stopped" and clock.stop_reason == "phase"
+    assert e.ZeroReached(0, 2 * M, "stop") in events
+    assert clock.seats[0].used_ms == 2 * M and clock.table_ms == 5 * S
+    assert clock_view(clock, 3 * M).countdown_ms == 0
+    clock, _ = run(clock, [c.Switch(3 * M)])  # the next phase, led by the next seat
+    assert clock.status == "running" and clock.active == 1
+    assert clock_view(clock, 3 * M + 30 * S).countdown_ms == 90 * S
+    with pytest.raises(RuleError) as exc:
+        RULES.apply(clock, c.Flip(4 * M))
+    assert _key(exc) == "clock.error.not_in_mode"
+
+
+@pytest.mark.parametrize("round_start, first", [("rotate", 2), ("same", 1),
+                                                ("first_passed", 3)])
+def test_who_begins_the_next_round(round_start: str, first: int) -> None:
+    """Bob begins round 1; Dee passes first, then Ann, Bob, Cid."""
+    clock = state({"mode": "countup", "round_start": round_start}, 4, start=1)
+    clock, events = run(clock, [c.Start(0), c.Switch(S), c.Switch(2 * S), c.Pass(3 * S),
+                                c.Pass(4 * S), c.Pass(5 * S), c.Pass(6 * S)])
+    assert e.NewRound(2, first) in events and clock.active == first
+
+
+def test_at_zero_next_skips_empty_banks_and_stops_when_nobody_has_time() -> None:
+    clock = state({"mode": "bank", "time": "10s", "at_zero": "next"}, 3)
+    clock, _ = run(clock, [c.Start(0), c.Switch(4 * S), c.Zero(14 * S)])
+    assert banks(clock) == [6 * S, 0, 10 * S] and clock.active == 2
+    clock, _ = run(clock, [c.Switch(15 * S)])
+    assert clock.active == 0  # Bob has nothing left: passed over
+    clock, events = run(clock, [c.Zero(21 * S), c.Checkpoint(40 * S)])
+    assert clock.status == "stopped" and clock.stop_reason == "no_time"
+    assert e.Stopped("no_time", 2) in events and banks(clock) == [0, 0, 0]
+    clock, _ = run(clock, [c.Adjust(41 * S, 1, 30 * S)])  # time given back: still stopped
+    assert clock.status == "stopped"
