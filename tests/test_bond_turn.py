@@ -150,3 +150,30 @@ def test_the_headline_and_its_line_in_both_languages(language, lines):
     state, events = play(state, c.NextTurn())
     shown += [say(m) for m in instructions(events, state)]
     assert shown == lines
+
+
+def test_the_turn_setting_is_read_and_a_game_set_up_before_it_keeps_the_rulebook_turn():
+    from companion.games.bond.params import BondParams
+    from tests.test_bond_rules import default_params
+
+    section = default_params()
+    assert section["turn_ends_after_spies"] is True  # the shipped default: the rulebook
+    assert BondParams.from_config(section).to_config() == section
+    section["turn_ends_after_spies"] = False
+    assert BondParams.from_config(section).turn_ends_after_spies is False
+    del section["turn_ends_after_spies"]  # a journal's setup from before the setting
+    assert BondParams.from_config(section).turn_ends_after_spies is True
+    state = RULES.initial_state({"params": section, "players": [{"name": "A"}, {"name": "B"}]})
+    assert state.params.turn_ends_after_spies and step(state) == (0, "draw")
+
+
+def test_the_turn_setting_must_be_true_or_false(tmp_path):
+    from companion import config
+
+    user = tmp_path / "config.yaml"
+    user.write_text("games:\n  bond:\n    turn_ends_after_spies: sometimes\n")
+    with pytest.raises(config.ConfigError) as caught:
+        config.load(user)
+    assert [p.key for p in caught.value.problems] == ["games.bond.turn_ends_after_spies"]
+    user.write_text("games:\n  bond:\n    turn_ends_after_spies: false\n")
+    assert config.load(user).get("games.bond")["turn_ends_after_spies"] is False
