@@ -478,3 +478,21 @@ def test_at_zero_next_skips_empty_banks_and_stops_when_nobody_has_time() -> None
     assert e.Stopped("no_time", 2) in events and banks(clock) == [0, 0, 0]
     clock, _ = run(clock, [c.Adjust(41 * S, 1, 30 * S)])  # time given back: still stopped
     assert clock.status == "stopped"
+
+
+def test_a_sand_flipped_before_any_sand_ran_is_out_at_once() -> None:
+    clock, events = run(state("sand-1m", 0), [c.Start(0), c.Flip(0)])
+    assert clock.status == "stopped" and clock.countdown_ms == 0
+    assert events[-2:] == [e.ZeroReached(-1, 0, "stop"), e.Stopped("sand", -1)]
+    clock, _ = run(clock, [c.Flip(5 * S)])
+    assert clock.status == "running" and clock.countdown_ms == M
+
+
+def test_time_taken_to_zero_by_hand_is_refused_where_a_zero_acts() -> None:
+    clock, _ = run(state({"mode": "bank", "time": "10s", "at_zero": "out"}, 3), [c.Start(0)])
+    with pytest.raises(RuleError) as exc:
+        RULES.apply(clock, c.Adjust(S, 1, -10 * S))
+    assert _key(exc) == "clock.error.adjust_to_zero"
+    assert banks(RULES.apply(clock, c.Adjust(S, 1, -9 * S))[0]) == [9 * S, S, 10 * S]
+    overtime, _ = run(state("chess-5m-3s", 2), [c.Start(0), c.Adjust(S, 1, -6 * M)])
+    assert banks(overtime)[1] == -M  # overtime: a debt is the table's to give

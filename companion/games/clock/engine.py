@@ -72,8 +72,10 @@ def charge(state: ClockState, delta: int) -> ClockState:
     over = 0
     bank = seat.bank_ms
     if mode in ("bank", "turn"):
-        spent = max(0, delta - max(0, state.params.free_ms - (state.turn_used_ms - delta))
-                    ) if mode == "bank" else delta
+        spent = delta
+        if mode == "bank":  # the turn's free time (allowance, simple delay) goes first
+            free_before = max(0, state.params.free_ms - (state.turn_used_ms - delta))
+            spent = max(0, delta - free_before)
         bank = seat.bank_ms - spent
         over = max(0, -bank) - max(0, -seat.bank_ms)
     seat = replace(seat, bank_ms=bank, used_ms=seat.used_ms + delta,

@@ -253,6 +253,9 @@ def _flip(state: ClockState, cmd: c.Flip) -> tuple[ClockState, Events]:
         _running(state)
     left = state.params.time_ms - max(0, state.countdown_ms)
     state = replace(state, status="running", stop_reason="", countdown_ms=left)
+    if left <= 0:  # turned over before any sand ran: it is out at once
+        state, out = engine.on_zero(state)
+        return state, [*events, e.Flipped(left), *out]
     return state, [*events, e.Flipped(left)]
 
 
@@ -268,6 +271,12 @@ def _adjust(state: ClockState, cmd: c.Adjust) -> tuple[ClockState, Events]:
     bank = seat.bank_ms + cmd.delta_ms
     if abs(bank) > MAX_MS:
         raise RuleError("clock.error.adjust_range")
+    # at_zero next and out act when time runs out during a turn: a bank taken to zero
+    # by hand would be passed over or played in overtime instead
+    left = bank + (state.params.time_ms if state.params.mode == "turn"
+                   and index != state.active else 0)
+    if state.params.at_zero in ("next", "out") and cmd.delta_ms < 0 and left <= 0:
+        raise RuleError("clock.error.adjust_to_zero", player=seat.name)
     state = engine.with_seat(state, index, replace(seat, bank_ms=bank))
     return state, [*events, e.Adjusted(index, cmd.delta_ms, bank)]
 
