@@ -75,6 +75,38 @@ def play_bond_from_roster(ui: Driver) -> int:
     return game_id
 
 
+def test_a_roster_change_is_shown_once_durable_and_a_failed_one_says_so(
+        launch: Any) -> None:
+    from tests.helpers.writer import Gate, on_writer_connection
+
+    ui = launch()
+    app = ui.app
+    ui.tap("home.players")
+    add_player(ui, "ANNE")
+    assert roster_names(ui) == ["Anne"]
+    gate = Gate(app.writer)  # the card takes its time to sync
+    ui.tap("players.add")
+    for letter in "BOB":
+        ui.tap(f"keyboard.{letter}")
+    ui.tap("keyboard.ok", settle=False)
+    ui.pump(5)
+    # being saved: the screen keeps drawing, and shows the new player only once durable
+    assert app.saving and roster_names(ui) == ["Anne"]
+    gate.release(1)
+    ui.wait_until(lambda: not app.saving)
+    ui.pump(2)
+    assert roster_names(ui) == ["Anne", "Bob"]
+    # a card gone read-only: the rename is refused, said, and the roster as it was
+    gate.open()
+    on_writer_connection(app.writer, lambda j: j._db.execute("PRAGMA query_only=1"))
+    ui.tap("players.1.name")
+    type_name(ui, "CLEO")
+    assert ui.dialog == "error" and "Could not save" in ui.text("error.text")
+    ui.tap("error.ok")
+    assert roster_names(ui) == ["Anne", "Bob"]
+    on_writer_connection(app.writer, lambda j: j._db.execute("PRAGMA query_only=0"))
+
+
 def test_roster_a_bond_game_from_it_then_history_log_and_statistics(launch: Any) -> None:
     ui = launch()
     ui.screenshot("night-home-800x480")

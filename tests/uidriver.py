@@ -106,8 +106,8 @@ class Driver:
         history, statistics, exports) to be handed back and shown."""
         import sys
 
-        if self.app.busy:  # an action being made durable on the writer thread
-            self.wait_until(lambda: not self.app.busy, timeout)
+        if self.app.busy or self.app.saving:  # with the writer thread
+            self.wait_until(lambda: not self.app.busy and not self.app.saving, timeout)
             self.pump(2)
         background = sys.modules.get("ui.background")  # imported by the first such work
         if background is None or not background.busy():

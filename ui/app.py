@@ -13,7 +13,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from kivy.app import App
 from kivy.clock import Clock
@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     from ui.dialogs import Dialog
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 _SEEDS = random.SystemRandom()  # the OS's randomness, as `secrets` uses
 #: how long a tap waits for its commit before going on without it: a fast disk's commit
 #: (~0.3 ms) ends within it, and the action is shown in this very frame, as before the
@@ -100,6 +101,8 @@ class CompanionApp(App):
         self.writer: Writer | None = None
         #: taps made while an action is being made durable, applied in order after it
         self._waiting: deque[Callable[[Session], Any]] = deque()
+        #: game-night writes with the writer (`write`): ticket, result, what follows
+        self._night: deque[tuple[Any, list[Any], Callable[[Any], None] | None]] = deque()
         self._started = False
         #: buttons that started an action being saved: pressed-looking until it is shown
         self._working: list[Any] = []
@@ -421,6 +424,7 @@ class CompanionApp(App):
         if self.session is not None:
             self.session.writer = None
         writer.close()
+        self._night_writes_ended()
 
     @property
     def busy(self) -> bool:
@@ -455,9 +459,58 @@ class CompanionApp(App):
             return True
         return self.settle()
 
+    # -- game-night writes (roster, a game's seats, an abandoned game) ----------------
+    def write(self, change: Callable[[Journal], T],
+              done: Callable[[T], None] | None = None) -> None:
+        """Make a game-night change durable off this thread: `change(journal)` runs on
+        the writer thread (its own connection), after every action given before it, and
+        `done(result)` runs here once it is durable (the screen shows the change then).
+        A refusal (a name taken), a failed commit or a full queue is said, and `done`
+        is not called. Without a writer (before the first frame, a journal that cannot
+        be written, or in memory) the change is made here at once, as before."""
+        writer = self.writer
+        if writer is None:
+            try:
+                result = change(self.journal)
+            except CompanionError as exc:
+                self.show_error(exc.message)
+                return
+            if done is not None:
+                done(result)
+            return
+        box: list[Any] = []
+        try:
+            ticket = writer.submit(lambda journal: box.append(change(journal)))
+        except CompanionError as exc:  # the writer's queue is full
+            self.show_error(exc.message)
+            return
+        self._night.append((ticket, box, done))
+
+    @property
+    def saving(self) -> bool:
+        """A game-night write is with the writer and not yet handed back."""
+        return bool(self._night)
+
+    def _night_writes_ended(self) -> None:
+        """The game-night writes the writer has ended, in order: each one shown (its
+        `done`), or its failure said."""
+        while self._night and self._night[0][0].done:
+            ticket, box, done = self._night.popleft()
+            error = ticket.error
+            if error is None:
+                if done is not None:
+                    done(box[0])
+            elif isinstance(error, CompanionError):
+                self.show_error(error.message)
+            else:
+                log.error("a game-night write failed", exc_info=error)
+                self.show_error(msg("core.error.journal_write", path=str(self.journal.path),
+                                    reason=str(error)))
+
     def _commit_ended(self, _dt: float = 0) -> None:
         """The writer has made an action durable (or failed to): shown now, in this
         frame; then the next tap that waited behind it."""
+        self._night_writes_ended()
         session = self.session
         if session is None or not session.committed:
             return

@@ -10,7 +10,6 @@ from kivy.core.window import Window
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.messages import CompanionError
 from ui import theme
 from ui.screens.night.common import scroll_list
 from ui.screens.page import PageScreen
@@ -143,8 +142,5 @@ class HomeScreen(PageScreen):
 
     def abandon(self, game_id: int) -> None:
         app = App.get_running_app()
-        try:
-            app.journal.abandon(game_id)
-        except CompanionError as exc:  # a journal that cannot be written now
-            app.show_error(exc.message)
-        self.refresh()
+        # shown once durable; a journal that cannot be written now says why
+        app.write(lambda journal: journal.abandon(game_id), lambda _none: self.refresh())

@@ -92,4 +92,5 @@ class BondSetupScreen(SetupScreen):
                    for n, rid in zip(self.names, self.roster_ids, strict=True)]
         session = app.start_game("bond", {"players": players})
         if session is not None:  # the seats count for their roster players' statistics
-            roster.link_game(app.journal, session.game_id)
+            game_id = session.game_id  # on the writer thread, before the game's actions
+            app.write(lambda journal: roster.link_game(journal, game_id))

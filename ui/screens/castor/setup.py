@@ -110,4 +110,5 @@ class CastorSetupScreen(SetupScreen):
                    for p in self.players]
         session = app.start_game("castor", {"players": players})
         if session is not None:  # the seats count for their roster players' statistics
-            roster.link_game(app.journal, session.game_id)
+            game_id = session.game_id  # on the writer thread, before the game's actions
+            app.write(lambda journal: roster.link_game(journal, game_id))

@@ -221,4 +221,5 @@ class EvilSetupScreen(SetupScreen):
                                           "first_player": self.first_player(),
                                           "rules_version": RULES_VERSION})
         if session is not None:  # the seats count for their roster players' statistics
-            roster.link_game(app.journal, session.game_id)
+            game_id = session.game_id  # on the writer thread, before the game's actions
+            app.write(lambda journal: roster.link_game(journal, game_id))

@@ -12,7 +12,6 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 
-from companion.messages import CompanionError
 from companion.night import history, jobs
 from companion.night.facts import as_guests, placeholder_number
 from companion.night.history import GameLine, LogLine, Seat
@@ -268,11 +267,9 @@ class NightHistoryScreen(PageScreen):
 
         def abandon() -> None:
             dialog.dismiss()
-            try:
-                history.abandon(app.journal, game_id)
-            except CompanionError as exc:
-                app.show_error(exc.message)
-            self.refresh()
+            # shown once durable; a journal that cannot be written now says why
+            app.write(lambda journal: history.abandon(journal, game_id),
+                      lambda _none: self.refresh())
 
         dialog.buttons([(app.tr("core.ui.cancel"), "abandon.cancel", dialog.dismiss),
                         (app.tr("core.ui.abandon"), "abandon.ok", abandon)])

@@ -15,7 +15,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.recycleview.views import RecycleDataViewBehavior
 
-from companion.messages import CompanionError
+from companion.journal import Journal
 from companion.night import roster
 from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, confirm_loss, open_dialog
@@ -25,15 +25,10 @@ from ui.widgets.basics import Tap, Text
 from ui.widgets.long_list import Item, LongList
 
 
-def attempt(action: Callable[[], Any]) -> bool:
-    """Run a roster change; a refusal becomes the error dialog."""
-    app = App.get_running_app()
-    try:
-        action()
-    except CompanionError as exc:
-        app.show_error(exc.message)
-        return False
-    return True
+def attempt(change: Callable[[Journal], Any], then: Callable[[], None]) -> None:
+    """Make a roster change durable on the writer thread, then `then()` (the list
+    drawn again) once it is; a refusal or a failed commit becomes the error dialog."""
+    App.get_running_app().write(change, lambda _result: then())
 
 
 class PlayerRow(RecycleDataViewBehavior, BoxLayout):
@@ -125,8 +120,7 @@ class NightRosterScreen(PageScreen):
         def done(name: str) -> None:
             count = roster.count(app.journal)
             colour = PALETTE[count % len(PALETTE)]
-            attempt(lambda: roster.add(app.journal, name, colour))
-            self.refresh()
+            attempt(lambda journal: roster.add(journal, name, colour), self.refresh)
 
         open_dialog(NameKeyboard(app.tr("night.ui.new_player"), "", done))
 
@@ -135,8 +129,7 @@ class NightRosterScreen(PageScreen):
 
         def done(name: str) -> None:
             if name != player.name:
-                attempt(lambda: roster.rename(app.journal, player.id, name))
-            self.refresh()
+                attempt(lambda journal: roster.rename(journal, player.id, name), self.refresh)
 
         open_dialog(NameKeyboard(app.tr("night.ui.rename", name=player.name), player.name,
                                  done))
@@ -147,8 +140,7 @@ class NightRosterScreen(PageScreen):
         change = roster.unretire if player.retired else roster.retire
 
         def apply() -> None:
-            attempt(lambda: change(app.journal, player.id))
-            self.refresh()
+            attempt(lambda journal: change(journal, player.id), self.refresh)
 
         if player.retired:
             apply()
@@ -172,7 +164,6 @@ class NightRosterScreen(PageScreen):
 
         def pick(code: str) -> None:
             dialog.dismiss()
-            attempt(lambda: roster.recolour(app.journal, player.id, code))
-            self.refresh()
+            attempt(lambda journal: roster.recolour(journal, player.id, code), self.refresh)
 
         open_dialog(dialog)
