@@ -57,6 +57,7 @@ DOC_PICTURES = {
     "tray_play": "tray-play",
     "pad_play_correcting": "pad-sheet",
     "pad_standings": "pad-standings",
+    "clock_play_switched": "clock-play",
     "night_history": "history",
     "night_stats": "stats",
 }
@@ -302,6 +303,7 @@ def home(ui: Any) -> None:
         if ui.screen == "home":
             return
         for tid in ("play.home", "end.home", "standings.back", "setup.back", "traysetup.back",
+                    "clocksetup.back",
                     "play.close",
                     "log.back", "history.back", "stats.back", "players.back",
                     "export.back", "settings.back"):
@@ -623,6 +625,32 @@ TRAY = Journey("tray", (
 ))
 
 
+# the table clock: a chess clock for eight (two columns of seats), the start player
+# chosen, a switch, time added, a pause, the end; a sand timer on its own
+CLOCK = Journey("clock", (
+    S("clock_setup", "screen:clock_setup", tap("home.game.clock")),
+    S("clock_dialog_presets", "dialog:clockpresets", tap("clocksetup.preset"),
+      leave=(tap("clockpresets.chess-5m-3s"),)),
+    S("clock_setup_eight", "screen:clock_setup", until_has("setup.name.7", "clocksetup.add"),
+      tap("clocksetup.first.2")),
+    S("clock_play", "screen:clock_play", tap("clocksetup.start")),
+    S("clock_play_switched", "screen:clock_play", tap("play.area")),
+    S("clock_dialog_adjust", "dialog:clockadjust", tap("play.adjust"),
+      tap("clockadjust.step.3"), leave=CLOSE),
+    S("clock_play_paused", "screen:clock_play", tap("play.pause")),
+    S("clock_dialog_end", "dialog:clock_end", tap("play.close"), leave=CLOSE),
+    S("clock_end", "screen:clock_end", tap("play.pause"), tap("play.area"),
+      tap("play.close"), tap("clock_end.yes")),
+))
+
+CLOCK_SAND = Journey("clock_sand", (
+    S("clock_play_sand", "screen:clock_play", tap("home.game.clock"),
+      tap("clocksetup.preset"), tap("clockpresets.sand-1m"), tap("setup.remove.1"),
+      tap("clocksetup.start")),
+    S("clock_play_sand_flipped", "screen:clock_play", tap("play.area")),
+))
+
+
 def _add_player(name: str) -> tuple[Action, Action]:
     return tap("players.add"), _typed_open(name)
 
@@ -661,7 +689,8 @@ NIGHT = Journey("night", (
 ))
 
 TOUR: tuple[Journey, ...] = (EVIL, EVIL_DEFEAT, CASTOR, CASTOR_TRICKS, BOND, TRAY, NIGHT,
-                             PAD, PAD_CATEGORIES, PAD_TIE, PAD_COOP, PAD_NIGHT)
+                             PAD, PAD_CATEGORIES, PAD_TIE, PAD_COOP, PAD_NIGHT, CLOCK,
+                             CLOCK_SAND)
 
 
 # -- running it --------------------------------------------------------------------------

@@ -37,9 +37,9 @@ SIZE_ACT = 29
 ACT_CAP = 20  # px: the cap height of such a line, at the least
 SIZE_FIGURE = 38  # key figures (cap height 27 px)
 SIZE_DISPLAY = 56  # the one number a screen is about (a die, an outcome)
-#: the table clock's time left, read from every seat: cap height 106 px, four times a
-#: key figure's (a 1:23:45 still fits 800 px across)
-SIZE_CLOCK = 150
+#: the table clock's time left, read from every seat: cap height 94 px, three and a half
+#: times a key figure's (a 1:23:45 still fits 800 px across, its line 480 px high)
+SIZE_CLOCK = 132
 
 # -- spacing (px) --------------------------------------------------------------------
 SPACE_XS = 4

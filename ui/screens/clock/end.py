@@ -11,6 +11,7 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
+from kivy.uix.widget import Widget
 
 from ui import theme
 from ui.screens.clock.figures import elapsed_text
@@ -18,6 +19,8 @@ from ui.screens.game_parts import end_bar
 from ui.widgets.basics import Text, follow_height
 
 COLUMNS = ("total", "turns", "average", "longest", "overtime")
+ROW = 38  # px at 800x480: a player's row, at most
+TABLE_ROOM = 266  # px at 800x480 for the heads and the rows (their gaps included)
 
 
 class ClockEndScreen(Screen):
@@ -33,11 +36,15 @@ class ClockEndScreen(Screen):
         app = App.get_running_app()
         box = self.box
         box.clear_widgets()
-        box.add_widget(Text(app.tr("clockui.end_page_title"), size=theme.SIZE_TITLE, bold=True,
-                            tid="end.title", size_hint_y=None, height=dp(44)))
+        box.add_widget(Text(app.tr("clockui.end_page_title"), size=theme.SIZE_FIGURE,
+                            bold=True, tid="end.title", size_hint_y=None, height=dp(52)))
         table = stats(state)
+        # up to eight rows and the heads in what the title, totals and buttons leave
+        row = min(ROW, TABLE_ROOM // (len(table.seats) + 1) - theme.SPACE_XS)
         grid = GridLayout(cols=len(COLUMNS) + 1, spacing=dp(theme.SPACE_XS),
-                          row_force_default=True, row_default_height=dp(38) * app.scale)
+                          row_force_default=True, row_default_height=dp(row) * app.scale,
+                          size_hint_y=None)
+        grid.height = (len(table.seats) + 1) * (dp(row) * app.scale + dp(theme.SPACE_XS))
         grid.add_widget(Text("", size=theme.SIZE_SMALL))
         for column in COLUMNS:
             grid.add_widget(Text(app.tr(f"clockui.stat.{column}"), size=theme.SIZE_SMALL,
@@ -53,8 +60,9 @@ class ClockEndScreen(Screen):
                                      color=theme.DANGER_TEXT if column == "overtime"
                                      and row.overtime_ms > 0 else theme.TEXT))
         box.add_widget(grid)
+        box.add_widget(Widget())
         box.add_widget(follow_height(Text(
             app.tr("clockui.end_totals", table=elapsed_text(table.duration_ms),
                    pause=elapsed_text(table.pause_ms)),
             size=theme.SIZE_BODY, color=theme.MUTED, tid="end.totals"), 34))
-        box.add_widget(end_bar("clock"))
+        box.add_widget(follow_height(end_bar("clock"), theme.touch(64)))

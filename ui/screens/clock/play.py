@@ -192,6 +192,10 @@ class ClockPlayScreen(PlayScreen):
         self.redraws = 0
         self.seat_row.clear_widgets()
         self.seat_buttons = []
+        # a sand timer is the table's, not a seat's: no banks to show
+        sand = session.state.params.mode == "sand"
+        self.seat_row.opacity = 0 if sand else 1
+        self.seat_row.disabled = sand
         for index, seat in enumerate(session.state.seats):
             button = Tap("", size=theme.SIZE_SMALL, tid=f"play.seat.{index}", markup=True,
                          background=seat_rgba(seat.colour, index))

@@ -25,11 +25,11 @@ from ui.dialogs import Dialog, NameKeyboard, open_dialog
 from ui.screens.clock import moment
 from ui.widgets.basics import Tap, Text, follow_width
 from ui.widgets.charts import PALETTE, player_rgba
-from ui.widgets.components import fill_seats, option_button, seat_row, setup_page
+from ui.widgets.components import option_button, seat_row, setup_page
 from ui.widgets.roster_picker import pick_players
 
 MAX_SEATS = 8
-ONE_COLUMN = 6  # seats listed in one column at most (more take two)
+SEATS_SHARE = 0.74  # of the width: the seats' two columns (the options the rest)
 DRAW_STEPS = 14  # seats lit in turn before the draw stops on one
 DRAW_STEP_S = 0.07
 
@@ -103,7 +103,7 @@ class ClockSetupScreen(Screen):
                                     tid="clocksetup",
                                     start_disabled=preset is None,
                                     note=app.tr("clockui.first_is", name=first),
-                                    split=0.62 if len(self.players) <= ONE_COLUMN else 0.76)
+                                    split=SEATS_SHARE)
         rows = []
         for i, player in enumerate(self.players):
             # the seat's colour; a tap makes it the start player (marked on it)
@@ -115,18 +115,18 @@ class ClockSetupScreen(Screen):
             chip.bind(on_release=lambda _b, k=i: self.choose_first(k))
             rows.append(seat_row(i, player["name"], self.edit_name, self.remove_player,
                                  len(self.players) > 1, middle=[chip]))
-        if len(rows) <= ONE_COLUMN:
-            fill_seats(seats, rows, ONE_COLUMN)
-        else:  # seven or eight seats: two columns (eight rows do not fit 480 px)
-            grid = GridLayout(cols=2, spacing=dp(theme.SPACE_XS), size_hint_y=None,
-                              row_force_default=True,
-                              row_default_height=theme.touch(theme.MIN_TOUCH))
-            grid.height = -(-len(rows) // 2) * (theme.touch(theme.MIN_TOUCH)
-                                                + dp(theme.SPACE_XS))
-            for row in rows:
-                grid.add_widget(row)
-            seats.add_widget(grid)
-            seats.add_widget(Widget())
+        # two columns of four seats, the free ones kept: a seat added takes its place
+        # and nothing on screen moves under the finger
+        grid = GridLayout(cols=2, spacing=dp(theme.SPACE_XS), size_hint_y=None,
+                          row_force_default=True,
+                          row_default_height=theme.touch(theme.MIN_TOUCH))
+        grid.height = MAX_SEATS // 2 * (theme.touch(theme.MIN_TOUCH) + dp(theme.SPACE_XS))
+        for row in rows:
+            grid.add_widget(row)
+        for _ in range(MAX_SEATS - len(rows)):
+            grid.add_widget(Widget())
+        seats.add_widget(grid)
+        seats.add_widget(Widget())
         bar = self.root_box.header_bar
         add = follow_width(Tap(app.tr("clockui.add_player"), tid="clocksetup.add",
                                size=theme.SIZE_BODY,
@@ -243,7 +243,7 @@ class ClockSetupScreen(Screen):
         items = [(self.title(p), f"clockpresets.{p.id}", lambda p=p: self._pick(dialog, p.id))
                  for p in self.choices]
         items.append((app.tr("core.ui.cancel"), "clockpresets.cancel", dialog.dismiss))
-        dialog.buttons(items, cols=2)
+        dialog.buttons(items, cols=3)
         dialog.default = dialog.dismiss
         open_dialog(dialog)
 
