@@ -326,7 +326,15 @@ def test_settings_are_saved_checked_and_applied(launch: Any, tmp_path: Path,
     assert ui.text("settings.about").startswith("Table Companion 0.")
     ui.screenshot("night-settings-800x480")
 
-    ui.tap("settings.sound")
+    from tests.helpers.writer import Gate
+
+    gate = Gate(ui.app.writer)  # saved on the writer thread: shown once durable
+    ui.tap("settings.sound", settle=False)
+    ui.pump(5)
+    assert ui.app.saving and not target.exists()
+    assert ui.text("settings.sound") == "Sound on" and ui.app.hardware.buzzer.mute is False
+    gate.open()
+    ui.settle()
     assert ui.text("settings.sound") == "Sound off"
     assert ui.app.hardware.buzzer.mute is True
     ui.tap("settings.volume.minus")

@@ -40,10 +40,11 @@ def log_notes(lines: Sequence[str]) -> None:
         log.warning("check your cards: %s", line)
 
 
-def save_setting(dotted: str, value: Any) -> bool:
-    """Through the settings screen's own saving (checked, atomic, reported on screen)."""
+def save_setting(dotted: str, value: Any, then: Callable[[], None]) -> None:
+    """Through the settings screen's own saving (checked, atomic, off the UI thread,
+    reported on screen): `then()` once the file is durable."""
     settings = App.get_running_app().root.get_screen("night_settings")
-    return bool(settings.change(dotted, value))
+    settings.change(dotted, value, then)
 
 
 def check_cards_dialog(title: str, lines: Sequence[str], hint: str, fixes: Sequence[Fix],
@@ -58,10 +59,13 @@ def check_cards_dialog(title: str, lines: Sequence[str], hint: str, fixes: Seque
 
     def fix(index: int) -> None:
         chosen = fixes[index]
-        if save_setting(chosen.dotted, chosen.value):
+
+        def done() -> None:
             buttons[index].text = saved
             buttons[index].disabled = True
-        # refused: the settings screen's message replaced this dialog, nothing is lost
+
+        # refused: the settings screen's message replaces this dialog, nothing is lost
+        save_setting(chosen.dotted, chosen.value, done)
 
     for i, item in enumerate(fixes):
         button = Tap(item.label, tid=f"check.fix.{i}", size=theme.SIZE_SMALL, size_hint_y=None,

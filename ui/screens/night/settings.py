@@ -10,7 +10,7 @@ start), and the screen says so.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kivy.app import App
@@ -47,20 +47,36 @@ def next_choice(choices: Sequence[float], current: float) -> Any:
 
 class NightSettingsScreen(PageScreen):
     # -- saving ------------------------------------------------------------------------
-    def change(self, dotted: str, value: Any) -> bool:
+    def change(self, dotted: str, value: Any,
+               then: Callable[[], None] | None = None) -> None:
+        """Save one setting off the UI thread (on the journal's writer, in order with
+        everything else saved), then `then()` and the screen drawn again once the file
+        is durable; a refused value or a file that cannot be written is said, and the
+        screen drawn again as it was."""
         app = App.get_running_app()
-        try:
-            save_settings(nested(dotted, value), app.settings)
-        except ConfigError as exc:
-            lines = [p.format(app.say) for p in exc.problems]
-            message(app.tr("night.ui.settings_refused"), "\n".join(lines), tid="error")
-            return False
-        except OSError as exc:
-            message(app.tr("night.ui.settings_refused"),
-                    app.tr("night.ui.settings_unwritable", path=str(path_for(app.settings)),
-                           reason=exc.strerror or str(exc)), tid="error")
-            return False
-        return True
+
+        def save(_journal: Any) -> Exception | None:
+            try:
+                save_settings(nested(dotted, value), app.settings)
+            except (ConfigError, OSError) as exc:
+                return exc
+            return None
+
+        def saved(error: Exception | None) -> None:
+            if isinstance(error, ConfigError):
+                lines = [p.format(app.say) for p in error.problems]
+                message(app.tr("night.ui.settings_refused"), "\n".join(lines), tid="error")
+            elif isinstance(error, OSError):
+                message(app.tr("night.ui.settings_refused"),
+                        app.tr("night.ui.settings_unwritable",
+                               path=str(path_for(app.settings)),
+                               reason=error.strerror or str(error)), tid="error")
+            elif then is not None:
+                then()
+                return
+            self.refresh()
+
+        app.write(save, saved)
 
     # -- the screen ------------------------------------------------------------------
     def refresh(self) -> None:
@@ -186,41 +202,41 @@ class NightSettingsScreen(PageScreen):
 
     # -- changes -----------------------------------------------------------------------
     def set_value(self, dotted: str, value: Any) -> None:
-        self.change(dotted, value)
-        self.refresh()
+        self.change(dotted, value, self.refresh)
 
     def set_language(self, language: str) -> None:
         app = App.get_running_app()
-        if self.change("language", language):
-            app.set_language(language)  # rebuilds every screen, this one included
-        else:
+        # every screen rebuilt, this one included
+        self.change("language", language, lambda: app.set_language(language))
+
+    def _then_hardware(self, apply: Callable[[Any], None]) -> Callable[[], None]:
+        """Once saved: `apply(station)` where there is one, and the screen drawn again."""
+        def then() -> None:
+            hardware = App.get_running_app().hardware
+            if hardware is not None:
+                apply(hardware)
             self.refresh()
+        return then
 
     def set_mute(self, mute: bool) -> None:
-        app = App.get_running_app()
-        if self.change(MUTE, mute) and app.hardware is not None:
-            app.hardware.set_mute(mute)
-        self.refresh()
+        self.change(MUTE, mute, self._then_hardware(lambda h: h.set_mute(mute)))
 
     def set_volume(self, volume: float) -> None:
-        app = App.get_running_app()
         volume = round(min(max(volume, 0.0), 1.0), 1)
-        if self.change(VOLUME, volume) and app.hardware is not None:
-            app.hardware.set_volume(volume)
-        self.refresh()
+        self.change(VOLUME, volume, self._then_hardware(lambda h: h.set_volume(volume)))
 
     def cycle_tempo(self, tempo: float) -> None:
-        app = App.get_running_app()
         value = next_choice(sorted(TEMPOS), tempo)
-        if self.change(TEMPO, value) and app.hardware is not None:
-            app.hardware.set_tempo(value)
-        self.refresh()
+        self.change(TEMPO, value, self._then_hardware(lambda h: h.set_tempo(value)))
 
     def cycle_dim(self, seconds: int) -> None:
         app = App.get_running_app()
         value = next_choice(DIM_CHOICES, seconds)
-        if self.change(night_prefs.DIM_KEY, value):
+
+        def then() -> None:
             dimmer = app.night_dimmer
             if dimmer is not None:
                 dimmer.seconds = value
-        self.refresh()
+            self.refresh()
+
+        self.change(night_prefs.DIM_KEY, value, then)
