@@ -68,11 +68,13 @@ class RingLink:
     def __init__(self, section: Mapping[str, Any],
                  on_change: Callable[[], None] | None = None,
                  opener: Callable[..., Any] | None = None,
-                 on_press: Callable[[int], None] | None = None) -> None:
+                 on_press: Callable[[int], None] | None = None,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         """`on_press(seat)`: a seat button's report (on the reader's thread); a seat's
-        reports closer than `PRESS_GAP` are one press (a flooding device is counted in
-        `stats["presses_dropped"]`, never handed on)."""
+        reports closer than `PRESS_GAP` on `clock` are one press (a flooding device is
+        counted in `stats["presses_dropped"]`, never handed on)."""
         self._on_press = on_press
+        self._press_clock = clock
         self._last_press: dict[int, float] = {}
         self.url = str(section["port"])
         self.baudrate = int(section["baudrate"])
@@ -369,7 +371,7 @@ class RingLink:
         except ValueError:
             self.stats["garbage"] += 1
             return None
-        now = time.monotonic()
+        now = self._press_clock()
         if now - self._last_press.get(seat, float("-inf")) < PRESS_GAP:
             self.stats["presses_dropped"] += 1
             return None
