@@ -116,3 +116,83 @@ def test_a_tie_breaker_is_asked_at_the_end_and_undone_from_the_question(launch: 
     assert ui.dialog is None
     assert ui.screen == "pad_end"
     assert ui.text("end.title") == "Player 1 wins"
+
+
+PLACES = """id: race
+name: {en: Race, fr: Course}
+players: {min: 2, max: 6}
+shape: rounds
+win: places
+"""
+BROKEN = """id: broken-one
+name: Broken
+shape: rounds
+win: highest
+rounds: {count: 0}
+"""
+
+
+@pytest.fixture
+def own_templates(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The table's own templates folder, here (the user's is never touched)."""
+    from companion.games.pad import templates
+
+    folder = tmp_path / "pad"
+    folder.mkdir()
+    monkeypatch.setattr(templates, "user_dir", lambda: folder)
+    return folder
+
+
+def audited(ui: Driver, language: str) -> list[str]:
+    """What the screen audit finds in the open dialog (tests/screen_audit.py)."""
+    from tests import screen_audit
+
+    dialog = ui.app.dialog
+    found = screen_audit.audit(dialog, str(dialog.tid), language, shown=ui.screen)
+    found += screen_audit.outside_dialog(dialog, str(dialog.tid))
+    return [v.line(language, "800x480") for v in found]
+
+
+@pytest.mark.parametrize(("language", "race", "broken", "player"), [
+    ("en", "Race\n2–6 players · places", "zz-oops.yaml\nbroken: tap to see why", "Player"),
+    ("fr", "Course\n2 à 6 joueurs · places",
+     "zz-oops.yaml\nillisible : touchez pour voir pourquoi", "Joueur")])
+def test_the_table_s_own_templates_a_broken_one_shown_as_broken(
+        launch: Any, own_templates: Any, language: str, race: str, broken: str,
+        player: str) -> None:
+    (own_templates / "race.yaml").write_text(PLACES, encoding="utf-8")
+    (own_templates / "zz-oops.yaml").write_text(BROKEN, encoding="utf-8")
+    ui = launch(language=language)
+    ui.tap("home.game.pad")
+    ui.tap("setup.template")
+    assert ui.text("templates.race") == race
+    assert ui.text("templates.7-wonders").startswith("7 Wonders")  # never hidden
+    assert ui.text("templates.broken.0") == broken
+    assert audited(ui, language) == []
+    ui.tap("templates.broken.0")
+    assert ui.dialog == "broken"
+    assert "zz-oops.yaml:5: rounds.count:" in ui.text("broken.text")
+    assert audited(ui, language) == []
+    ui.tap("broken.ok")
+    # a game of places: the table says who finished where, a tie shared
+    ui.tap("setup.template")
+    ui.tap("templates.race")
+    ui.tap("setup.add")
+    ui.tap("setup.start")
+    ui.tap("play.standings")
+    ui.tap("standings.end")
+    assert ui.dialog == "places"
+    assert audited(ui, language) == []
+    ui.tap("places.2")
+    ui.tap("places.same")
+    ui.tap("places.0")
+    assert ui.text("places.0") == f"1. {player} 1"
+    assert ui.find("places.ok").disabled
+    ui.tap("places.1")
+    assert ui.text("places.1") == f"3. {player} 2"
+    assert audited(ui, language) == []
+    ui.screenshot(f"pad-places-{language}-800x480")
+    ui.tap("places.ok")
+    assert ui.screen == "pad_end"
+    assert ui.text("end.title") == (f"{player} 3, {player} 1 " +
+                                    ("gagnent" if language == "fr" else "win"))

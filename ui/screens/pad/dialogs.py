@@ -15,15 +15,15 @@ from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
-from companion.names import display_name
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
+from ui.names import display_name
 from ui.screens.night.common import scroll_list
 from ui.screens.pad import typing
 from ui.screens.pad.common import label, number
 from ui.widgets.basics import Tap, Text, follow_height
 
-TEMPLATE_ROW = 66  # px: three lines of small text (a long name on two, then the range)
+TEMPLATE_ROW = 52  # px: two lines of small text (the name, then the range and the win)
 
 
 def _send(dialog: Dialog, command: Any) -> None:
@@ -51,7 +51,7 @@ def template_dialog(on_chosen: Callable[[dict[str, Any]], Any]) -> Dialog:
 
     app = App.get_running_app()
     catalogue = load()
-    dialog = Dialog(app.tr("pad.ui.templates_title"), "templates", size_hint=(0.9, 0.94))
+    dialog = Dialog(app.tr("pad.ui.templates_title"), "templates", size_hint=(0.94, 0.96))
     # two columns: the built-ins and a few of the table's own fit without scrolling
     scroller, rows = scroll_list(theme.SPACE_XS)
     rows.cols = 2
@@ -65,9 +65,8 @@ def template_dialog(on_chosen: Callable[[dict[str, Any]], Any]) -> Dialog:
         tap.bind(on_release=lambda _b, t=template: (dialog.dismiss(), on_chosen(to_data(t))))
         rows.add_widget(follow_height(tap, theme.touch(TEMPLATE_ROW)))
     for k, broken in enumerate(catalogue.broken):
-        first = broken.problems[0] if broken.problems else None
-        why = "" if first is None else app.say(first.message)
-        text = app.tr("pad.ui.template_broken", name=broken.path.name, why=why)
+        # the file's name and "broken"; a tap says every problem
+        text = app.tr("pad.ui.template_broken", name=broken.path.name)
         tap = Tap(text, size=theme.SIZE_SMALL, tid=f"templates.broken.{k}",
                   background=theme.PANEL, color=theme.DANGER_TEXT)
         tap.bind(on_release=lambda _b, b=broken: _broken(b))
@@ -252,6 +251,79 @@ def coop_dialog() -> Dialog:
     dialog.add(BoxLayout())
     dialog.buttons([(app.tr("core.ui.cancel"), "coop.cancel", dialog.dismiss)])
     dialog.default = dialog.dismiss
+    return open_dialog(dialog)
+
+
+def places_dialog(state: Any) -> Dialog:
+    """A game of places, no points: the table taps the players in the order they
+    finished; "Same place" makes the next one tapped share the place before (a tie).
+    OK records it (`SetPlaces`) and ends the game."""
+    from companion.games.pad import commands as c
+
+    app = App.get_running_app()
+    dialog = Dialog(app.tr("pad.ui.places_title"), "places",
+                    subtitle=app.tr("pad.ui.places_hint"), size_hint=(0.9, 0.96))
+    active = [s for s in range(len(state.players)) if state.exits[s] is None]
+    groups: list[list[int]] = []
+    share = {"next": False}
+    buttons: dict[int, Tap] = {}
+
+    def place_of(seat: int) -> int | None:
+        done = 0
+        for group in groups:
+            if seat in group:
+                return done + 1
+            done += len(group)
+        return None
+
+    def tell() -> None:
+        for seat, tap in buttons.items():
+            place = place_of(seat)
+            name = display_name(state.players[seat].name)
+            tap.text = name if place is None else app.tr("pad.ui.place_line", n=place,
+                                                         player=name)
+            tap.set_background(theme.BUTTON if place is None else theme.SELECTED)
+        same.set_background(theme.SELECTED if share["next"] else theme.BUTTON)
+        same.disabled = not groups
+        ok.disabled = sum(len(g) for g in groups) != len(active)
+
+    def tapped(seat: int) -> None:
+        if place_of(seat) is not None:
+            return
+        if share["next"] and groups:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+        share["next"] = False
+        tell()
+
+    def toggle_share() -> None:
+        share["next"] = not share["next"]
+        tell()
+
+    def clear() -> None:
+        groups.clear()
+        share["next"] = False
+        tell()
+
+    def done() -> None:
+        if sum(len(g) for g in groups) == len(active):
+            _send(dialog, c.SetPlaces(tuple(tuple(g) for g in groups)))
+
+    row = dialog.buttons([(display_name(state.players[s].name), f"places.{s}",
+                           lambda s=s: tapped(s)) for s in active],
+                         cols=min(4, len(active)), height=56)
+    for tap, seat in zip(reversed(row.children), active, strict=True):
+        buttons[seat] = tap
+    dialog.add(BoxLayout())
+    bottom = dialog.buttons([(app.tr("pad.ui.places_same"), "places.same", toggle_share),
+                             (app.tr("core.ui.clear"), "places.clear", clear),
+                             (app.tr("core.ui.cancel"), "places.cancel", dialog.dismiss),
+                             (app.tr("core.ui.ok"), "places.ok", done)])
+    ok, _cancel, _clear, same = bottom.children
+    ok.set_background(theme.SUCCESS)
+    dialog.default = done
+    tell()
     return open_dialog(dialog)
 
 

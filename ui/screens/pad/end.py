@@ -9,8 +9,8 @@ from typing import Any
 from kivy.app import App
 from kivy.uix.screenmanager import Screen
 
-from companion.names import display_name
 from ui import theme
+from ui.names import display_name
 from ui.screens.pad.common import label, number
 from ui.widgets.basics import Tap
 from ui.widgets.components import EndPage, ScoreLine, same_players

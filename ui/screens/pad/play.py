@@ -18,6 +18,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.session import Session, Update
 from ui import theme
+from ui.names import display_name
 from ui.screens.pad import typing
 from ui.screens.pad.common import label, number, seat_colour
 from ui.screens.pad.keypad import Keypad
@@ -126,7 +127,7 @@ class PadPlayScreen(PlayScreen):
         self.statuses = [app.say(headline(state)), *self.short_status(view)]
         self.fit_status()
         target = self.target()
-        columns = [Column(col.name, seat_colour(state.players[seat], seat),
+        columns = [Column(display_name(col.name), seat_colour(state.players[seat], seat),
                           number(col.total), col.out is not None)
                    for seat, col in enumerate(view.columns)]
         self.shown_rows = list(view.rows)
@@ -228,7 +229,7 @@ class PadPlayScreen(PlayScreen):
             self.keypad.tell(app.tr("pad.ui.no_cell"), "", "")
             return
         state = self.state
-        name = state.players[target.seat].name
+        name = display_name(state.players[target.seat].name)
         row = self._row(target.row)
         who = app.tr("pad.ui.cell_who", player=name, row=label(row.label))
         cell = row.cells[target.seat]

@@ -15,8 +15,8 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.names import display_name
 from ui import theme
+from ui.names import display_name
 from ui.screens.pad.common import current_state, number, seat_colour
 from ui.widgets.basics import Tap, Text, follow_height, follow_width, paint_background
 from ui.widgets.components import header
@@ -124,12 +124,17 @@ class PadStandingsScreen(Screen):
         App.get_running_app().root.current = "pad_play"
 
     def end(self) -> None:
-        """End the game; a co-operative one asks first whether the table won."""
+        """End the game; a co-operative one asks first whether the table won, a game of
+        places the order the players finished in."""
         from companion.games.pad import commands as c
 
-        if current_state().template.win == "coop":
-            from ui.screens.pad.dialogs import coop_dialog
+        win = current_state().template.win
+        if win in ("coop", "places"):
+            from ui.screens.pad.dialogs import coop_dialog, places_dialog
 
-            coop_dialog()
+            if win == "coop":
+                coop_dialog()
+            else:
+                places_dialog(current_state())
             return
         App.get_running_app().send(c.End())
