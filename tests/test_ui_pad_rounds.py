@@ -167,6 +167,19 @@ def test_a_power_cut_mid_entry_reopens_on_the_same_cell(launch: Any) -> None:
     assert totals(ui) == ["10", "12", "5", "6"]
     assert ui.text(cell(ui, "2", 2)) == "?"
     assert ui.text("play.status") == "Round 2: waiting for Cy, Dee"
+    # the hardware buttons: ROLL is the keypad's Enter, UNDO the screen's Undo
+    key(ui, "9")
+    ui.app.press("roll")
+    ui.settle()
+    assert ui.text(cell(ui, "2", 2)) == "9"
+    ui.app.press("undo")
+    ui.settle()
+    assert ui.text(cell(ui, "2", 2)) == "?"
+    # home lists the game with its template and the round being played
+    ui.tap("play.home")
+    resume = next(w for w in ui.app.root.current_screen.walk()
+                  if str(getattr(w, "tid", "")).startswith("home.resume."))
+    assert "Rounds: highest wins, round 2" in resume.text
 
 
 def test_a_player_who_leaves_stays_visible_and_owes_no_more_cells(launch: Any) -> None:

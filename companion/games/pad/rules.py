@@ -413,6 +413,12 @@ def summary(state: PadState) -> dict[str, Any]:
                     cells.append([names[seat], cat.id, "" if cell is None else cell.text,
                                   plain(points)])
     played = len(state.rounds) if t.shape == "rounds" else None
+    # the round being played (home's "round 3"): the last one while it still misses
+    # scores, else the next
+    turn = 0
+    if played is not None:
+        turn = played if state.finished or (
+            played and missing_in_round(state, played - 1)) else played + 1
     return {
         "finished": state.finished,
         "players": names,
@@ -424,7 +430,7 @@ def summary(state: PadState) -> dict[str, Any]:
         "winners": [names[s] for s in result.winners] if state.finished or t.win in (
             "highest", "lowest") else [],
         "rounds": played,
-        "turn": (played or 0) + (0 if state.finished else 1) if played is not None else 0,
+        "turn": turn,
         "start_player": names[state.start_player],
         "start_drawn": state.start_drawn,
         "teams": [[names[s] for s in team] for team in state.teams] or None,
