@@ -318,3 +318,32 @@ def test_killed_mid_turn_it_reopens_paused_with_the_banks_of_the_last_checkpoint
     later(ui, fake, 2_000)
     assert ui.app.session.state.status == "running"
     assert ui.text("play.time") == clock_text(as_journaled.seats[1].bank_ms - 2_000)
+
+
+def test_admin_time_is_charged_to_nobody_and_a_player_out_is_skipped(
+        launch: Any, fake: FakeClock) -> None:
+    ui = launch()
+    set_up(ui, "chess-5m-3s", 3)
+    ui.tap("clocksetup.start")
+    later(ui, fake, 5_000)
+    assert ui.text("play.time") == "4:55"
+    ui.tap("play.admin")  # a rules look-up: the clock counts it apart
+    assert ui.app.session.state.status == "admin"
+    assert ui.text("play.admin") == "End admin"
+    later(ui, fake, 120_000)
+    assert ui.text("play.time") == "4:55"
+    assert [bank(ui, i) for i in (1, 2)] == ["5:00", "5:00"]
+    ui.tap("play.area")  # no switch during admin time: a "no" beep
+    assert steps(ui)[-1] == "Admin"
+    ui.tap("play.admin")
+    later(ui, fake, 1_000)
+    assert ui.text("play.time") == "4:54"
+    assert ui.app.session.state.admin_ms == 120_000
+    # Player 2 is out: the turn goes from Player 1 to Player 3
+    ui.tap("play.adjust")
+    ui.tap("clockadjust.seat.1")
+    ui.tap("clockadjust.out")
+    ui.tap("clockadjust.done")
+    assert ui.visible("play.seat.1").figure == "out"
+    ui.tap("play.area")
+    assert ui.text("play.name") == "Player 3"

@@ -1,5 +1,6 @@
 """The play screen's dialog: time added to or taken from one seat's bank (a handicap
-mid-game, a fault forgiven). Each tap is one journaled `Adjust`, undoable."""
+mid-game, a fault forgiven), or the seat put out of the game (skipped from then on).
+Each tap is one journaled `Adjust` or `Eliminate`, undoable."""
 
 from __future__ import annotations
 
@@ -69,7 +70,9 @@ def adjust_dialog(screen: Any) -> Dialog:
     dialog.add(bank)
     dialog.buttons([(step_text(d), f"clockadjust.step.{k}", lambda d=d: change(d))
                     for k, d in enumerate(STEPS_MS)])
-    dialog.buttons([(app.tr("clockui.done"), "clockadjust.done", dialog.dismiss)])
+    dialog.buttons([(app.tr("clockui.eliminate"), "clockadjust.out",
+                     lambda: screen.eliminate(chosen["seat"])),
+                    (app.tr("clockui.done"), "clockadjust.done", dialog.dismiss)])
     dialog.default = dialog.dismiss
     show()
     screen.also_draw = show  # the bank as the screen draws it, every change included

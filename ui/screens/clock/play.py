@@ -134,10 +134,15 @@ class ClockPlayScreen(PlayScreen):
         self.adjust_button = Tap(app.tr("clockui.adjust"), size=theme.SIZE_BUTTON,
                                  tid="play.adjust")
         self.adjust_button.bind(on_release=lambda _b: self.open_adjust())
+        # admin time (a rules look-up, the set-up): counted apart, charged to nobody
+        self.admin_button = Tap(app.tr("clockui.admin_on"), size=theme.SIZE_BUTTON,
+                                tid="play.admin")
+        self.admin_button.bind(on_release=lambda _b: self.toggle_admin())
         end = Tap(app.tr("clockui.end"), size=theme.SIZE_BUTTON, tid="play.close",
                   background=theme.DANGER)
         end.bind(on_release=lambda _b: self.ask_end())
-        for button in (self.pause_button, self.pass_button, self.adjust_button, end):
+        for button in (self.pause_button, self.pass_button, self.adjust_button,
+                       self.admin_button, end):
             bar.add_widget(button)
         self.bar = bar
         self.pins_button: Tap | None = None
@@ -395,6 +400,9 @@ class ClockPlayScreen(PlayScreen):
         self.pass_button.disabled = not running or active is None or \
             mode not in ("turn", "bank", "countup")
         self.adjust_button.disabled = mode not in ("bank", "turn")
+        admin = view.status == "admin"
+        self._set(self.admin_button, app.tr("clockui.admin_off" if admin else "clockui.admin_on"))
+        self.admin_button.disabled = view.status not in ("running", "paused", "admin")
         self._draw_seats(view, active)
         if self.also_draw is not None:
             self.also_draw()
@@ -474,6 +482,13 @@ class ClockPlayScreen(PlayScreen):
         at = moment.now()
         status = self.state.status
         App.get_running_app().send(c.Resume(at=at) if status == "paused" else c.Pause(at=at))
+
+    def toggle_admin(self) -> None:
+        at = moment.now()
+        App.get_running_app().send(c.Admin(at=at, on=self.state.status != "admin"))
+
+    def eliminate(self, seat: int) -> None:
+        App.get_running_app().send(c.Eliminate(at=moment.now(), seat=seat))
 
     def pass_turn(self) -> None:
         App.get_running_app().send(c.Pass(at=moment.now()))
