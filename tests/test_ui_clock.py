@@ -347,3 +347,36 @@ def test_admin_time_is_charged_to_nobody_and_a_player_out_is_skipped(
     assert ui.visible("play.seat.1").figure == "out"
     ui.tap("play.area")
     assert ui.text("play.name") == "Player 3"
+
+
+def test_a_zero_waits_for_the_open_dialog_and_only_the_active_seat_s_button_switches(
+        launch: Any, fake: FakeClock) -> None:
+    """The seat buttons on the ring's Pico arrive as the app's press `seat<n>`: the
+    active seat's ends the turn, another seat's is refused with the "no" beep. A zero
+    reached while a dialog is open is journaled once it is closed."""
+    ui = launch(hardware=True)
+    ui.wait_until(lambda: ui.app.hardware is not None)
+    set_up(ui, "chess-5m-3s", 3)
+    ui.tap("clocksetup.start")
+    hardware = ui.app.hardware
+    sounds: list[tuple[str, int | None]] = []
+    play = hardware.sound
+    hardware.sound = lambda kind, seat=None: (sounds.append((kind, seat)), play(kind, seat))
+    later(ui, fake, 2_000)
+    hardware.press_seat(2)  # not Player 1's button
+    ui.wait_until(lambda: ("clock_no", None) in sounds)
+    assert steps(ui) == ["Start"]
+    hardware.press_seat(0)
+    ui.wait_until(lambda: steps(ui) == ["Start", "Switch"])
+    ui.settle()
+    assert ui.app.session.steps[-1].command.seat == 0
+    assert ("clock_turn", 1) in sounds  # Player 2's motif
+    # the time dialog open while Player 2's bank runs out: the zero waits for it
+    ui.tap("play.adjust")
+    later(ui, fake, 301_000)
+    assert "Zero" not in steps(ui)
+    assert ui.text("play.time") == f"{MINUS}0:01"  # shown as it is all the same
+    ui.tap("clockadjust.done")
+    later(ui, fake, 0)
+    assert steps(ui)[-1] == "Zero"
+    assert ("clock_zero", None) in sounds
