@@ -196,3 +196,36 @@ def test_the_table_s_own_templates_a_broken_one_shown_as_broken(
     assert ui.screen == "pad_end"
     assert ui.text("end.title") == (f"{player} 3, {player} 1 " +
                                     ("gagnent" if language == "fr" else "win"))
+
+
+def test_an_ad_hoc_pad_saved_as_the_table_s_own_template(launch: Any,
+                                                         own_templates: Any) -> None:
+    ui = launch()
+    ui.tap("home.game.pad")
+    ui.tap("setup.start")  # the ad-hoc pad, two taps from home
+    enter(ui, "4")
+    enter(ui, "6")
+    ui.tap("play.standings")
+    ui.tap("standings.save")
+    assert ui.dialog == "keyboard"
+    for letter in "PUB":
+        ui.tap(f"keyboard.{letter}")
+    ui.tap("keyboard.ok")
+    assert ui.dialog == "saved", ui.text("error.text") if ui.dialog == "error" else ui.dialog
+    assert ui.text("saved.text") == "“Pub” is now among the score sheets (pub.yaml)."
+    assert audited(ui, "en") == []
+    ui.tap("saved.ok")
+    assert (own_templates / "pub.yaml").is_file()
+    # the same name again: refused, said, nothing written over
+    ui.tap("standings.save")
+    for letter in "PUB":
+        ui.tap(f"keyboard.{letter}")
+    ui.tap("keyboard.ok")
+    assert ui.dialog == "error"
+    ui.tap("error.ok")
+    # the next game offers it
+    ui.tap("standings.back")
+    ui.tap("play.home")
+    ui.tap("home.game.pad")
+    ui.tap("setup.template")
+    assert ui.text("templates.pub") == "Pub\n1–12 players · highest wins"

@@ -15,6 +15,7 @@ from kivy.app import App
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
+from companion.messages import msg
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
 from ui.names import display_name
@@ -88,6 +89,43 @@ def _broken(broken: Any) -> None:
     lines = [replace(p, file=Path(p.file).name).format(app.say) for p in broken.problems]
     message(app.tr("pad.ui.broken_title", name=broken.path.name), "\n".join(lines),
             tid="broken", size_hint=(0.9, 0.8))
+
+
+def save_template(state: Any) -> None:
+    """Save this game's sheet (an ad-hoc pad's, say) as the table's own template: its
+    name typed, its id made from it; said where it went, or why not."""
+    from companion.games.pad.templates import save_as
+    from companion.messages import CompanionError
+    from ui.dialogs import NameKeyboard, message
+
+    app = App.get_running_app()
+
+    def named(name: str) -> None:
+        if not name:
+            return
+        try:
+            path = save_as(state.template, ident_for(name), name)
+        except CompanionError as exc:
+            app.show_error(exc.message)
+            return
+        except OSError as exc:
+            app.show_error(msg("pad.ui.save_failed", reason=exc.strerror or str(exc)))
+            return
+        message(app.tr("pad.ui.saved_title"), app.tr("pad.ui.saved_text", name=name,
+                                                     file=path.name), tid="saved")
+
+    open_dialog(NameKeyboard(app.tr("pad.ui.save_title"), "", named))
+
+
+def ident_for(name: str) -> str:
+    """A template id from its name: lower-case ASCII letters, digits and dashes
+    ("Mölkky à 4" -> "molkky-a-4"), at most 40 characters."""
+    import re
+    import unicodedata
+
+    ascii_ = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()
+    ident = re.sub(r"[^a-z0-9]+", "-", ascii_.lower()).strip("-")[:40].strip("-")
+    return ident or "sheet"
 
 
 def confirm(title: str, text: str, yes: str, on_yes: Callable[[], Any], tid: str) -> Dialog:

@@ -21,7 +21,8 @@ from ui.screens.pad.common import current_state, number, seat_colour
 from ui.widgets.basics import Tap, Text, follow_height, follow_width, paint_background
 from ui.widgets.components import header
 
-END_WIDTH = 190
+END_WIDTH = 170
+SAVE_WIDTH = 150
 #: up to this many players in one column, at the display size; more in two columns
 ONE_COLUMN = 5
 
@@ -53,8 +54,11 @@ class PadStandingsScreen(Screen):
                            END_WIDTH)
         end.bind(on_release=lambda _b: self.end())
         end.disabled = bool(state.finished)
+        save = follow_width(Tap(app.tr("pad.ui.save"), size=theme.SIZE_BODY,
+                                tid="standings.save"), SAVE_WIDTH)
+        save.bind(on_release=lambda _b: self.save())
         bar = header(app.say(headline(state)), "standings", back=self.back,
-                     back_text=app.tr("pad.ui.sheet"), extra=[end],
+                     back_text=app.tr("pad.ui.sheet"), extra=[save, end],
                      title_size=theme.SIZE_BODY, title_tid="standings.status")
         box.add_widget(bar)
         entries = list(view.entries)
@@ -119,6 +123,12 @@ class PadStandingsScreen(Screen):
         if entry.winner:
             return app.tr("pad.ui.winner" if current_state().finished else "pad.ui.leader")
         return ""
+
+    def save(self) -> None:
+        """This game's sheet kept as the table's own template (an ad-hoc pad's)."""
+        from ui.screens.pad.dialogs import save_template
+
+        save_template(current_state())
 
     def back(self) -> None:
         App.get_running_app().root.current = "pad_play"
