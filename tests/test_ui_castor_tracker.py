@@ -430,7 +430,8 @@ def test_stopping_the_tracking_looks_destructive_and_asks(launch: Any) -> None:
 def test_five_long_names_fit_their_chips(launch: Any, language: str) -> None:
     """Issue 29: a chip overflowed with a name of 24 characters (the longest a name may
     be: companion/names.NAME_MAX) at five seats. The name gives up its last letters
-    ("Xabcdefghij…"), on one line, the card under it whole; the audit finds nothing."""
+    ("Xmmmmmmm…"), on one line, the card under it whole; so does the headline's ("À
+    Xmmmmmmmmmmmmmm… de jouer"); the audit finds nothing."""
     from companion.names import NAME_MAX
     from tests import screen_audit
     from ui.widgets.text_height import text_height
@@ -443,7 +444,7 @@ def test_five_long_names_fit_their_chips(launch: Any, language: str) -> None:
     for seat, first in enumerate("VWXYZ"):
         ui.tap(f"setup.name.{seat}")
         ui.tap("keyboard.clear")
-        for letter in first + "ABCDEFGHIJKLMNOPQRSTUVW"[: NAME_MAX - 1]:
+        for letter in first + "M" * (NAME_MAX - 1):  # wide letters: "Vmmmm…"
             ui.tap(f"keyboard.{letter}")
         ui.tap("keyboard.ok")
         names.append(ui.text(f"setup.name.{seat}"))
@@ -461,6 +462,9 @@ def test_five_long_names_fit_their_chips(launch: Any, language: str) -> None:
         chip = label.parent
         x, _ = chip.to_window(*chip.pos)
         assert x >= 0 and x + chip.width <= width + 1
+    status = ui.find("tricks.status")
+    assert "…" in status.text and text_height(status, status.width) <= status.height + 0.5
+    assert status.text.endswith("to play" if language == "en" else "de jouer"), status.text
     screen = ui.app.root.current_screen
     assert screen_audit.audit(screen, "tricks", language, shown="castor_tricks") == []
     ui.screenshot(f"castor-long-names-{language}-800x480")

@@ -165,10 +165,14 @@ class CastorTricksScreen(Screen):
         self.status = Text(size=theme.SIZE_FIGURE, bold=True, tid="tricks.status",
                            size_hint_y=None, height=dp(HEADLINE_HEIGHT))
         self.status.key_figure = True
+        self._status = ("", "")
+        self.status.bind(width=lambda *_: self._fit_status())
         # the line the table acts on: who is winning, the trumps, the plan card to tap
         self.act = Text(size=theme.SIZE_ACT, tid="tricks.act", size_hint_y=None,
                         height=dp(ACT_HEIGHT))
         self.act.acted_on = True
+        self._act = ("", "")
+        self.act.bind(width=lambda *_: self._fit_act())
         # the trick's own rules (powers, a complice's trumps: acted on, at SIZE_ACT), or
         # the news of the last action (smaller when it needs two lines)
         self.say_label = Text(size=theme.SIZE_ACT, tid="tricks.say", size_hint_y=None,
@@ -229,8 +233,11 @@ class CastorTricksScreen(Screen):
         self.leader_button.disabled = not before_cards
         self.piles_button.disabled = state.tracking is None
         self._draw_chips(view)
-        self.status.text = self._headline(view)
-        self.act.text, overridden = self._act_line(view)
+        self._status = self._headline(view)
+        self._fit_status()
+        act, overridden = self._act_line(view)
+        self._act = (act, display_name(view.winning) if view.winning else "")
+        self._fit_act()
         self.act.color = theme.ACCENT if overridden else theme.TEXT
         rules = self._rules_line(view)
         self.say_label.acted_on = bool(rules)
@@ -249,13 +256,29 @@ class CastorTricksScreen(Screen):
                 app.dialog is None or app.dialog.tid != "leader"):
             leader_dialog(state, view.choosing)
 
-    def _headline(self, view: TrickView) -> str:
+    def _headline(self, view: TrickView) -> tuple[str, str]:
+        """The headline and the name in it (cut to fit if it must: `_fit_status`)."""
         app = App.get_running_app()
         if view.choosing:
-            return app.tr("castor.ui.choosing", player=view.choosing)
-        if view.complete:
-            return app.tr("castor.ui.trick_complete", player=view.winning)
-        return app.tr("castor.ui.to_play", player=view.next_player)
+            key, player = "castor.ui.choosing", view.choosing
+        elif view.complete:
+            key, player = "castor.ui.trick_complete", view.winning
+        else:
+            key, player = "castor.ui.to_play", view.next_player
+        return app.tr(key, player=player), display_name(player) if player else ""
+
+    def _fit_act(self) -> None:
+        """The line under the headline on one line, a long winner's name cut to fit."""
+        text, name = self._act
+        label = self.act
+        label.text = fit_name(text, name, label.width - 4, label.font_size)
+
+    def _fit_status(self) -> None:
+        """The headline on one line at the key-figure size: a long name (24 characters)
+        gives up its last letters, never what the table must do."""
+        text, name = self._status
+        label = self.status
+        label.text = fit_name(text, name, label.width - 4, label.font_size, bold=True)
 
     def _trumps(self, view: TrickView) -> str:
         app = App.get_running_app()
