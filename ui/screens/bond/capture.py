@@ -61,7 +61,7 @@ def capture_dialog(state: BondState) -> Dialog | None:
         letters = state.params.letters
         grid = GridLayout(cols=min(len(letters), 9), spacing=dp(5), size_hint_y=None)
         rows = -(-len(letters) // grid.cols)
-        grid.height = rows * theme.touch(56) + (rows - 1) * dp(5)
+        follow_height(grid, rows * theme.touch(56) + (rows - 1) * dp(5))  # grows with the window
         for letter in letters:
             # letters already on this spy, or whose two cards are played, are not offered
             tap = Tap(letter, size=24, bold=True, tid=f"capture.letter.{letter}",
