@@ -380,3 +380,24 @@ def test_a_zero_waits_for_the_open_dialog_and_only_the_active_seat_s_button_swit
     later(ui, fake, 0)
     assert steps(ui)[-1] == "Zero"
     assert ("clock_zero", None) in sounds
+
+
+def test_the_turn_order_changed_mid_game(launch: Any, fake: FakeClock) -> None:
+    ui = launch(language="fr")
+    set_up(ui, "count-up", 3)
+    ui.tap("clocksetup.start")
+    later(ui, fake, 4_000)
+    assert ui.text("play.time") == "0:04"  # a count-up counts the turn's time up
+    ui.tap("play.adjust")
+    assert ui.find("clockadjust.step.0").disabled  # no bank to add to in a count-up
+    ui.tap("clockadjust.order")
+    for seat in (0, 2, 1):
+        ui.tap(f"clockorder.seat.{seat}")
+    assert ui.dialog is None
+    assert steps(ui)[-1] == "Reorder"
+    ui.tap("play.area")
+    assert ui.text("play.name") == "Joueur 3"
+    ui.tap("play.undo")  # the switch
+    ui.tap("play.undo")  # the order
+    ui.tap("play.area")
+    assert ui.text("play.name") == "Joueur 2"

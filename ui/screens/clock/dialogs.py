@@ -1,6 +1,7 @@
 """The play screen's dialog: time added to or taken from one seat's bank (a handicap
-mid-game, a fault forgiven), or the seat put out of the game (skipped from then on).
-Each tap is one journaled `Adjust` or `Eliminate`, undoable."""
+mid-game, a fault forgiven), the seat put out of the game (skipped from then on), and
+the turn order changed. Each is one journaled `Adjust`, `Eliminate` or `Reorder`,
+undoable."""
 
 from __future__ import annotations
 
@@ -68,13 +69,58 @@ def adjust_dialog(screen: Any) -> Dialog:
         seats.add_widget(button)
     dialog.add(seats)
     dialog.add(bank)
-    dialog.buttons([(step_text(d), f"clockadjust.step.{k}", lambda d=d: change(d))
-                    for k, d in enumerate(STEPS_MS)])
+    steps = dialog.buttons([(step_text(d), f"clockadjust.step.{k}", lambda d=d: change(d))
+                            for k, d in enumerate(STEPS_MS)])
+    for button in steps.children:  # banks only in a chess clock or a turn timer
+        button.disabled = view.mode not in ("bank", "turn")
+    def reorder() -> None:
+        dialog.dismiss()
+        order_dialog(screen)
+
     dialog.buttons([(app.tr("clockui.eliminate"), "clockadjust.out",
                      lambda: screen.eliminate(chosen["seat"])),
+                    (app.tr("clockui.order"), "clockadjust.order", reorder),
                     (app.tr("clockui.done"), "clockadjust.done", dialog.dismiss)])
     dialog.default = dialog.dismiss
     show()
     screen.also_draw = show  # the bank as the screen draws it, every change included
     dialog.bind(on_dismiss=lambda *_: setattr(screen, "also_draw", None))
+    return open_dialog(dialog)
+
+
+def order_dialog(screen: Any) -> Dialog:
+    """The turn order from now on: the players tapped one after the other in their new
+    order; the last tap sends one `Reorder` (undoable). The order so far is shown."""
+    from companion.games.clock import commands as c
+
+    app = App.get_running_app()
+    state = screen.state
+    dialog = Dialog(app.tr("clockui.order_title"), "clockorder", size_hint=(0.92, 0.8))
+    picked: list[int] = []
+    shown = Text(app.tr("clockui.order_hint"), size=theme.SIZE_BODY, tid="clockorder.order",
+                 size_hint_y=None, height=dp(60))
+    grid = GridLayout(cols=min(len(state.seats), 4), spacing=dp(theme.SPACE_XS),
+                      size_hint_y=None)
+    rows = -(-len(state.seats) // grid.cols)
+    follow_height(grid, rows * theme.touch(theme.ROW) + (rows - 1) * dp(theme.SPACE_XS))
+    buttons: list[Tap] = []
+
+    def pick(index: int) -> None:
+        picked.append(index)
+        buttons[index].disabled = True
+        shown.text = " → ".join(state.seats[i].name for i in picked)
+        if len(picked) == len(state.seats):
+            dialog.dismiss()
+            App.get_running_app().send(c.Reorder(at=moment.now(), order=tuple(picked)))
+
+    for i, seat in enumerate(state.seats):
+        button = Tap(seat.name, size=theme.SIZE_BODY, tid=f"clockorder.seat.{i}",
+                     shorten=True, size_hint_y=None, height=theme.touch(theme.ROW))
+        button.bind(on_release=lambda _b, k=i: pick(k))
+        buttons.append(button)
+        grid.add_widget(button)
+    dialog.add(shown)
+    dialog.add(grid)
+    dialog.buttons([(app.tr("core.ui.cancel"), "clockorder.cancel", dialog.dismiss)])
+    dialog.default = dialog.dismiss
     return open_dialog(dialog)

@@ -399,7 +399,7 @@ class ClockPlayScreen(PlayScreen):
         self.pause_button.disabled = view.status not in ("running", "paused")
         self.pass_button.disabled = not running or active is None or \
             mode not in ("turn", "bank", "countup")
-        self.adjust_button.disabled = mode not in ("bank", "turn")
+        self.adjust_button.disabled = mode == "sand" or view.status == "closed"
         admin = view.status == "admin"
         self._set(self.admin_button, app.tr("clockui.admin_off" if admin else "clockui.admin_on"))
         self.admin_button.disabled = view.status not in ("running", "paused", "admin")
