@@ -228,3 +228,30 @@ def test_bad_input_is_said_and_loses_nothing(launch: Any) -> None:
     ui.tap("keypad.enter")  # nothing typed on Cy's blank: a blank is never a zero
     assert ui.text("keypad.preview") == "Type 0 for no points"
     assert ui.text("keypad.who") == "Cy · Round 1"
+
+
+def test_teams_of_partners_sitting_opposite(launch: Any) -> None:
+    """Four players as two teams, 1+3 against 2+4: a team's score is its members' sum
+    (the template's default); both partners share their team's place."""
+    ui = launch()
+    ui.tap("home.game.pad")
+    ui.tap("setup.add")
+    assert ui.find("setup.teams").disabled  # three players: no teams to offer
+    ui.tap("setup.add")
+    for seat, name in enumerate(NAMES):
+        type_name(ui, seat, name)
+    assert ui.text("setup.teams") == "No teams"
+    ui.tap("setup.teams")
+    assert ui.text("setup.teams") == "Teams: 1+3 · 2+4"
+    ui.tap("setup.start")
+    assert ui.app.session.state.teams == ((0, 2), (1, 3))
+    for value in ("5", "3", "4", "7"):
+        enter(ui, value)
+    ui.tap("play.standings")
+    names = [ui.text(f"standings.name.{i}") for i in range(4)]
+    ranks = [ui.text(f"standings.rank.{i}") for i in range(4)]
+    notes = [ui.text(f"standings.note.{i}") for i in range(4)]
+    # Bob and Dee: 3 + 7 = 10 against Ann and Cy's 5 + 4 = 9
+    assert sorted(names[:2]) == ["Bob", "Dee"] and ranks == ["1", "1", "2", "2"]
+    assert notes[:2] == ["team 2 · leads", "team 2 · leads"]
+    assert notes[2:] == ["team 1", "team 1"]

@@ -38,6 +38,18 @@ ADHOC_DATA = {"id": "adhoc", "name": {"en": "Score pad", "fr": "Bloc de score"},
 MAX_SEATS = 12  # the rules' own limit (template.MAX_PLAYERS)
 
 
+def team_ways(n: int) -> list[list[list[int]] | None]:
+    """The ways the set-up offers to group `n` seats (seat indexes): none; two teams of
+    partners sitting opposite (every other seat: 1+3 against 2+4, as at a card table);
+    pairs side by side (1+2, 3+4...). Seats in the order they sit."""
+    ways: list[list[list[int]] | None] = [None]
+    if n >= 4 and n % 2 == 0:
+        ways.append([list(range(0, n, 2)), list(range(1, n, 2))])
+        if n >= 6:
+            ways.append([[s, s + 1] for s in range(0, n, 2)])
+    return ways
+
+
 class PadSetupScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -46,6 +58,7 @@ class PadSetupScreen(Screen):
         self.players: list[dict[str, Any]] = []
         self.template: dict[str, Any] | None = None  # the chosen template's plain data
         self.start_seat: int | None = None  # None: drawn by the app at Start
+        self.teams_way = 0  # an index in `team_ways`: 0 no teams
         #: a finished game's seats and template ("New game with the same players")
         self.pending_players: list[dict[str, Any]] | None = None
         self.pending_template: dict[str, Any] | None = None
@@ -62,6 +75,7 @@ class PadSetupScreen(Screen):
         else:
             self.players = [{"name": app.tr("core.ui.player_n", n=i + 1)} for i in range(2)]
         self.start_seat = None
+        self.teams_way = 0
         self.refresh()
 
     @staticmethod
@@ -109,6 +123,10 @@ class PadSetupScreen(Screen):
         options.add_widget(template)
         options.add_widget(option_button(self.start_text(), "setup.start_player",
                                          self.next_start))
+        ways = team_ways(n)
+        options.add_widget(option_button(self.teams_text(), "setup.teams", self.next_teams,
+                                         disabled=len(ways) < 2,
+                                         selected=self.teams() is not None))
         options.add_widget(Text(self.hint(), size=theme.SIZE_SMALL, color=theme.MUTED,
                                 tid="setup.hint", valign="top"))
 
@@ -145,6 +163,23 @@ class PadSetupScreen(Screen):
         return app.tr("pad.ui.start_chosen",
                       player=display_name(self.players[self.start_seat]["name"]))
 
+    def teams(self) -> list[list[int]] | None:
+        ways = team_ways(len(self.players))
+        return ways[self.teams_way] if self.teams_way < len(ways) else None
+
+    def teams_text(self) -> str:
+        app = App.get_running_app()
+        teams = self.teams()
+        if teams is None:
+            return app.tr("pad.ui.no_teams")
+        return app.tr("pad.ui.teams", teams=" · ".join(
+            "+".join(str(seat + 1) for seat in team) for team in teams))
+
+    def next_teams(self) -> None:
+        """No teams, then each way of grouping the seats this table can use."""
+        self.teams_way = (self.teams_way + 1) % len(team_ways(len(self.players)))
+        self.refresh()
+
     def hint(self) -> str:
         app = App.get_running_app()
         parts = [app.tr(f"pad.ui.win.{self.template.get('win', 'highest')}")]
@@ -157,11 +192,13 @@ class PadSetupScreen(Screen):
         app = App.get_running_app()
         if len(self.players) < MAX_SEATS:
             self.players.append({"name": app.tr("core.ui.player_n", n=len(self.players) + 1)})
+            self.teams_way = 0  # the ways change with the count
             self.refresh()
 
     def remove_player(self, index: int) -> None:
         if len(self.players) > 1:
             del self.players[index]
+            self.teams_way = 0
             if self.start_seat is not None and self.start_seat >= len(self.players):
                 self.start_seat = None
             self.refresh()
@@ -200,6 +237,7 @@ class PadSetupScreen(Screen):
                            **({"colour": found.colour} if found.colour else {})})
         self.players = seated
         self.start_seat = None
+        self.teams_way = 0
         self.refresh()
 
     def next_start(self) -> None:
@@ -237,7 +275,8 @@ class PadSetupScreen(Screen):
         players = [{"name": p["name"], "roster_id": p.get("roster_id"),
                     "colour": p.get("colour")} for p in self.players]
         setup = {"template": self.template, "players": players, "start_player": first,
-                 "start_drawn": drawn, "teams": None, "confirmed_count": not low <= n <= high}
+                 "start_drawn": drawn, "teams": self.teams(),
+                 "confirmed_count": not low <= n <= high}
         session = app.start_game("pad", setup)
         if session is not None:  # the seats count for their roster players' statistics
             roster.link_game(app.journal, session.game_id)

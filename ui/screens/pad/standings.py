@@ -118,11 +118,15 @@ class PadStandingsScreen(Screen):
 
     def note(self, entry: Any) -> str:
         app = App.get_running_app()
+        parts = []
+        if entry.team is not None:
+            parts.append(app.tr("pad.ui.team", n=entry.team + 1))
         if entry.out is not None:
-            return app.tr(f"pad.ui.out.{entry.out}")
-        if entry.winner:
-            return app.tr("pad.ui.winner" if current_state().finished else "pad.ui.leader")
-        return ""
+            parts.append(app.tr(f"pad.ui.out.{entry.out}"))
+        elif entry.winner:
+            parts.append(app.tr("pad.ui.winner" if current_state().finished
+                                else "pad.ui.leader"))
+        return " · ".join(parts)
 
     def save(self) -> None:
         """This game's sheet kept as the table's own template (an ad-hoc pad's)."""
