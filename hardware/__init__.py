@@ -25,7 +25,8 @@ validator of the `hardware` config section. The UI uses it like this::
 `panel_state()` returns::
 
     {"mocked": bool, "problems": [Message],
-     "clock": {"leds": 12, "lit": 3 or None, "pins": [...]} or None,
+     "clock": {"leds": 12, "lit": 3 or None, "lit_all": [0, 1, 2], "pins": [...]}
+              or None,
      "treasures": {"red": {"mode": "off|steady|slow|fast", "on": bool,
                            "blink_hz": float}, ...} or None,
      "buzzer": {"note": "A5" or None, "tune": "roll" or None, "mute": bool,

@@ -47,6 +47,7 @@ class Station:
         self.ring: Any = None
         self.blinker: Blinker | None = None
         self._ticked: int | None = None  # the table clock's last ticked second
+        self._lights: Any = None  # the table clock's lights shown last
         gpio_parts = [p for p in ("clock_leds", "treasure_leds", "buzzer", "buttons")
                       if section[p]["enabled"]]
         if gpio_parts:
@@ -141,6 +142,8 @@ class Station:
         from hardware.timerview import lights, tick_due
 
         out = lights(shown, len(self.clock.pins) if self.clock is not None else 12)
+        changed = out != self._lights
+        self._lights = out
         self.view = out.ring
         if self.clock is not None:
             self.clock.light(out.leds)
@@ -152,6 +155,8 @@ class Station:
         if second is not None and second != self._ticked:
             self.sound("clock_tick")
         self._ticked = second
+        if changed:
+            self._changed()  # the virtual panel draws the LEDs as they are now
 
     def sound(self, kind: str, seat: int | None = None) -> None:
         """The table clock's sound for `kind` (`buzzer.play`: clock_tick, clock_no,
@@ -309,6 +314,7 @@ class Station:
                                  "buttons": None, "ring": None}
         if self.clock is not None:
             panel["clock"] = {"leds": len(self.clock.pins), "lit": self.clock.lit,
+                              "lit_all": sorted(self.clock.lit_set),
                               "pins": list(self.clock.pins)}
         if self.treasures is not None and self.blinker is not None:
             panel["treasures"] = {}

@@ -208,6 +208,11 @@ def test_a_sand_timer_flipped_by_roll_on_mock_pins(launch: Any, fake: FakeClock)
     later(ui, fake, 40_000)
     assert ui.text("play.time") == "0:20"
     assert lit() == set(range(4))  # a third of the sand left: four twelfths
+    assert hardware.panel_state()["clock"]["lit_all"] == [0, 1, 2, 3]
+    ui.tap("play.pins")  # the simulated LEDs drawn as the pins are
+    ui.wait_until(lambda: ui.app.root.current_screen.pin_panel.ring.lit == {0, 1, 2, 3})
+    ui.screenshot("clock-sand-pins-800x480")
+    ui.tap("play.pins")
     # ROLL, pressed on its mock pin (debounced as on the Pi), turns the timer over
     hardware.press("roll")
     ui.wait_until(lambda: "Flip" in steps(ui))

@@ -29,16 +29,17 @@ LIT = (1.0, 0.85, 0.25, 1)
 
 
 class LedRing(Widget):
-    """12 (or n) clock LEDs drawn in a circle, the lit one bright."""
+    """12 (or n) clock LEDs drawn in a circle, the lit ones bright (one for Pr. Evil's
+    time marker; a draining ring or the active seat for the table clock)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.count = 12
-        self.lit: int | None = None
+        self.lit: frozenset[int] = frozenset()
         self.treasures: dict[str, bool] = {}
         self.bind(pos=self.draw, size=self.draw)
 
-    def show(self, count: int, lit: int | None, treasures: dict[str, bool]) -> None:
+    def show(self, count: int, lit: frozenset[int], treasures: dict[str, bool]) -> None:
         if (count, lit, treasures) != (self.count, self.lit, self.treasures):
             self.count, self.lit, self.treasures = count, lit, dict(treasures)
             self.draw()
@@ -56,7 +57,7 @@ class LedRing(Widget):
             for i in range(self.count):
                 angle = math.pi / 2 - 2 * math.pi * i / self.count
                 x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
-                Color(*(LIT if i == self.lit else OFF))
+                Color(*(LIT if i in self.lit else OFF))
                 disc((x - dot / 2, y - dot / 2), dot)
             for k, (colour, on) in enumerate(self.treasures.items()):
                 x = cx + (k - (len(self.treasures) - 1) / 2) * dot * 1.6
@@ -143,7 +144,7 @@ class PinPanel(BoxLayout):
                                       status=app.tr(f"hardware.ring.status.{status}"))
         self._treasures = treasures
         self._count = clock.get("leds", 12) if clock else 12
-        self._lit = lit
+        self._lit = frozenset(clock.get("lit_all", ())) if clock else frozenset()
         self._draw_leds()
         blinking = any(t["mode"] in ("slow", "fast") for t in treasures.values())
         if blinking and self._blink is None:
