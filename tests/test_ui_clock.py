@@ -406,3 +406,24 @@ def test_the_turn_order_changed_mid_game(launch: Any, fake: FakeClock) -> None:
     ui.tap("play.undo")  # the order
     ui.tap("play.area")
     assert ui.text("play.name") == "Joueur 2"
+
+
+def test_a_stalled_screen_and_a_wall_clock_jump_change_no_bank(
+        launch: Any, fake: FakeClock, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The screen not looking for 2 s (a stalled UI thread) gains or loses no time: the
+    tap that ends the turn carries the moment it was read; the wall clock jumping by an
+    hour changes nothing (only the monotonic clock counts)."""
+    ui = launch()
+    set_up(ui, "chess-5m-3s", 2)
+    ui.tap("clocksetup.start")
+    started = ui.app.session.state.last_at
+    fake.ms += 2_000  # no look meanwhile
+    wall = time.time
+    monkeypatch.setattr(time, "time", lambda: wall() + 3600)
+    ui.tap("play.area")
+    switch = ui.app.session.steps[-1].command
+    assert switch.at == started + 2_000
+    assert ui.app.session.state.seats[0].bank_ms == 300_000 - 2_000 + 3_000
+    assert bank(ui, 0) == "5:01"
+    later(ui, fake, 1_000)
+    assert ui.text("play.time") == "4:59"
