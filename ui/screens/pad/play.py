@@ -22,7 +22,15 @@ from ui.names import display_name
 from ui.screens.pad import typing
 from ui.screens.pad.common import label, number, seat_colour
 from ui.screens.pad.keypad import Keypad
-from ui.screens.pad.sheet import LABEL_CATEGORIES, LABEL_ROUNDS, Cell, Column, Row, Sheet
+from ui.screens.pad.sheet import (
+    LABEL_CATEGORIES,
+    LABEL_ROUNDS,
+    Cell,
+    Column,
+    Row,
+    RowSource,
+    Sheet,
+)
 from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, follow_width
 from ui.widgets.basics import _follow_scale as follow_scale
@@ -137,8 +145,10 @@ class PadPlayScreen(PlayScreen):
                                            msg("pad.ui.round", round=len(view.rows) + 1),
                                            tuple(CellView("", None, None, False)
                                                  for _ in view.columns)))
-        rows = []
-        for index, row in enumerate(self.shown_rows):
+        columns_out = [col.out is not None for col in view.columns]
+
+        def make(index: int) -> Row:
+            row = self.shown_rows[index]
             cells = []
             for seat, cell in enumerate(row.cells):
                 selected = target is not None and target.row == index and target.seat == seat
@@ -146,11 +156,13 @@ class PadPlayScreen(PlayScreen):
                 if cell.missing and not text:
                     text = "?"
                 cells.append(Cell(text, selected, bool(cell.missing), bool(cell.note),
-                                  bool(row.computed) or (bool(view.columns[seat].out)
-                                  and cell.value is None)))
+                                  bool(row.computed) or (columns_out[seat]
+                                                         and cell.value is None)))
             # a round's number alone beside its row (the corner says "Round")
-            rows.append(Row(str(row.round + 1) if row.round is not None else label(row.label),
-                            tuple(cells)))
+            return Row(str(row.round + 1) if row.round is not None else label(row.label),
+                       tuple(cells))
+
+        rows = RowSource(len(self.shown_rows), make)
         categories = state.template.shape == "categories"
         self.sheet.show(columns, rows, None if target is None else target.row,
                         LABEL_CATEGORIES if categories else LABEL_ROUNDS,

@@ -94,6 +94,21 @@ def fitted(name: str, width: float, size: float, bold: bool = True) -> str:
     return _cut(name, width, size, bold) or name[:1]
 
 
+class RowSource:
+    """The sheet's rows by index, each made when asked for (`make(index)`)."""
+
+    def __init__(self, count: int, make: Callable[[int], Row]) -> None:
+        self.count, self.make = count, make
+
+    def __len__(self) -> int:
+        return self.count
+
+    def __getitem__(self, index: int) -> Row:
+        if not 0 <= index < self.count:
+            raise IndexError(index)
+        return self.make(index)
+
+
 class Sheet(BoxLayout):
     """The sheet's grid and its pager. `on_cell(row, seat)` is a tap on a cell (`row`:
     the sheet's own index), `on_name(seat)` a tap on a player's name."""
@@ -104,7 +119,7 @@ class Sheet(BoxLayout):
         self.on_cell = on_cell
         self.on_name = on_name
         self.first = 0  # the first row shown
-        self.rows: tuple[Row, ...] = ()
+        self.rows: RowSource = RowSource(0, lambda _i: Row("", ()))
         self.columns: tuple[Column, ...] = ()
         self.focus: int | None = None  # the row kept in view (the cell being typed)
         self._shape: tuple[int, int, float] | None = None  # players, rows, label width
@@ -116,9 +131,11 @@ class Sheet(BoxLayout):
         self.bind(size=lambda *_: self._draw())
 
     # -- what it shows -----------------------------------------------------------------
-    def show(self, columns: Sequence[Column], rows: Sequence[Row], focus: int | None,
+    def show(self, columns: Sequence[Column], rows: RowSource, focus: int | None,
              label_width: float, corner: str, total: str) -> None:
-        self.columns, self.rows = tuple(columns), tuple(rows)
+        """`rows`: the sheet's rows, each made only when its page shows it (a sheet of
+        200 rounds shows six)."""
+        self.columns, self.rows = tuple(columns), rows
         self.focus = focus
         self.label_width = label_width
         self.corner_text, self.total_text = corner, total
@@ -225,8 +242,10 @@ class Sheet(BoxLayout):
             # the button's text box is 8 px narrower than the button (`Tap`)
             label.text = fitted(column.name, width - dp(8) - 2,
                                 sp(theme.SIZE_SMALL) * app_scale)
-            label.set_background(theme.blend(column.colour, theme.PANEL, 0.55) if column.out
-                                 else column.colour)
+            fill = theme.blend(column.colour, theme.PANEL, 0.55) if column.out \
+                else column.colour
+            if fill != label._fill:
+                label.set_background(fill)
             total = self.total_labels[seat]
             total.text = column.total
             total.color = theme.MUTED if column.out else theme.TEXT
@@ -243,12 +262,10 @@ class Sheet(BoxLayout):
                     tap.text = ""
                     continue
                 tap.text = cell.text
-                if cell.selected:
-                    tap.set_background(theme.SELECTED)
-                elif cell.missing:
-                    tap.set_background(theme.BUTTON)
-                else:
-                    tap.set_background(theme.PANEL)
+                fill = theme.SELECTED if cell.selected else (
+                    theme.BUTTON if cell.missing else theme.PANEL)
+                if fill != tap._fill:  # re-told only where it changed
+                    tap.set_background(fill)
                 if not cell.selected:
                     tap.color = theme.ACCENT if cell.note or cell.missing else \
                         theme.text_on(theme.PANEL)

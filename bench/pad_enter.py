@@ -1,0 +1,174 @@
+"""Entering a value on the score pad to the player's new total on screen, through the
+real app, on a sheet of 8 players and 50 rounds, beside the bare Kivy app's label update
+(issue 30: p99 within 1.5x the bare app's).
+
+The harness is ROLL's (`bench.roll_ui`): a child process per app, Kivy's frame pacing
+off, window-level touches. The game (the ad-hoc pad, 8 players, 50 complete rounds) is
+written to the journal first and reopened by the app, as after a power cut. Each sample
+types a digit on the keypad (not timed), then runs from the release of the touch on
+Enter to the end of the first buffer swap after the session told its observers (once
+the journal committed the `SetCell`) with the player's new total on the sheet's label.
+The bare app is `roll_ui.run_bare`: a Button that sets a Label's text, in Kivy's
+default window and with our window settings (no multisampling: like for like).
+
+    xvfb-run -a .venv/bin/python bench/pad_enter.py [--entries 300]
+(`make bench` runs it with 150 entries per app.)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.roll_ui import WARMUP_ROLLS, Timing, _prepare_kivy, press, run_bare  # noqa: E402
+from bench.stats import ratio, summary  # noqa: E402
+
+PLAYERS, ROUNDS = 8, 50
+
+
+def prepare(path: Path) -> int:
+    """The game in the journal: 8 players, 50 complete rounds (some cells added up)."""
+    from companion.games.pad import commands as c
+    from companion.games.pad.rules import RULES
+    from companion.games.pad.template import to_data
+    from companion.games.pad.templates import load
+    from companion.journal import Journal
+    from companion.session import Session
+
+    template = load(own_dir=Path("/nonexistent")).get("rounds-highest")
+    assert template is not None
+    journal = Journal(path)
+    session = Session.start(RULES, journal, {
+        "template": to_data(template), "start_player": 0,
+        "players": [{"name": f"Player {i + 1}"} for i in range(PLAYERS)]})
+    for r in range(ROUNDS):
+        for seat in range(PLAYERS):
+            text = f"{(r * 7 + seat * 3) % 40}+{seat}" if (r + seat) % 3 else str(r % 9)
+            session.dispatch(c.SetCell(seat, r, None, text))
+    journal.close()
+    return session.game_id
+
+
+def run_ours(entries: int, data_dir: Path) -> dict[str, Any]:
+    cfg = _prepare_kivy(ours=True)
+    from kivy.base import EventLoop
+
+    from bench.apps import FlipProbe
+    from companion.games.pad import commands as c
+    from companion.journal import Journal
+    from tests.uidriver import Driver
+    from ui.app import CompanionApp
+    from ui.screens.pad.common import number
+    from ui.widgets.basics import find
+
+    game = prepare(data_dir / "journal.sqlite3")
+    journal = Journal(data_dir / "journal.sqlite3")
+    app = CompanionApp(cfg, journal, new_seed=lambda: 1)
+    app._run_prepare()  # reopens the unfinished game on its sheet
+    ui = Driver(app)
+    ui.pump(2)
+    ui.wait_until(lambda: app.writer is not None)
+    session = app.session
+    assert session is not None and session.game_id == game
+    screen = app.root.get_screen("pad_play")
+    enter = find(screen, "keypad.enter")
+    marks = Timing()
+    probe = FlipProbe(marks.frame, clock=time.perf_counter)
+    probe.install()
+
+    def observe(update: Any) -> None:
+        if update.verb == "do" and isinstance(update.command, c.SetCell):
+            seat = update.command.seat
+            from companion.games.pad.outcome import outcome
+
+            total = number(outcome(update.state).totals[seat])
+            # what the sheet shows once laid out: the player's total on its label
+            marks.update(screen.sheet.total_labels[seat].text == total)
+
+    session.subscribe(observe)  # after the app's own observer: the labels are set
+    shown: list[float] = []
+    commit: list[float] = []
+    wrong = 0
+    for n in range(entries + WARMUP_ROLLS):
+        ui.wait_until(lambda: not app.busy)
+        ui.tap(f"keypad.{n % 10}", settle=False)
+        ui.pump(1)
+        to_update, to_frame = press(enter, marks, EventLoop)
+        if n >= WARMUP_ROLLS:
+            commit.append(to_update)
+            shown.append(to_frame)
+            wrong += not marks.labels_ok
+    journaled = len(journal.entries(session.game_id))
+    app.close_dialog()
+    return {"commit_s": commit, "shown_s": shown, "labels_wrong": wrong,
+            "journaled": journaled}
+
+
+def child(argv: list[str]) -> int:
+    which, out, count, data = argv[0], Path(argv[1]), int(argv[2]), Path(argv[3])
+    result = run_ours(count, data) if which == "ours" else \
+        run_bare(count, same_window=which == "bare-same")
+    out.write_text(json.dumps(result), encoding="utf-8")
+    return 0
+
+
+def measure(workdir: Path, entries: int) -> dict[str, Any]:
+    env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"), KIVY_NO_ARGS="1",
+               KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", GPIOZERO_PIN_FACTORY="mock",
+               XDG_CONFIG_HOME=str(workdir / "xdg"))
+    raw = {}
+    for which in ("ours", "bare", "bare-same"):
+        run = workdir / which
+        run.mkdir(parents=True)
+        out = run / "result.json"
+        with (run / "log.txt").open("wb") as log:
+            done = subprocess.run([sys.executable, __file__, "--child", which, str(out),
+                                   str(entries), str(run)], stdout=log,
+                                  stderr=subprocess.STDOUT, env=env, timeout=600, cwd=ROOT)
+        if done.returncode != 0:
+            raise RuntimeError((run / "log.txt").read_text()[-3000:])
+        raw[which] = json.loads(out.read_text(encoding="utf-8"))
+    return raw
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    if args[:1] == ["--child"]:
+        return child(args[1:])
+    parser = argparse.ArgumentParser(prog="bench/pad_enter.py", description=__doc__)
+    parser.add_argument("--entries", type=int, default=150)
+    options = parser.parse_args(args)
+    with tempfile.TemporaryDirectory(prefix="bench-pad-") as temp:
+        raw = measure(Path(temp), options.entries)
+    ours, bare = summary(raw["ours"]["shown_s"]), summary(raw["bare"]["shown_s"])
+    same = summary(raw["bare-same"]["shown_s"])
+    print(f"| a value entered to its total shown, {PLAYERS} players x {ROUNDS} rounds, "
+          f"{options.entries} each | median | p99 | max |")
+    print("|---|---|---|---|")
+    commit = summary(raw["ours"]["commit_s"])
+    for name, s in (("our app: Enter, SetCell journaled, the new total shown", ours),
+                    ("our app: Enter to the screen told (journaled, labels set)", commit),
+                    ("bare Kivy app: a Button sets a Label", bare),
+                    ("bare Kivy app, our window settings (no multisampling)", same)):
+        print(f"| {name} | {s['median'] * 1000:.1f} ms | {s['p99'] * 1000:.1f} ms |"
+              f" {s['max'] * 1000:.1f} ms |")
+    p99 = ratio(ours["p99"], bare["p99"])
+    print(f"\np99 ours / bare: {p99:.2f}x (target <= 1.5x), ours / bare with our window "
+          f"settings: {ratio(ours['p99'], same['p99']):.2f}x; median "
+          f"{ratio(ours['median'], bare['median']):.2f}x; labels wrong at the frame: "
+          f"{raw['ours']['labels_wrong']}; actions journaled: {raw['ours']['journaled']}.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
