@@ -26,11 +26,7 @@ class ClockLeds:
 
     def show(self, view: ClockView) -> None:
         lit = led_index(view.time, view.dial, len(self.pins)) if view.dial else None
-        if lit == self.lit:
-            return
-        self.board.value = tuple(i == lit for i in range(len(self.pins)))
-        self.lit = lit
-        self.lit_set = frozenset() if lit is None else frozenset({lit})
+        self.light(frozenset() if lit is None else frozenset({lit}))
 
     def light(self, lit: frozenset[int]) -> None:
         """Light exactly these LEDs (the table clock's draining ring or active seat)."""

@@ -320,3 +320,18 @@ def test_the_debounce_survives_the_ms_counter_wrapping():
     buttons = SeatButtons(1, press_ms=5, diff=ticks_diff)
     timeline = [(period - 2, {0}), (1, {0}), (3, {0}), (20, set())]
     assert samples(buttons, timeline) == [(3, 0)]
+
+
+def test_pr_evil_s_marker_after_a_draining_ring_lights_one_led_only(factory):
+    """The clock LEDs go from the table clock (several lit) to Pr. Evil's dial (one):
+    the LEDs of the ring go out, the marker's stays."""
+    from hardware.clockview import ClockView
+
+    station = station_for(factory)
+    station.show_timer(shown(drain=True, active=None, remaining_ms=200_000))
+    assert lit(factory) == {0, 1, 2, 3}
+    station.clock.show(ClockView(12, 0, (), "play", 0))
+    assert lit(factory) == {0}
+    station.show_timer(None)
+    assert lit(factory) == set()
+    station.close()
