@@ -427,3 +427,27 @@ def test_a_stalled_screen_and_a_wall_clock_jump_change_no_bank(
     assert bank(ui, 0) == "5:01"
     later(ui, fake, 1_000)
     assert ui.text("play.time") == "4:59"
+
+
+def test_a_clock_beside_an_unfinished_score_pad_game(launch: Any, fake: FakeClock) -> None:
+    """The clock set up beside a score pad game takes its players in seat order and
+    records the game it runs beside (History adds the clock's times to that game)."""
+    ui = launch()
+    ui.tap("home.game.pad")
+    ui.tap("setup.add")
+    ui.tap("setup.start")
+    assert ui.screen == "pad_play", ui.dialog
+    pad_id = ui.app.session.game_id
+    pad_players = ui.app.journal.game(pad_id).summary["players"]
+    assert len(pad_players) == 3
+    ui.tap("play.home")
+    ui.tap("home.game.clock")
+    assert ui.text("clocksetup.beside") == "Alone, no score pad"
+    ui.tap("clocksetup.beside")
+    assert ui.text("clocksetup.beside") == "With the score pad (3 players)"
+    assert [ui.text(f"setup.name.{i}") for i in range(3)] == pad_players
+    ui.screenshot("clock-setup-beside-pad-800x480")
+    ui.tap("clocksetup.start")
+    assert ui.screen == "clock_play"
+    assert ui.app.session.state.pad_game == pad_id
+    assert ui.app.journal.game(ui.app.session.game_id).summary["pad_game"] == pad_id

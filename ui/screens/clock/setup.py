@@ -29,6 +29,7 @@ from ui.widgets.components import option_button, seat_row, setup_page
 from ui.widgets.roster_picker import pick_players
 
 MAX_SEATS = 8
+DEFAULT_PRESET = "chess-5m-3s"  # offered first when it is there (else the first preset)
 SEATS_SHARE = 0.74  # of the width: the seats' two columns (the options the rest)
 DRAW_STEPS = 14  # seats lit in turn before the draw stops on one
 DRAW_STEP_S = 0.07
@@ -51,6 +52,7 @@ class ClockSetupScreen(Screen):
         self.players: list[dict[str, Any]] = []
         self.preset_id: str | None = None
         self.first: int | None = None  # the start player's seat, once drawn or chosen
+        self.pad_game: int | None = None  # the score pad game the clock runs beside
         self._drawing: Any = None
         self.lit: int | None = None  # the seat lit during a draw
 
@@ -60,7 +62,7 @@ class ClockSetupScreen(Screen):
 
     def preset(self) -> Any:
         choices = self.choices
-        wanted = self.preset_id or App.get_running_app().settings.get("games.clock.preset")
+        wanted = self.preset_id or DEFAULT_PRESET
         for p in choices:
             if p.id == wanted:
                 return p
@@ -81,6 +83,7 @@ class ClockSetupScreen(Screen):
         preset = self.preset()
         self.preset_id = preset.id if preset is not None else None
         self.first = None
+        self.pad_game = None
         self.refresh()
 
     def _guest(self, index: int) -> dict[str, Any]:
@@ -141,6 +144,13 @@ class ClockSetupScreen(Screen):
         options.add_widget(option_button(name, "clocksetup.preset", self.open_presets))
         options.add_widget(option_button(app.tr("clockui.draw"), "clocksetup.draw", self.draw,
                                          disabled=self._drawing is not None))
+        pads = self.pad_games()
+        if pads:  # a clock beside an unfinished score pad game: its players, its History
+            beside = next((r for r in pads if r.id == self.pad_game), None)
+            text = app.tr("clockui.beside_none") if beside is None else app.tr(
+                "clockui.beside", n=len(beside.summary.get("players", [])))
+            options.add_widget(option_button(text, "clocksetup.beside", self.next_pad_game,
+                                             selected=beside is not None))
         options.add_widget(Text(app.tr("clockui.setup_hint"), size=theme.SIZE_SMALL,
                                 color=theme.MUTED, tid="clocksetup.hint", valign="top"))
 
@@ -184,6 +194,31 @@ class ClockSetupScreen(Screen):
             chosen.append({**entry, "colour": code})
         self.players = chosen
         self.first = None
+        self.refresh()
+
+    # -- beside a score pad game -------------------------------------------------------
+    def pad_games(self) -> list[Any]:
+        """The unfinished score pad games a clock can run beside (newest first)."""
+        app = App.get_running_app()
+        return [r for r in app.journal.unfinished() if r.kind == "pad" and r.damaged is None]
+
+    def next_pad_game(self) -> None:
+        """None, then each unfinished score pad game in turn: the clock takes its
+        players (seat order, colours) and History adds the clock's times to its line."""
+        ids = [None, *(r.id for r in self.pad_games())]
+        self.pad_game = ids[(ids.index(self.pad_game) + 1) % len(ids)] \
+            if self.pad_game in ids else None
+        if self.pad_game is not None:
+            record = next(r for r in self.pad_games() if r.id == self.pad_game)
+            players = [p for p in record.setup.get("players", []) if isinstance(p, dict)]
+            if players:
+                self.players = []
+                for p in players[:MAX_SEATS]:
+                    entry = {k: p[k] for k in ("name", "colour", "roster_id") if k in p}
+                    if not entry.get("colour"):
+                        entry["colour"] = self._guest(len(self.players))["colour"]
+                    self.players.append(entry)
+                self.first = None
         self.refresh()
 
     # -- the start player -------------------------------------------------------------------
@@ -265,7 +300,8 @@ class ClockSetupScreen(Screen):
         players = [{k: v for k, v in p.items() if k in ("name", "colour", "roster_id")}
                    for p in self.players]
         setup = setup_for(preset, players, seed=app.new_seed(),
-                          start=self.first if self.first is not None else 0)
+                          start=self.first if self.first is not None else 0,
+                          pad_game=self.pad_game)
         session = app.start_game("clock", setup)
         if session is None:
             return
