@@ -229,3 +229,54 @@ def test_an_ad_hoc_pad_saved_as_the_table_s_own_template(launch: Any,
     ui.tap("home.game.pad")
     ui.tap("setup.template")
     assert ui.text("templates.pub") == "Pub\n1–12 players · highest wins"
+
+
+DUEL = """id: duel
+name: Duel
+players: {min: 2, max: 2}
+shape: rounds
+win: highest
+ties: chosen
+instant_win: true
+eliminate: true
+"""
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_tie_the_table_settles_and_an_outright_win(launch: Any, own_templates: Any,
+                                                     language: str) -> None:
+    """`ties: chosen`: the table picks the winner among players still tied, asked at the
+    end with its Undo; then, played again, an outright win from a player's menu."""
+    (own_templates / "duel.yaml").write_text(DUEL, encoding="utf-8")
+    ui = launch(language=language)
+    ui.tap("home.game.pad")
+    choose(ui, "duel")
+    ui.tap("setup.start")
+    enter(ui, "7")
+    enter(ui, "7")
+    ui.tap("play.standings")
+    ui.tap("standings.end")
+    assert ui.screen == "pad_end"
+    assert ui.dialog == "choose"
+    assert audited(ui, language) == []
+    assert ui.find("choose.ok").disabled
+    ui.tap("choose.undo")  # the end taken back from the question
+    assert ui.screen == "pad_play" and ui.dialog is None
+    ui.tap("play.standings")
+    ui.tap("standings.end")
+    ui.tap("choose.1")
+    ui.tap("choose.ok")
+    assert ui.dialog is None
+    assert ui.app.session.state.settled == (1,)
+    player = "Joueur" if language == "fr" else "Player"
+    assert ui.text("end.name.0") == f"{player} 2"
+    # the same players again: an outright win, from the player's menu on the sheet
+    ui.tap("end.again")
+    ui.tap("setup.start")
+    enter(ui, "3")
+    ui.tap("sheet.name.0")
+    assert ui.dialog == "player"
+    assert audited(ui, language) == []
+    ui.tap("player.instant")
+    assert ui.screen == "pad_end"
+    assert ui.text("end.name.0") == f"{player} 1"
