@@ -48,7 +48,7 @@ def test_jobs_give_what_the_plain_calls_give_with_forward_progress(tmp_path: Pat
     tr = Translator("en")
     for what, plain in (("csv", export.csv_text), ("bgstats", export.bgstats_text)):
         target = tmp_path / f"out.{what}"
-        assert jobs.run(jobs.export_file(journal, what, target, tr)) == target
+        assert jobs.run(jobs.export_file(journal, what, target, tr)) == [target]
         assert target.read_text(encoding="utf-8") == plain(journal, translator=tr)
     manifest = jobs.run(jobs.make_backup(journal, tmp_path / "b.zip"))
     assert manifest.games == 1200

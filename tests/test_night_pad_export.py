@@ -126,8 +126,33 @@ def test_csv_job_writes_the_long_table_beside(played: tuple[Journal, dict[str, i
                                               tmp_path: Path) -> None:
     j, _ = played
     path = tmp_path / "night.csv"
-    jobs.run(jobs.export_file(j, "csv", path, Translator("en")))
     beside = tmp_path / "night-scores.csv"
+    assert jobs.run(jobs.export_file(j, "csv", path, Translator("en"))) == [path, beside]
     assert path.is_file() and beside.is_file()
     assert beside.read_text(encoding="utf-8") == export.scores_csv_text(
         j, translator=Translator("en"))
+
+
+def test_no_long_table_without_a_cell_to_put_in_it(tmp_path: Path) -> None:
+    """Other games and a co-operative pad (an outcome, no cell): the CSV alone, no
+    second file of headers."""
+    j = open_journal(tmp_path)
+    abc = [roster.add(j, n).id for n in ("Ann", "Bob", "Cy")]
+    clock(j, abc, [60000, 50000, 70000])
+    pad(j, abc, "coop", [pc.CoopOutcome(True)])
+    assert export.scores_csv_text(j) is None
+    path = tmp_path / "night.csv"
+    assert jobs.run(jobs.export_file(j, "csv", path, Translator("en"))) == [path]
+    assert sorted(tmp_path.glob("*.csv")) == [path]
+
+
+def test_a_failed_long_table_takes_the_csv_away(played: tuple[Journal, dict[str, int]],
+                                                tmp_path: Path) -> None:
+    """Both files or neither: the long table's place taken by a folder, the write
+    fails and the CSV written before it goes too."""
+    j, _ = played
+    path = tmp_path / "night.csv"
+    (tmp_path / "night-scores.csv").mkdir()
+    with pytest.raises(OSError):
+        jobs.run(jobs.export_file(j, "csv", path, Translator("en")))
+    assert list(tmp_path.glob("night*")) == [tmp_path / "night-scores.csv"]  # the folder

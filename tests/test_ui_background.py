@@ -62,8 +62,23 @@ def test_statistics_show_progress_and_cancel_keeps_the_app_usable(
     assert ui.visible("history.more") is not None
 
 
+def _with_a_pad_game(path: Path) -> None:
+    """One score pad game (three players, a round) among the history's games, so an
+    export to its end writes the CSV and the long table beside it."""
+    from companion.night import roster
+    from tests.test_night_pad import rounds
+    from tests.test_night_support import pad
+
+    journal = Journal(path)
+    pad(journal, [p.id for p in roster.players(journal)[:3]], "rounds-highest",
+        rounds((3, 4, 5)), day=400)
+    journal.close()
+
+
 def test_a_cancelled_export_leaves_no_file(launch: Any, big: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Neither the CSV nor the score pad's long table beside it."""
+    _with_a_pad_game(big)
     release = _gate(monkeypatch, "export_file")
     ui = launch(journal_file=big)
     ui.tap("home.export")
@@ -78,9 +93,36 @@ def test_a_cancelled_export_leaves_no_file(launch: Any, big: Path,
     assert ui.text("export.status") == "Cancelled."
     assert list(big.parent.glob("*.csv")) == []
     ui.tap("export.csv")  # and once more, to its end
-    written = list(big.parent.glob("*.csv"))
-    assert len(written) == 1 and ui.text("export.status") == f"Saved: {written[0]}"
-    assert written[0].read_text(encoding="utf-8").count("\n") > 3000
+    [written] = [p for p in big.parent.glob("*.csv") if not p.stem.endswith("-scores")]
+    [scores] = big.parent.glob("*-scores.csv")
+    assert ui.text("export.status") == f"Saved: {written}\nSaved: {scores}"
+    assert written.read_text(encoding="utf-8").count("\n") > 3000
+    assert scores.read_text(encoding="utf-8").count("\n") == 1 + 3  # a row per cell
+
+
+def test_an_export_cancelled_too_late_takes_both_files_away(
+        launch: Any, big: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Cancel tapped once the files are written, before the job has returned: the
+    result is discarded, and with it both files."""
+    _with_a_pad_game(big)
+    release = threading.Event()
+    original = jobs.export_file
+
+    def held(*args: Any, **kwargs: Any) -> Any:
+        written = yield from original(*args, **kwargs)
+        release.wait(60)  # no step left to stop at: the job ends with its result
+        return written
+
+    monkeypatch.setattr(jobs, "export_file", held)
+    ui = launch(journal_file=big)
+    ui.tap("home.export")
+    ui.tap("export.csv", settle=False)
+    ui.wait_until(lambda: len(list(big.parent.glob("*.csv"))) == 2, timeout=120)
+    ui.tap("export.progress.cancel", settle=False)
+    release.set()
+    ui.settle()
+    assert ui.text("export.status") == "Cancelled."
+    assert list(big.parent.glob("*.csv")) == []
 
 
 def test_statistics_of_a_big_history_arrive_without_a_long_frame(launch: Any,

@@ -38,11 +38,12 @@ the clock's played time (pauses left out) when a clock ran beside the game
 (`GameLine.played_minutes`), else from its start to its last action. Clock sessions
 are not plays (no winners).
 
-- `scores_csv_text(journal, *, translator=None, tz=None) -> str`: the long table of
-  every score pad game, one row per cell entered (`SCORES_COLUMNS`: the game, the
-  player, the round (from 1) or the category (its id and name), what was typed, its
-  points, and the player's total in that game). The CSV export writes it beside the
-  other (`scores_path`).
+- `scores_csv_text(journal, *, translator=None, tz=None) -> str | None`: the long
+  table of every score pad game, one row per cell entered (`SCORES_COLUMNS`: the game,
+  the player, the round (from 1) or the category (its id and name), what was typed, its
+  points, and the player's total in that game); None when no score pad game has a cell
+  to put in it. The CSV export writes it beside the other (`scores_path`), only when
+  there is one (a second file of headers alone would be noise).
 
 The CSV's per-seat rows also say a score pad seat's template, rank, exit and team, and
 a clock's time per seat (a clock session's, or the clock beside a score pad game):
@@ -51,6 +52,7 @@ total, turns, average and longest turn, overtime, in seconds.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import json
@@ -165,9 +167,11 @@ def scores_path(path: Path) -> Path:
 
 
 def scores_csv_text(journal: Journal, *, translator: Translator | None = None,
-                    tz: tzinfo | None = None) -> str:
-    """The long table of every score pad game: one row per cell entered."""
+                    tz: tzinfo | None = None) -> str | None:
+    """The long table of every score pad game: one row per cell entered; None when
+    there is no cell to put in it."""
     tr = translator or Translator("en")
+    rows = 0
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(SCORES_COLUMNS)
@@ -194,7 +198,8 @@ def scores_csv_text(journal: Journal, *, translator: Translator | None = None,
                 where if is_round else None, None if is_round else where,
                 None if is_round else category_name or where,
                 str(text) if text != "" else None, points, seat.score)])
-    return out.getvalue()
+            rows += 1
+    return out.getvalue() if rows else None
 
 
 def _uuid(what: str, ident: Any) -> str:
@@ -343,19 +348,24 @@ def write(path: Path | str, text: str | Iterable[str]) -> None:
     come in pieces; they are written a batch at a time."""
     target = Path(path)
     tmp = target.with_name(target.name + ".tmp")
-    with tmp.open("w", encoding="utf-8", newline="") as handle:
-        if isinstance(text, str):
-            handle.write(text)
-        else:
-            batch: list[str] = []
-            size = 0
-            for piece in text:
-                batch.append(piece)
-                size += len(piece)
-                if size >= WRITE_BATCH:
-                    handle.write("".join(batch))
-                    batch, size = [], 0
-            handle.write("".join(batch))
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, target)
+    try:
+        with tmp.open("w", encoding="utf-8", newline="") as handle:
+            if isinstance(text, str):
+                handle.write(text)
+            else:
+                batch: list[str] = []
+                size = 0
+                for piece in text:
+                    batch.append(piece)
+                    size += len(piece)
+                    if size >= WRITE_BATCH:
+                        handle.write("".join(batch))
+                        batch, size = [], 0
+                handle.write("".join(batch))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:  # a full stick, a cancel: no half-written file left behind
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        raise

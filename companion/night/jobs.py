@@ -10,6 +10,7 @@ computed 500 games at a time first, which is where the time goes on a large hist
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Generator, Iterator, Sequence
 from dataclasses import dataclass
 from datetime import tzinfo
@@ -111,21 +112,32 @@ def statistics(journal: Journal, line_kinds: Sequence[str] = (), recent: int = 0
 
 
 def export_file(journal: Journal, what: str, path: Path, translator: Translator,
-                tz: tzinfo | None = None) -> Job[Path]:
+                tz: tzinfo | None = None) -> Job[list[Path]]:
     """The CSV or the BG Stats file, written to `path`; the CSV with the score pad's
-    long table beside it (`export.scores_path`)."""
+    long table beside it (`export.scores_path`) when a score pad game has a cell to put
+    in it. Returns the files written, `path` first."""
     total = yield from _prepare(journal, 3)
     yield Progress(msg(f"night.progress.{what}"), total - 2, total)
+    scores: str | None = None
     if what == "csv":
         text: str | Iterator[str] = export.csv_text(journal, translator=translator, tz=tz)
         scores = export.scores_csv_text(journal, translator=translator, tz=tz)
     else:  # in pieces, encoded while written
         text = export.json_chunks(export.bgstats(journal, translator=translator, tz=tz))
     yield Progress(msg("night.progress.writing", path=str(path)), total - 1, total)
-    if what == "csv":
-        export.write(export.scores_path(path), scores)
-    export.write(path, text)
-    return path
+    written: list[Path] = []
+    try:  # both files or neither: a failed second write takes the first away
+        export.write(path, text)
+        written.append(path)
+        if scores is not None:
+            export.write(export.scores_path(path), scores)
+            written.append(export.scores_path(path))
+    except BaseException:
+        for made in written:
+            with contextlib.suppress(OSError):
+                made.unlink()
+        raise
+    return written
 
 
 def make_backup(journal: Journal, path: Path) -> Job[backup.Manifest]:

@@ -3,7 +3,7 @@ stick when one is mounted under /media. A backup found there can be restored.
 
 A restore is checked in full first: a refused file shows the domain's message and
 changes nothing. An accepted one closes the journal, puts the backup in its place
-(the current journal is kept aside by `backup.restore`) and opens it again.
+(the current journal is kept aside by `backup.restore_all`) and opens it again.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.journal import Journal
 from companion.messages import CompanionError, Message, msg
-from companion.night import backup, export, jobs
+from companion.night import backup, jobs
 from companion.night.jobs import Job
 from ui import theme
 from ui.background import Running, run_in
@@ -205,23 +205,20 @@ class NightExportScreen(PageScreen):
             return jobs.export_file(journal, what, path, translator)
 
         def done(result: Any) -> None:
-            self.status = app.tr("night.ui.saved_to", path=str(path))
             if what == "backup":
+                self.status = app.tr("night.ui.saved_to", path=str(path))
                 self.status += "\n" + app.tr("night.ui.backup_counts", games=result.games,
                                              players=result.players)
                 self.refresh()  # the new backup joins the list
-            else:
-                if what == "csv":  # the score pad's long table beside it
-                    self.status += "\n" + app.tr("night.ui.saved_to",
-                                                 path=str(export.scores_path(path)))
+            else:  # the CSV, and the score pad's long table when there was one
+                self.status = "\n".join(app.tr("night.ui.saved_to", path=str(p))
+                                        for p in result)
                 self.show_state()
 
-        def discard(_result: Any) -> None:  # cancelled too late: leave no half-made file
-            with contextlib.suppress(OSError):
-                path.unlink()
-            if what == "csv":
+        def discard(result: Any) -> None:  # cancelled too late: leave no file made
+            for made in [path] if what == "backup" else result:
                 with contextlib.suppress(OSError):
-                    export.scores_path(path).unlink()
+                    made.unlink()
 
         self._run("export.progress", job, done, discard=discard)
 
