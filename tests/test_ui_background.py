@@ -156,7 +156,7 @@ def test_no_full_collection_while_work_runs_beside_the_screen() -> None:
     assert collected == [1]
 
 
-@pytest.mark.parametrize("step", ["check", "restore"])
+@pytest.mark.parametrize("step", ["check", "restore_all"])  # what the screen's jobs call
 def test_an_unforeseen_failure_of_a_restore_is_said_as_refused(
         launch: Any, monkeypatch: pytest.MonkeyPatch, step: str) -> None:
     """A backup made to break the checks (an error the domain did not foresee, on the
@@ -178,7 +178,7 @@ def test_an_unforeseen_failure_of_a_restore_is_said_as_refused(
     ui.tap("home.export")
     assert ui.text("restore.0").startswith(made.name)
     ui.tap("restore.0")
-    if step == "restore":
+    if step == "restore_all":
         assert ui.dialog == "restore"
         ui.tap("restore.ok")
     assert ui.dialog == "error"
