@@ -376,7 +376,7 @@ def test_a_refused_setting_keeps_the_file(launch: Any, tmp_path: Path,
     ui.tap("home.settings")
     # a value the config check refuses (a language this version does not have)
     ui.app.root.get_screen("night_settings").set_value("language", "de")
-    ui.pump(3)
+    ui.settle()  # saved on the writer thread: wait for its answer, not for frames
     assert ui.dialog == "error"
     assert "language" in ui.text("error.text") and "en, fr" in ui.text("error.text")
     assert target.read_text() == "language: en\n"
