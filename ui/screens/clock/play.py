@@ -14,7 +14,6 @@ in its command (`moment.now`, which the tests give a fake clock).
 
 from __future__ import annotations
 
-import logging
 import math
 import time
 from typing import Any
@@ -41,8 +40,6 @@ from ui.widgets.basics import Tap, Text, follow_height, follow_width
 from ui.widgets.charts import PALETTE, hex_rgba
 from ui.widgets.components import header
 from ui.widgets.rounded import RoundedBox
-
-log = logging.getLogger(__name__)
 
 LOOK_EVERY = 0.25  # s: the clock is looked at at most 4 times a second
 ZERO_TUNE_MS = 2000  # a press this soon after a zero is refused (the tune is playing)
@@ -187,10 +184,6 @@ class ClockPlayScreen(PlayScreen):
         return super().hardware_button(name)
 
     # -- session ----------------------------------------------------------------------
-    @property
-    def view(self) -> ClockView:
-        return clock_view(self.state, moment.now())
-
     def open_session(self, session: Session) -> None:
         super().open_session(session)
         self._zero_until = -1
@@ -234,8 +227,7 @@ class ClockPlayScreen(PlayScreen):
         checkpoint interval (a running clock is journaled at least that often)."""
         app = App.get_running_app()
         assert self.session is not None
-        entries = app.journal.entries(self.session.game_id, with_events=False)
-        last = entries[-1].at if entries else time.time()
+        last = app.journal.game(self.session.game_id).updated  # its last action's time
         return max(0, min(-(-cap_ms // 1000), math.ceil(time.time() - last)))
 
     def after_update(self, update: Update | None) -> None:
