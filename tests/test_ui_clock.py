@@ -337,6 +337,7 @@ def test_admin_time_is_charged_to_nobody_and_a_player_out_is_skipped(
     assert ui.text("play.admin") == "End admin"
     later(ui, fake, 120_000)
     assert ui.text("play.time") == "4:55"
+    assert ui.text("play.info") == "Admin time · 2:00 so far"
     assert [bank(ui, i) for i in (1, 2)] == ["5:00", "5:00"]
     ui.tap("play.area")  # no switch during admin time: a "no" beep
     assert steps(ui)[-1] == "Admin"

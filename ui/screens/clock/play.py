@@ -361,7 +361,8 @@ class ClockPlayScreen(PlayScreen):
         over = level == "over" and mode != "countup"
         running = view.status == "running"
         if view.status in ("paused", "admin"):
-            info = app.tr(f"clockui.{view.status}", pause=elapsed_text(view.pause_ms))
+            info = app.tr(f"clockui.{view.status}", pause=elapsed_text(
+                view.admin_ms if view.status == "admin" else view.pause_ms))
             fill = theme.PANEL
         elif view.status == "stopped":
             info = app.tr("clockui.stopped_sand" if mode == "sand" else "clockui.stopped")
@@ -383,7 +384,7 @@ class ClockPlayScreen(PlayScreen):
         self._set(self.info_label, info)
         self._set(self.status, app.tr("clockui.status", mode=app.tr(f"clockui.mode.{mode}"),
                                       round=view.round, table=elapsed_text(view.table_ms)))
-        paused = view.status in ("paused", "admin")
+        paused = view.status == "paused"
         self._set(self.pause_button, app.tr("clockui.resume" if paused else "clockui.pause"))
         wanted = theme.SUCCESS if paused else theme.BUTTON
         if self.pause_button._fill != wanted:
