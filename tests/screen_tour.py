@@ -567,6 +567,9 @@ PAD = Journey("pad", (
     S("pad_dialog_error", "dialog:error", pad_keys("+"), tap("keypad.enter"),
       leave=(close_dialog, tap("keypad.del"), tap("keypad.enter"))),
     S("pad_play_missing", "screen:pad_play", pad_fill(cells=3)),
+    # kill -9 just after a cell entered mid-round: the same cell, "?" and totals come back
+    S("pad_play_after_kill", "screen:pad_play",
+      killed("pad_play", "~keypad.4", "keypad.enter")),
     S("pad_play_12_rounds", "screen:pad_play", pad_fill(rounds=12)),
     S("pad_play_page_up", "screen:pad_play", tap("sheet.up")),
     S("pad_play_correcting", "screen:pad_play", tap("sheet.cell.1.0"), pad_keys("7±")),
