@@ -96,6 +96,9 @@ def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[An
         data = config.merge(defaults.data, {"language": language, **overrides})
         # a guard after each roll as short as a test's taps allow (the driver waits it)
         data["display"] = dict(data["display"], roll_animation=0.3, roll_guard=0.05)
+        # taps as quick as a test's: none is a panel's double contact (unless asked)
+        if "debounce" not in overrides.get("games", {}).get("pad", {}):
+            data["games"]["pad"] = dict(data["games"]["pad"], debounce=0)
         start_hardware = None
         if hardware:  # gpiozero's mock pins, the LED ring on a loopback port
             from gpiozero.pins.mock import MockFactory, MockPWMPin

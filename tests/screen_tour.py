@@ -779,6 +779,7 @@ class Launcher:
         data = config.merge(self.defaults.data, {"language": self.language})
         # a tour rolls as soon as a roll is shown (as tests/conftest.py's apps do)
         data["display"] = dict(data["display"], roll_animation=0, roll_guard=0)
+        data["games"]["pad"] = dict(data["games"]["pad"], debounce=0)
         app = CompanionApp(config.Config(data), Journal(journal), new_seed=lambda: seed)
         app._run_prepare()
         self.apps.append(app)

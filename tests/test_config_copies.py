@@ -127,7 +127,8 @@ def test_a_folder_that_cannot_be_written_only_costs_a_parse(
 
 
 # -- a damaged copies file never stops a start (issue 33, item 2) ---------------------
-SHIPPED = ["app.yaml", "bond.yaml", "castor.yaml", "evil.yaml", "tray.yaml", "hardware.yaml"]
+SHIPPED = ["app.yaml", "bond.yaml", "castor.yaml", "evil.yaml", "pad.yaml", "tray.yaml",
+           "hardware.yaml"]
 
 
 def fresh(user: Path | None) -> dict[str, Any]:

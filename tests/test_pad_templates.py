@@ -196,3 +196,24 @@ def test_an_ad_hoc_pad_is_saved_as_the_tables_own_template(tmp_path):
             templates.save_as(state.template, ident, name, folder)
         assert caught.value.message.key == key
     assert sorted(p.name for p in folder.iterdir()) == ["golf.yaml"]  # nothing else left
+
+
+# -- the games.pad config section ------------------------------------------------------
+def test_the_pad_config_section_bounds_the_debounce(tmp_path: Path) -> None:
+    """`games.pad.debounce` is seconds from 0 to 1: a negative, a longer one and a text
+    are refused with the key named; the shipped value is taken."""
+    from companion import config as config_module
+    from companion.config import ConfigError
+    from companion.games.pad.params import debounce
+
+    shipped = config_module.load(use_default_user_file=False, check_defaults=True)
+    assert debounce(shipped.get("games.pad")) == 0.1
+    for bad in ("-0.1", "1.5", "soon"):
+        user = tmp_path / "config.yaml"
+        user.write_text(f"games:\n  pad:\n    debounce: {bad}\n", encoding="utf-8")
+        with pytest.raises(ConfigError) as refused:
+            config_module.load(user, use_default_user_file=False)
+        assert "games.pad.debounce" in str(refused.value)
+    user.write_text("games:\n  pad:\n    debounce: 0\n", encoding="utf-8")
+    assert debounce(config_module.load(user, use_default_user_file=False)
+                    .get("games.pad")) == 0

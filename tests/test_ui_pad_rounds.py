@@ -201,14 +201,35 @@ def test_a_player_who_leaves_stays_visible_and_owes_no_more_cells(launch: Any) -
     assert ui.text("standings.note.3") == "left the game"
 
 
-def test_a_double_contact_within_the_debounce_time_counts_once(launch: Any) -> None:
-    ui = launch()
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_double_contact_within_the_debounce_time_counts_once(
+        launch: Any, monkeypatch: pytest.MonkeyPatch, language: str) -> None:
+    """"Two identical taps within the debounce time counted once": `games.pad.debounce`
+    from the config reaches the keypad; the keypad's clock is the test's (the moments
+    of the taps are chosen, not waited for)."""
+    import ui.screens.pad.keypad as keypad_module
+
+    now = [1000.0]
+    monkeypatch.setattr(keypad_module.time, "monotonic", lambda: now[0])
+    ui = launch(language, games={"pad": {"debounce": 0.25}})
     start_four(ui)
-    ui.app.root.get_screen("pad_play").keypad.debounce = 60.0  # every repeat is "at once"
-    key(ui, "11")
+    key(ui, "1")
+    now[0] += 0.1  # within the debounce: the same tap
+    key(ui, "1")
     assert ui.text("keypad.typed") == "1"
+    now[0] += 0.1
     key(ui, "2")  # another key is never a repeat
     assert ui.text("keypad.typed") == "12"
+    now[0] += 0.3  # after it: a second tap
+    key(ui, "2")
+    assert ui.text("keypad.typed") == "122"
+    now[0] += 0.3
+    ui.tap("keypad.enter")
+    now[0] += 0.05  # Enter's double contact does not skip the next player
+    ui.tap("keypad.enter")
+    assert ui.text(cell(ui, "1", 0)) == "122"
+    assert ui.text("keypad.who") == ("Bob · Round 1" if language == "en" else
+                                     "Bob · Manche 1")
 
 
 def test_bad_input_is_said_and_loses_nothing(launch: Any) -> None:

@@ -85,9 +85,10 @@ class PadPlayScreen(PlayScreen):
         self._opening = True  # the first update shows the screen the game is on
         self.cursor = None
         self.typed = ""
-        params = session.setup.get("params") or {}
-        self.keypad.debounce = float(params.get("debounce", 0) or 0) \
-            if isinstance(params, dict) else 0.0
+        # the panel's, not the game's: from the config in force (`games.pad`)
+        from companion.games.pad.params import debounce
+
+        self.keypad.debounce = debounce(App.get_running_app().settings.get("games.pad"))
 
     def after_update(self, update: Update | None) -> None:
         """Redraw from the committed state and show the screen the game calls for: the
