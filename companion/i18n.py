@@ -161,7 +161,8 @@ def shown(key: str, value: Any, guest: Any = None) -> Any:
         return display_name(value) if number is None else guest(number)
     if key in JOINED_PARAMS and not (len(value) <= _JOINED_MAX and value.isprintable()):
         return tidy_text(value, _JOINED_MAX)
-    if key in JOINED_PARAMS and guest is not None and ", " in value:
+    if key in JOINED_PARAMS and guest is not None:  # one name alone too ("waiting for
+        # Player 2")
         return ", ".join(shown("player", part, guest) for part in value.split(", "))
     return value
 

@@ -276,3 +276,36 @@ def test_teams_of_partners_sitting_opposite(launch: Any) -> None:
     assert sorted(names[:2]) == ["Bob", "Dee"] and ranks == ["1", "1", "2", "2"]
     assert notes[:2] == ["team 2 · leads", "team 2 · leads"]
     assert notes[2:] == ["team 1", "team 1"]
+
+
+def test_a_guest_is_named_in_the_language_on_screen(launch: Any) -> None:
+    """Issue 29: a guest has one name everywhere. A pad set up in English with its seats
+    unnamed ("Player 1", "Player 2"), the language switched to French in Settings: the
+    sheet, the keypad's line, the headline, the standings and the set-up of "New game
+    with the same players" say "Joueur 1"; the game keeps the names it was set up with."""
+    ui = launch(language="en")
+    ui.tap("home.game.pad")
+    ui.tap("setup.start_player")  # drawn -> Player 1
+    ui.tap("setup.start")
+    enter(ui, "5")
+    assert ui.text("keypad.who") == "Player 2 · Round 1"
+    game = ui.app.session.game_id
+    ui.tap("play.home")
+    ui.tap("home.settings")
+    ui.tap("settings.lang.fr")
+    ui.tap("settings.back")
+    ui.tap(f"home.resume.{game}")
+    assert ui.screen == "pad_play"
+    assert [ui.text(f"sheet.name.{seat}") for seat in range(2)] == ["Joueur 1", "Joueur 2"]
+    assert ui.text("keypad.who") == "Joueur 2 · Manche 1"
+    assert "Joueur 2" in ui.text("play.status")
+    enter(ui, "7")
+    ui.tap("play.standings")
+    assert [ui.text(f"standings.name.{i}") for i in range(2)] == ["Joueur 2", "Joueur 1"]
+    ui.tap("standings.end")
+    assert ui.screen == "pad_end"
+    ui.tap("end.again")
+    assert ui.screen == "pad_setup"
+    assert [ui.text(f"setup.name.{seat}") for seat in range(2)] == ["Joueur 1", "Joueur 2"]
+    assert [p["name"] for p in ui.app.journal.game(game).setup["players"]] == [
+        "Player 1", "Player 2"]

@@ -19,10 +19,10 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.names import display_name
 from companion.night import roster
 from ui import theme
 from ui.dialogs import NameKeyboard, confirm_loss, open_dialog
+from ui.names import display_name
 from ui.screens.game_parts import SEAT_BUTTON
 from ui.screens.pad.common import label, seat_colour
 from ui.widgets.basics import Tap, Text, follow_height, follow_width
