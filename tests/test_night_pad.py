@@ -109,10 +109,10 @@ def test_log_shows_a_correction(night: tuple[Journal, dict[str, int]]) -> None:
     j, ids = night
     tr = Translator("en")
     told = [tr.message(d) for line in history.log(j, ids["l1"]) for d in line.details]
-    assert "round 1, Ann: 5 → 3" in told
+    assert "Round 1, Ann: 5 → 3" in told
     fr = [Translator("fr").message(d) for line in history.log(j, ids["l1"])
           for d in line.details]
-    assert "manche 1, Ann : 5 → 3" in fr
+    assert "Manche 1, Ann : 5 → 3" in fr
 
 
 def test_statistics_per_template(night: tuple[Journal, dict[str, int]]) -> None:

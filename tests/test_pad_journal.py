@@ -78,7 +78,7 @@ def test_the_games_log_shows_entries_and_corrections(tmp_path):
     tr = Translator("en")
     lines = [(tr.message(line.title), [tr.message(d) for d in line.details])
              for line in log(journal, session.game_id)]
-    assert lines[0] == ("Score entered", ["Round 1 begins", "round 1, Ann: 3+6+2 = 11"])
-    assert lines[2] == ("Score entered", ["round 1, Bob: 5 → 7"])
+    assert lines[0] == ("Score entered", ["Round 1 begins", "Round 1, Ann: 3+6+2 = 11"])
+    assert lines[2] == ("Score entered", ["Round 1, Bob: 5 → 7"])
     assert lines[3] == ("Undone: Score entered", [])
     journal.close()

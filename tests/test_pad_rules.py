@@ -176,11 +176,35 @@ def test_an_earlier_round_is_corrected_any_time_and_the_log_shows_old_to_new():
     state = play(start("rounds-highest", 2), *rounds(*[("1", "2")] * 5))
     state, events = RULES.apply(state, c.SetCell(0, 1, None, "5+2"))
     assert RULES.summary(state)["totals"] == [11, 10]
-    assert [en(m) for m in describe(events)] == ["round 2, Ann: 1 → 7"]
-    assert [fr(m) for m in describe(events)] == ["manche 2, Ann : 1 → 7"]
+    assert [en(m) for m in describe(events)] == ["Round 2, Ann: 1 → 7"]
+    assert [fr(m) for m in describe(events)] == ["Manche 2, Ann : 1 → 7"]
     _, entered = RULES.apply(state, c.SetCell(0, 5, None, "3+6+2"))
-    assert [en(m) for m in describe(entered)] == ["Round 6 begins", "round 6, Ann: 3+6+2 = 11"]
+    assert [en(m) for m in describe(entered)] == ["Round 6 begins", "Round 6, Ann: 3+6+2 = 11"]
     refused(state, c.SetCell(0, 1, None, "5+2"), "pad.error.unchanged")
+
+
+def test_every_log_line_starts_with_a_capital_in_both_languages():
+    """Issue 29: "lower-case starts in prompts and log lines". A round's cell entered,
+    added up, corrected and cleared, a round opened and emptied, a player leaving, a
+    category out of its range, the end: each line the log shows starts with a capital,
+    in English and in French."""
+    lines: list[str] = []
+
+    def run(state, *commands):
+        for command in commands:
+            state, events = RULES.apply(state, command)
+            lines.extend(say(m) for m in describe(events) for say in (en, fr))
+        return state
+
+    run(start("rounds-highest"), *rounds(("3+6+2", "5", "0")),
+            c.SetCell(0, 1, None, "4"), c.SetCell(0, 0, None, "7"),
+            c.ClearCell(0, 1, None), c.Leave(2), c.SetCell(0, 1, None, "1"),
+            c.SetCell(1, 1, None, "2"), c.End())
+    run(start("7-wonders"), c.SetCell(0, None, "military", "30"),
+        c.SetCell(1, None, "military", "3"))
+    assert len(lines) >= 2 * 12
+    lower = [line for line in lines if not line[:1].isupper()]
+    assert lower == []
 
 
 def test_clearing_a_cell_and_closing_an_empty_last_round():

@@ -27,7 +27,7 @@ TEXTS = {
            "best": "Best score: 39 (Ann, Cy)",
            "best_low": "Best score (lowest wins): 4 (Bob, Cy)",
            "coop": "Score pad: Co-operative: win or lose together", "won": "won",
-           "correction": "round 1, Ann: 5 → 6"},
+           "correction": "Round 1, Ann: 5 → 6"},
     "fr": {"title": "Bloc de score : 7 Wonders", "ranks": "1. Ann 39, 2. Cy 39, 3. Bob 33",
            "winner": "gagnant : Ann", "shared": "gagnant : Bob, Cy",
            "clock": "Ann : 1:00, 1 tour, moyenne 1:00, le plus long 1:00",
@@ -35,7 +35,7 @@ TEXTS = {
            "best": "Meilleur score : 39 (Ann, Cy)",
            "best_low": "Meilleur score (le plus bas gagne) : 4 (Bob, Cy)",
            "coop": "Bloc de score : Coopératif : gagner ou perdre ensemble",
-           "won": "gagnée", "correction": "manche 1, Ann : 5 → 6"},
+           "won": "gagnée", "correction": "Manche 1, Ann : 5 → 6"},
 }
 
 
