@@ -90,6 +90,9 @@ class CompanionApp(App):
         self.new_seed = new_seed
         self.translator = Translator(config.get("language", "en"))
         self.session: Session | None = None
+        #: a game held beside the one shown (a clock beside a score pad game): journaled
+        #: through the same writer, with its own undo stack; `show_beside` swaps the two
+        self.beside: Session | None = None
         self._outputs: list[Callable[[], None]] = []  # see `_later`
         self.dialog: Dialog | None = None
         self._told_later: list[tuple[str, str, str, tuple[float, float]]] = []  # `tell`
@@ -155,8 +158,11 @@ class CompanionApp(App):
         Window.remove_widget(self.root)
         self.root = self._screens()
         Window.add_widget(self.root)
+        beside = self.beside
         if session is not None:
-            self._open(session)
+            self._open(session, keep_beside=True)
+        if beside is not None:
+            self._play_screen(beside).open_session(beside)
         self.root.current = shown if self.root.has_screen(shown) else "home"
 
     def _rescale(self, _window: Any, size: tuple[int, int]) -> None:
@@ -347,15 +353,27 @@ class CompanionApp(App):
     def screen_name(self, kind: str, part: str) -> str:
         return f"{kind}_{part}"
 
-    def start_game(self, kind: str, setup: dict[str, Any]) -> Session | None:
+    def start_game(self, kind: str, setup: dict[str, Any],
+                   beside: int | None = None) -> Session | None:
+        """Start a game of `kind`. `beside`: the id of the game it runs beside (a clock
+        beside a score pad game): that game is opened first if it is not the one
+        shown, and stays held beside the new one."""
         setup = {"params": self.settings.get(f"games.{kind}"), "seed": self.new_seed(), **setup}
         self.settle()  # the game before is written first (its row is written here)
+        if beside is not None and (self.session is None or self.session.game_id != beside) \
+                and not self.resume(beside):
+            return None
         try:
             session = Session.start(rules_for(kind), self.journal, setup)
         except CompanionError as exc:
             self.show_error(exc.message)
             return None
-        self._open(session)
+        if beside is not None:
+            self._drop_beside()
+            self.hold_beside(session)
+            self.show_beside()
+        else:
+            self._open(session)
         return session
 
     def resume(self, game_id: int, listed: GameRecord | None = None) -> bool:
@@ -371,10 +389,119 @@ class CompanionApp(App):
             self.show_error(msg("core.error.replay", game=game_id, reason=str(exc)))
             return False
         self._open(session)
+        self._resume_partner(record)
         return True
 
-    def _open(self, session: Session) -> None:
+    def _resume_partner(self, record: GameRecord) -> None:
+        """A clock that ran beside a score pad game comes back beside it: the score
+        pad game on screen (on its cell), the clock held beside it (paused, as a clock
+        reopened alone is)."""
+        partner: GameRecord | None = None
+        if record.kind == "clock" and isinstance(record.setup.get("pad_game"), int):
+            pad = next((r for r in self.journal.unfinished()
+                        if r.id == record.setup["pad_game"] and r.kind == "pad"
+                        and r.damaged is None), None)
+            if pad is None:
+                return
+            clock = self.session
+            try:
+                session = Session.resume(rules_for("pad"), self.journal, pad.id, pad)
+            except Exception:  # the clock alone, as before; the pad game says why when opened
+                log.exception("the score pad game beside clock %s", record.id)
+                return
+            self._open(session)
+            assert clock is not None
+            self.hold_beside(clock)
+            return
+        if record.kind == "pad":
+            partner = next((r for r in self.journal.unfinished()
+                            if r.kind == "clock" and r.damaged is None
+                            and r.setup.get("pad_game") == record.id), None)
+        if partner is None:
+            return
+        try:
+            clock = Session.resume(rules_for("clock"), self.journal, partner.id, partner)
+        except Exception:
+            log.exception("the clock beside score pad game %s", record.id)
+            return
+        self.hold_beside(clock)
+
+    # -- a game beside the one shown ------------------------------------------------------
+    def _play_screen(self, session: Session) -> Any:
+        return self.root.get_screen(self.screen_name(session.rules.kind, "play"))
+
+    def hold_beside(self, session: Session) -> None:
+        """Hold `session` beside the game shown: its writes go through the same writer
+        (each waited for: see `send_beside`), its screen keeps its clock looked at."""
+        session.snapshot_every = int(self.settings.get("snapshot_every", 100))
+        session.hold_commits = False
+        session.writer = self.writer
+        session.subscribe(self._on_beside_update)
+        self.beside = session
+        play = self._play_screen(session)
+        play.open_session(session)
+        play.after_update(None)  # a reopened clock is stopped as of its last action
+
+    def _drop_beside(self) -> None:
+        beside = self.beside
+        if beside is None:
+            return
+        screen = self._play_screen(beside)
+        if hasattr(screen, "set_aside"):
+            screen.set_aside()  # a running clock is paused first (journaled)
+        self.beside = None
+        beside.unsubscribe(self._on_beside_update)
+
+    def show_beside(self) -> bool:
+        """The game held beside comes on screen, and the one shown goes beside it (a
+        clock keeps running): Undo, Redo, ROLL and OK then act on the game shown."""
+        if self.beside is None or self.session is None or not self.settle():
+            return False
+        self._waiting.clear()
+        self._worked()
+        self.close_dialog()
+        shown, other = self.session, self.beside
+        shown.unsubscribe(self._on_update)
+        other.unsubscribe(self._on_beside_update)
+        self.session, self.beside = other, shown
+        shown.hold_commits, other.hold_commits = False, True
+        other.subscribe(self._on_update)
+        shown.subscribe(self._on_beside_update)
+        play = self._play_screen(other)
+        self.root.current = play.name
+        play.after_update(None)
+        aside = self._play_screen(shown)
+        if hasattr(aside, "went_beside"):
+            aside.went_beside()  # a clock: its strip on the sheet at once
+        return True
+
+    def send_beside(self, command: Any) -> bool:
+        """Do `command` in the game held beside (a clock's checkpoint, zero or pause
+        while the score pad is shown): journaled like any action, and waited for here
+        (no tap is behind it: it comes from the clock's own look)."""
+        session = self.beside
+        if session is None:
+            return False
+        try:
+            session.dispatch(command)
+            session.settle()
+        except CompanionError as exc:
+            self.show_error(exc.message)
+            return False
+        return True
+
+    def end_beside(self) -> None:
+        """The game beside has ended (a clock closed): the game shown goes on alone."""
+        self._drop_beside()
+
+    def _on_beside_update(self, update: Update) -> None:
+        if self.beside is not None:
+            self._play_screen(self.beside).after_update(update)
+
+    def _open(self, session: Session, keep_beside: bool = False) -> None:
         self.settle()
+        if not keep_beside:
+            self._drop_beside()
         if self.session is not None:
             self.session.unsubscribe(self._on_update)
         self.session = session
@@ -411,8 +538,9 @@ class CompanionApp(App):
             return
         self.settle()  # an action held open before the writer existed is committed here
         self.writer = Writer(journal, handback=self._handed_back)
-        if self.session is not None:
-            self.session.writer = self.writer
+        for session in (self.session, self.beside):
+            if session is not None:
+                session.writer = self.writer
 
     def close_writer(self) -> None:
         """Finish the actions given to the writer, checkpoint and close its connections
@@ -421,8 +549,9 @@ class CompanionApp(App):
             return
         self.settle()
         writer, self.writer = self.writer, None
-        if self.session is not None:
-            self.session.writer = None
+        for session in (self.session, self.beside):
+            if session is not None:
+                session.writer = None
         writer.close()
         self._night_writes_ended()
 
@@ -576,6 +705,7 @@ class CompanionApp(App):
         if self.writer is not None:
             self.writer.checkpoint()  # a game left: the table is quiet
         self.close_dialog()
+        self._drop_beside()  # a clock beside is paused first (`set_aside`)
         if self.session is not None:
             self.session.unsubscribe(self._on_update)
         if self.hardware is not None:

@@ -98,10 +98,17 @@ class ClockPlayScreen(PlayScreen):
         redo = self.redo_button = follow_width(Tap(app.tr("core.ui.redo"), tid="play.redo",
                                                    size=theme.SIZE_BUTTON), 110)
         redo.bind(on_release=lambda _b: self.redo_turn())
+        # back to the score pad's sheet, the clock running on (shown when beside one)
+        sheet = self.sheet_button = follow_width(Tap(app.tr("clockui.sheet"),
+                                                     tid="play.sheet",
+                                                     size=theme.SIZE_BUTTON), 130)
+        sheet.bind(on_release=lambda _b: App.get_running_app().show_beside())
         top = header("", "play", back=self.leave, back_text=app.tr("core.ui.home"),
-                     extra=[undo, redo], title_size=theme.SIZE_BODY,
+                     extra=[sheet, undo, redo], title_size=theme.SIZE_BODY,
                      title_tid="play.status", back_tid="play.home")
         self.status = top.title_label  # type: ignore[attr-defined]
+        self.header_bar = top
+        top.remove_widget(sheet)  # shown only beside a score pad game
         page.add_widget(top)
 
         self.area = TurnArea()
@@ -201,6 +208,7 @@ class ClockPlayScreen(PlayScreen):
             button.figure = ""  # the bank as shown, without the markup (tests read it)
             self.seat_buttons.append(button)
             self.seat_row.add_widget(button)
+        self._show_sheet_button()
         state = session.state
         # a clock reopened from the journal (after a power cut, a crash, a restart): the
         # monotonic clock may have started again, so it is stopped as of its last
@@ -209,14 +217,48 @@ class ClockPlayScreen(PlayScreen):
             state.status != "closed" and not state.rebase
         App.get_running_app().once_on_screen(self._start_looking)
 
+    # -- beside a score pad game ---------------------------------------------------------
+    @property
+    def beside(self) -> bool:
+        """This clock is held beside the game shown (the score pad's sheet)."""
+        app = App.get_running_app()
+        return self.session is not None and app.beside is self.session
+
+    def _show_sheet_button(self) -> None:
+        app = App.get_running_app()
+        held = app.beside is not None and app.beside.rules.kind == "pad"
+        button, bar = self.sheet_button, self.header_bar
+        if held and button.parent is None:
+            bar.add_widget(button, index=2)  # before Undo and Redo
+        elif not held and button.parent is not None:
+            bar.remove_widget(button)
+
+    def went_beside(self) -> None:
+        """The sheet came on screen: the clock goes on being looked at (its strip)."""
+        self._start_looking()
+        self.look()
+
+    def send(self, command: Any) -> bool:
+        """Do `command` in this clock, on screen or held beside the sheet."""
+        app = App.get_running_app()
+        return app.send_beside(command) if self.beside else app.send(command)
+
+    def set_aside(self) -> None:
+        """The clock beside is let go (the table leaves the game): paused first, as a
+        clock left from its own screen is."""
+        if self.session is not None and self.state.status == "running":
+            self.send(c.Pause(at=moment.now()))
+        self._stop_looking()
+        self._show_hardware(None)
+
     def _interrupt(self) -> None:
         app = App.get_running_app()
         session = self.session
-        if session is None or app.session is not session:
+        if session is None or session not in (app.session, app.beside):
             return
         cap = self.state.params.checkpoint_ms
         running = self.state.status in ("running", "admin")
-        if app.send(c.Interrupted()) and running:
+        if self.send(c.Interrupted()) and running:
             app.tell(app.tr("clockui.interrupted_title"),
                      app.tr("clockui.interrupted", n=self._uncharged(cap)),
                      tid="clock_interrupted")
@@ -237,6 +279,26 @@ class ClockPlayScreen(PlayScreen):
             self._resumed = False
             self._interrupt()  # its own update draws the screen
             return
+        app = App.get_running_app()
+        if self.beside:  # the sheet is shown: its strip follows, no screen changes
+            if self.state.status == "closed":
+                app.end_beside()
+                self._stop_looking()
+                strip = getattr(app.root.current_screen, "show_clock", None)
+                if strip is not None:
+                    strip(None)
+                return
+            self._start_looking()
+            self.look()
+            return
+        if self.state.status == "closed" and app.beside is not None:
+            # a clock ended beside a score pad game: back to its sheet, alone
+            self._stop_looking()
+            self._show_hardware(None)
+            app.show_beside()
+            app.end_beside()
+            return
+        self._show_sheet_button()
         if self.show_end_or_stay(self.state.status == "closed"):
             self._stop_looking()
             self._show_hardware(None)
@@ -281,6 +343,8 @@ class ClockPlayScreen(PlayScreen):
             self._deadline_event = None
 
     def on_leave(self, *_: Any) -> None:
+        if self.beside:
+            return  # held beside the sheet: it keeps running, looked at, on the LEDs
         self._stop_looking()
         self._show_hardware(None)
 
@@ -291,7 +355,9 @@ class ClockPlayScreen(PlayScreen):
     def look(self) -> None:
         """Show the clock as it is now; send `Zero` or `Checkpoint` when due."""
         app = App.get_running_app()
-        if self.session is None or app is None or app.session is not self.session:
+        if self.session is None or app is None or \
+                self.session not in (app.session, app.beside) or \
+                app.root.built(self.name) is not self:  # (a screen of another language)
             self._stop_looking()
             return
         state = self.state
@@ -301,13 +367,17 @@ class ClockPlayScreen(PlayScreen):
         view = clock_view(state, now)
         self._draw(view)
         self._show_hardware(view)
-        if app.busy or state.rebase:
+        if self.beside:
+            strip = getattr(app.root.current_screen, "show_clock", None)
+            if strip is not None:
+                strip(view)
+        if (app.busy and not self.beside) or state.rebase:
             return  # an action is being saved (the next look decides); or reopened
         if self._due_zero(now):
             return
         if state.status == "running" and now - state.last_at >= state.params.checkpoint_ms:
             # journaled every `checkpoint_ms`: a power cut charges nobody more than that
-            app.send(c.Checkpoint(at=now))
+            self.send(c.Checkpoint(at=now))
             return
         self._schedule_deadline(now)
 
@@ -333,7 +403,7 @@ class ClockPlayScreen(PlayScreen):
         app = App.get_running_app()
         if app.dialog is not None:
             return True  # a zero reached while a dialog is open waits for it to close
-        app.send(c.Zero(at=now))
+        self.send(c.Zero(at=now))
         return True
 
     # -- drawing ----------------------------------------------------------------------

@@ -83,7 +83,8 @@ class ClockSetupScreen(Screen):
         preset = self.preset()
         self.preset_id = preset.id if preset is not None else None
         self.first = None
-        self.pad_game = None
+        # a clock asked for from a score pad game's sheet: beside it, with its players
+        self.pad_game, self.pending_pad = getattr(self, "pending_pad", None), None
         self.refresh()
 
     def _guest(self, index: int) -> dict[str, Any]:
@@ -302,7 +303,7 @@ class ClockSetupScreen(Screen):
         setup = setup_for(preset, players, seed=app.new_seed(),
                           start=self.first if self.first is not None else 0,
                           pad_game=self.pad_game)
-        session = app.start_game("clock", setup)
+        session = app.start_game("clock", setup, beside=self.pad_game)
         if session is None:
             return
         roster.link_game(app.journal, session.game_id)

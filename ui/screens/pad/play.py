@@ -32,7 +32,7 @@ from ui.screens.pad.sheet import (
     Sheet,
 )
 from ui.screens.play_base import PlayScreen
-from ui.widgets.basics import Tap, follow_width
+from ui.widgets.basics import Tap, follow_height, follow_width
 from ui.widgets.basics import _follow_scale as follow_scale
 
 KEYPAD_WIDTH = 236  # px at 800x480: four keys of 56
@@ -65,16 +65,30 @@ class PadPlayScreen(PlayScreen):
             Tap(app.tr("pad.ui.standings"), size=theme.SIZE_BODY, tid="play.standings"),
             HEADER_BUTTON + 24)
         self.standings_button.bind(on_release=lambda _b: self.open_standings())
+        # a clock beside this game: started from here (the set-up takes these players)
+        self.clock_button = follow_width(
+            Tap(app.tr("pad.ui.clock"), size=theme.SIZE_BODY, tid="play.clock"),
+            HEADER_BUTTON)
+        self.clock_button.bind(on_release=lambda _b: self.start_clock())
         top, self.status = self.game_header("play.status",
-                                            extra=[undo, redo, self.standings_button])
+                                            extra=[self.clock_button, undo, redo,
+                                                   self.standings_button])
+        self.header_bar = top
         self.status.bind(width=self.fit_status, height=self.fit_status)
         body = BoxLayout(spacing=dp(theme.SPACE_S))
         self.sheet = Sheet(self.tap_cell, self.tap_name)
         self.keypad = follow_width(Keypad(self.key, app.tr("pad.ui.enter")), KEYPAD_WIDTH)
         body.add_widget(self.sheet)
         body.add_widget(self.keypad)
+        # the clock beside: whose turn and their time left, in their colour, one tap
+        # opens the clock (added only while one runs beside)
+        self.strip = follow_height(Tap("", size=theme.SIZE_FIGURE, bold=True,
+                                       tid="play.strip"), theme.touch(theme.ROW))
+        self.strip.bind(on_release=lambda _b: App.get_running_app().show_beside())
+        self.strip_fill: theme.Rgba | None = None
         root.add_widget(top)
         root.add_widget(body)
+        self.root_box = root
         self.add_widget(root)
         self.cursor: Target | None = None  # a cell the table tapped (None: the sheet's)
         self.typed = ""
@@ -82,6 +96,7 @@ class PadPlayScreen(PlayScreen):
     # -- session ----------------------------------------------------------------------
     def open_session(self, session: Session) -> None:
         super().open_session(session)
+        self.show_clock(None)  # a clock beside it shows itself at its next look
         self._opening = True  # the first update shows the screen the game is on
         self.cursor = None
         self.typed = ""
@@ -338,6 +353,59 @@ class PadPlayScreen(PlayScreen):
         screen = app.root.get_screen("pad_standings")
         screen.refresh()
         app.root.current = "pad_standings"
+
+    # -- the clock beside ----------------------------------------------------------------
+    def start_clock(self) -> None:
+        """The clock's set-up for this game: its players in seat order, beside it."""
+        app = App.get_running_app()
+        if self.session is None:
+            return
+        setup = app.root.get_screen("clock_setup")
+        setup.pending_players = [
+            {k: v for k, v in p.items() if k in ("name", "colour", "roster_id") and v}
+            for p in self.session.setup.get("players", []) if isinstance(p, dict)]
+        setup.pending_pad = self.session.game_id
+        app.root.current = "clock_setup"
+
+    def show_clock(self, view: Any) -> None:
+        """The strip: the clock beside's active player and time left (None: no clock
+        beside any more)."""
+        from ui.screens.clock.figures import clock_text, elapsed_text
+        from ui.screens.clock.play import seat_rgba
+
+        app = App.get_running_app()
+        strip, bar = self.strip, self.header_bar
+        if view is None:
+            if strip.parent is not None:
+                self.root_box.remove_widget(strip)
+            if self.clock_button.parent is None:
+                bar.add_widget(self.clock_button, index=3)  # before Undo, Redo, Standings
+            return
+        if strip.parent is None:
+            self.root_box.add_widget(strip, index=1)  # under the header
+        if self.clock_button.parent is not None:
+            bar.remove_widget(self.clock_button)
+        active = view.active if 0 <= view.active < len(view.seats) else None
+        seat = view.seats[active] if active is not None else None
+        if view.mode in ("sand", "phase", "turn") and view.countdown_ms is not None:
+            remaining = view.countdown_ms
+        else:
+            remaining = seat.remaining_ms if seat is not None else 0
+        figure = elapsed_text(remaining) if view.mode == "countup" else clock_text(remaining)
+        name = display_name(seat.name) if seat is not None else \
+            app.tr(f"clockui.mode.{view.mode}")
+        key = "pad.ui.strip_paused" if view.status in ("paused", "admin") else "pad.ui.strip"
+        text = app.tr(key, player=name, time=figure)
+        if strip.text != text:
+            strip.text = text
+        fill = seat_rgba(seat.colour, seat.index) if seat is not None else theme.BUTTON
+        if view.status in ("paused", "admin"):
+            fill = theme.PANEL
+        elif remaining < 0 and view.mode != "countup":
+            fill = theme.DANGER
+        if fill != self.strip_fill:
+            self.strip_fill = fill
+            strip.set_background(fill)
 
     def hardware_button(self, name: str) -> Tap | None:
         if name == "roll":  # ROLL is the keypad's Enter: the next player's cell
