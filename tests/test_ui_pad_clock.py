@@ -110,3 +110,81 @@ def test_a_score_pad_game_with_its_clock_beside(launch: Any, fake: FakeClock,
     ui.wait_until(lambda: ui.visible("play.strip") is not None)
     assert ui.text("play.strip") == PAUSED[language].format(player="Ann", time="4:46")
 
+
+def test_killed_with_both_open_both_reopen(launch: Any, fake: FakeClock,
+                                           tmp_path: Path) -> None:
+    """`companion run` with a score pad game on screen and its clock running beside it,
+    killed with SIGKILL after an entry and two checkpoints: started again, the sheet is
+    back with the entry, the clock beside it paused with the banks of its last
+    checkpoint, and the table told what was charged to nobody."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from companion.games import rules_for
+    from companion.games.clock import commands as c
+    from companion.games.clock.presets import load_presets, setup_for
+    from companion.journal import Journal
+    from companion.session import Session
+    from tests.pad_helpers import setup as pad_setup
+
+    repo = Path(__file__).resolve().parents[1]
+    data = tmp_path / "data"
+    data.mkdir()
+    folder = tmp_path / "conf"
+    (folder / "clock").mkdir(parents=True)
+    (folder / "clock" / "quick.yaml").write_text("mode: bank\ntime: 5m\ncheckpoint: 1s\n",
+                                                 encoding="utf-8")
+    config = folder / "config.yaml"
+    config.write_text("language: en\n", encoding="utf-8")
+    preset = load_presets(config).get("quick")
+    assert preset is not None
+    path = data / "journal.sqlite3"
+    journal = Journal(path)
+    pad = Session.start(rules_for("pad"), journal, pad_setup("rounds-highest", 3))
+    clock = Session.start(rules_for("clock"), journal, setup_for(
+        preset, [{"name": n} for n in ("Ann", "Bob", "Cy")], seed=1, start=0,
+        pad_game=pad.game_id))
+    start = time.monotonic_ns() // 1_000_000
+    clock.dispatch(c.Start(at=start))
+    clock.dispatch(c.Switch(at=start + 7_000))  # Ann: 4:53; Bob's turn
+    journal.close()
+
+    env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_NO_ARGS="1",
+               KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", GPIOZERO_PIN_FACTORY="mock",
+               XDG_CONFIG_HOME=str(tmp_path / "xdg-empty"))
+    env.pop("NOTIFY_SOCKET", None)
+    done = subprocess.run([sys.executable, str(repo / "tests" / "helpers" /
+                                               "pad_clock_kill_child.py"),
+                           str(data), str(config), "2"],
+                          capture_output=True, text=True, env=env, timeout=180, cwd=repo)
+    assert done.returncode == -signal.SIGKILL, done.stdout[-2000:] + done.stderr[-4000:]
+    pad_entries, clock_entries = (int(n) for n in [
+        line for line in done.stdout.splitlines() if line.startswith("killing")][-1].split()[1:])
+
+    journal = Journal(path)
+    assert len(journal.entries(pad.game_id)) == pad_entries  # nothing seen was lost
+    assert len(journal.entries(clock.game_id)) == clock_entries
+    killed = Session.resume(rules_for("clock"), journal, clock.game_id)
+    assert killed.state.status == "running"
+    assert names(killed)[:4] == ["Start", "Switch", "Interrupted", "Resume"]
+    as_journaled = killed.state
+    journal.close()
+
+    ui = launch(journal_file=path)
+    assert ui.screen == "pad_play"
+    assert ui.app.session.game_id == pad.game_id
+    assert ui.text(cell(ui, "1", 0)) == "7"  # the entry made before the plug was pulled
+    beside = ui.app.beside
+    assert beside is not None and beside.game_id == clock.game_id
+    ui.wait_until(lambda: ui.dialog == "clock_interrupted")
+    assert "at most 1 second was charged to nobody" in ui.text("clock_interrupted.text")
+    assert beside.state.status == "paused"
+    assert [s.bank_ms for s in beside.state.seats] == [s.bank_ms for s in as_journaled.seats]
+    ui.tap("clock_interrupted.ok")
+    ui.wait_until(lambda: ui.visible("play.strip") is not None)
+    assert ui.text("play.strip").startswith("Bob") and ui.text("play.strip").endswith(
+        "(paused)")
+    ui.screenshot("pad-clock-reopened-en-800x480")
