@@ -62,6 +62,9 @@ class Buttons:
         self._lock = threading.Lock()
         self._lines = {name: _Line() for name in self.pins}
         self.accepted = dict.fromkeys(self.pins, 0)
+        #: accepted presses the main thread has acted on (a timer thread may accept a
+        #: press and hand it over a moment later: this counts what it has done)
+        self.handled = dict.fromkeys(self.pins, 0)
         self.ignored = dict.fromkeys(self.pins, 0)
         self.devices: dict[str, Any] = {}
         # the pins keep only a weak reference to their callback: held here
@@ -118,7 +121,7 @@ class Buttons:
                     line.quiet_until = now + self.debounce
                 line.down = False
         if accept:
-            self._dispatch(lambda: self._on_press(name))
+            self._dispatch(lambda: self._handle(name))
 
     def _held(self, name: str, edges: int) -> None:
         # a timer thread, `min_press` after a press edge
@@ -132,7 +135,14 @@ class Buttons:
                 return  # released already, its edge not told yet: that edge decides
             accept = self._accept(name, line)
         if accept:
-            self._dispatch(lambda: self._on_press(name))
+            self._dispatch(lambda: self._handle(name))
+
+    def _handle(self, name: str) -> None:
+        # on the main thread: what the press does, then counted
+        try:
+            self._on_press(name)
+        finally:
+            self.handled[name] += 1
 
     def _accept(self, name: str, line: _Line) -> bool:
         line.pressed_at = None
