@@ -514,6 +514,7 @@ def _unfinished_bond_games(ui: Driver, count: int) -> list[int]:
 
 def _drag_up(ui: Driver, tid: str, distance: float) -> None:
     from kivy.tests.common import UnitTestTouch
+    from kivy.uix.scrollview import ScrollView
 
     widget = ui.find(tid)
     x, y = widget.to_window(*widget.center)
@@ -523,7 +524,14 @@ def _drag_up(ui: Driver, tid: str, distance: float) -> None:
         ui.pump(1)
         touch.touch_move(x, y + distance * step / 10)
     touch.touch_up()
-    ui.wait(1.0)  # the scroll's effect settles
+    scroll = widget
+    while not isinstance(scroll, ScrollView):
+        scroll = scroll.parent
+    effect = scroll.effect_y
+    # the fling has stopped (it runs on the clock's time, however long a busy machine
+    # takes): a tap then lands where the widget stands
+    ui.wait_until(lambda: not effect.is_manual and effect.velocity == 0
+                  and not effect.overscroll)
 
 
 def _pixel(path: Path, x: float, y: float) -> tuple[int, int, int]:
@@ -702,7 +710,8 @@ def test_the_night_screens_are_legible_at_800x480_and_1280x800(launch: Any,
                         ("night_stats", "stats"), ("night_export", "export"),
                         ("night_settings", "settings")):
         ui.app.root.current = screen
-        ui.wait(0.5)
+        ui.settle()  # what it loads on a worker (history, statistics) shown, not 0.5 s
+        ui.pump(3)  # laid out
         back = ui.find(f"{tid}.back")
         backs[screen] = (round(back.x), round(back.top), round(back.width), round(back.height))
         for size in ((800, 480), (1280, 800)):

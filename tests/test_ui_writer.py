@@ -67,9 +67,12 @@ def test_the_dice_tumble_from_touch_down_and_the_roll_shows_only_once_durable(
         faces.add(tuple(d.face for d in screen.dice.values()))
         assert ui.text("play.turn").startswith("Turn 1") and _rolls(ui) == 0
         assert app.busy and screen.animating
-    ui.wait(0.3)
-    faces.add(tuple(d.face for d in screen.dice.values()))
-    assert len(faces) > 1  # the dice tumbled meanwhile
+
+    def tumbled() -> bool:
+        faces.add(tuple(d.face for d in screen.dice.values()))
+        return len(faces) > 1
+
+    ui.wait_until(tumbled)  # the dice tumble meanwhile (the commit is held at the gate)
     _through(ui, gate)
     assert _rolls(ui) == 1 and ui.text("play.turn").startswith("Turn 2")
     ui.wait_until(lambda: not screen.animating)
