@@ -88,7 +88,8 @@ def test_a_die_draws_one_square_and_renders_each_face_once(launch: Any) -> None:
     for _ in range(6):
         ui.tap("play.roll")
         answer_dialogs(ui, 30)
-    ui.wait(0.6)  # the tumble ends on the result
+    ui.wait_until(lambda: not screen.animating)  # the tumble ends on the result
+    ui.pump(2)  # and is drawn
     for die in screen.dice.values():
         shapes = drawn(die)
         assert len(shapes) == 1 and isinstance(shapes[0], Rectangle), die.die

@@ -188,7 +188,7 @@ def test_a_game_at_touch_display_2s_landscape_size(launch) -> None:
     new_game(ui)
     ui.tap("play.roll")
     answer_dialogs(ui, 30)
-    ui.wait(0.5)
+    ui.wait_until(lambda: not ui.app.root.get_screen("evil_play").animating)
     assert ui.screen == "evil_play"
     ui.screenshot("evil-play-1280x720")
 

@@ -59,8 +59,9 @@ def test_the_play_screen_s_texts_and_pictures_look_the_same_sampled_nearest(
     for _ in range(3):
         ui.tap("play.roll")
         answer_dialogs(ui, 30)
-    ui.wait(0.6)  # the tumble ends on the result
     screen = ui.app.root.get_screen("evil_play")
+    ui.wait_until(lambda: not screen.animating)  # the tumble ends on the result
+    ui.pump(2)  # and is drawn
     textures = list(_one_to_one_textures(screen).values())
     # the card's sentences, the buttons, the chips, the dice, the dial: all of them
     assert len(textures) >= 25
