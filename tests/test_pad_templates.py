@@ -217,3 +217,29 @@ def test_the_pad_config_section_bounds_the_debounce(tmp_path: Path) -> None:
     user.write_text("games:\n  pad:\n    debounce: 0\n", encoding="utf-8")
     assert debounce(config_module.load(user, use_default_user_file=False)
                     .get("games.pad")) == 0
+
+
+def test_a_timer_naming_no_clock_preset_is_a_warning_with_file_and_line(tmp_path, capsys):
+    """Issue 31: "a score pad template (the score pad issue) can name a preset"; one
+    that names no preset is warned (`file:line: timer: message`), never refused: the
+    template loads, check-config passes."""
+    from companion.games.clock.presets import load_presets
+
+    good = tmp_path / "config.yaml"
+    good.write_text("language: en\n")
+    known = own(tmp_path, "timed.yaml", "id: timed\nshape: rounds\ntimer: chess-5m-3s\n")
+    unknown = own(tmp_path, "slow.yaml", "id: slow\nshape: rounds\n\ntimer: hourglass\n")
+    catalogue = templates.load(own_dir=known.parent)
+    assert catalogue.get("timed").timer == "chess-5m-3s"
+    assert catalogue.get("slow").timer == "hourglass"  # loaded: a warning only
+    warnings = templates.timer_warnings(catalogue, load_presets(good).presets)
+    assert [(w.file, w.line, w.key) for w in warnings] == [(str(unknown), 4, "timer")]
+    assert checkconfig.main([str(good)]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[0] == (
+        f"{unknown}:4: timer: no clock preset is called \"hourglass\" (the game is played "
+        "without its clock)")
+    fr = Translator("fr")
+    assert fr.message(warnings[0].message) == (
+        "aucun préréglage d'horloge ne s'appelle « hourglass » (la partie se joue sans "
+        "son horloge)")

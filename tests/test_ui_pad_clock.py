@@ -188,3 +188,44 @@ def test_killed_with_both_open_both_reopen(launch: Any, fake: FakeClock,
     assert ui.text("play.strip").startswith("Bob") and ui.text("play.strip").endswith(
         "(paused)")
     ui.screenshot("pad-clock-reopened-en-800x480")
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_a_template_naming_a_clock_offers_it_at_set_up(launch: Any, fake: FakeClock,
+                                                       language: str) -> None:
+    """A template's `timer: chess-5m-3s`: the set-up offers that clock (on unless
+    declined); Start opens the sheet's game with the clock beside it, started, with the
+    same players in the same seat order and the same start player."""
+    from tests.pad_helpers import template
+    from tests.test_ui_pad_rounds import type_name
+
+    words = {"en": ("Clock: ", "No clock"), "fr": ("Horloge : ", "Sans horloge")}[language]
+    ui = launch(language=language)
+    timed = dict(template("rounds-highest"), timer="chess-5m-3s")
+    for declined in (True, False):
+        ui.tap("home.game.pad")
+        ui.app.root.get_screen("pad_setup").chosen(timed)  # as the template list does
+        ui.pump(2)
+        while ui.visible("setup.name.3") is None:
+            ui.tap("setup.add")
+        for seat, name in enumerate(NAMES):
+            type_name(ui, seat, name)
+        ui.tap("setup.start_player")  # drawn -> Ann
+        assert ui.text("setup.clock").startswith(words[0])
+        ui.screenshot(f"pad-setup-clock-{language}-800x480")
+        if declined:
+            ui.tap("setup.clock")
+            assert ui.text("setup.clock") == words[1]
+            ui.tap("setup.start")
+            assert ui.screen == "pad_play" and ui.app.beside is None
+            ui.tap("play.home")
+            continue
+        ui.tap("setup.start")
+        assert ui.screen == "clock_play"
+        clock, pad = ui.app.session, ui.app.beside
+        assert pad.rules.kind == "pad" and clock.setup["pad_game"] == pad.game_id
+        assert [s.name for s in clock.state.seats] == NAMES
+        assert names(clock) == ["Start"] and clock.state.last_at == fake.ms
+        assert clock.state.active == pad.state.start_player
+        ui.tap("play.sheet")
+        assert ui.screen == "pad_play"

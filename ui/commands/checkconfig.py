@@ -82,6 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         problems += exc.problems
     problems += pad_templates(path)
     problems += clock_presets(path, tr)
+    for warning in pad_timers(path):
+        print(one_line(warning.format(tr.message)), file=sys.stderr)
     if problems:
         for problem in problems:
             print(one_line(problem.format(tr.message)))
@@ -106,6 +108,16 @@ def pad_templates(user_file: Path | None) -> list[config.Problem]:
 
     folder = user_file.parent / templates.FOLDER if user_file is not None else None
     return templates.check(own_dir=folder)
+def pad_timers(user_file: Path | None) -> list[config.Problem]:
+    """Warnings: a template's `timer:` naming no clock preset (built in or the table's)."""
+    from companion.games.clock.presets import load_presets
+    from companion.games.pad import templates
+
+    folder = user_file.parent / templates.FOLDER if user_file is not None else None
+    return templates.timer_warnings(templates.load(own_dir=folder),
+                                    load_presets(user_file).presets)
+
+
 def clock_presets(user_file: Path | None, tr: Translator) -> list[config.Problem]:
     """The clock's presets, built in and the table's own (in `clock/` beside the
     user's file): their problems; their warnings are printed on stderr."""

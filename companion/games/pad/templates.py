@@ -13,6 +13,7 @@ others. An id given twice, or a table's template using a built-in's id without
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -127,6 +128,25 @@ def load(builtin_dir: Path = BUILTIN_DIR, own_dir: Path | None = None) -> Catalo
 def check(builtin_dir: Path = BUILTIN_DIR, own_dir: Path | None = None) -> list[Problem]:
     """Every problem of every template file (for `companion check-config`)."""
     return [p for b in load(builtin_dir, own_dir).broken for p in b.problems]
+
+
+def timer_warnings(catalogue: Catalogue, presets: Iterable[str]) -> list[Problem]:
+    """A template whose `timer:` names no clock preset (`presets`: the ids there are):
+    warned, `file:line: timer: message`, never refused (the game is played without its
+    clock; the preset may come later)."""
+    known = set(presets)
+    out = []
+    for found in catalogue.templates:
+        timer = found.template.timer
+        if timer is None or timer in known:
+            continue
+        try:
+            line = config.read_yaml(found.path)[1].get(("timer",))
+        except ConfigError:
+            line = None
+        out.append(Problem(str(found.path), line, "timer",
+                           msg("pad.template.unknown_timer", id=timer)))
+    return out
 
 
 HEADER = ("# A score pad template saved from the app. Edit it freely (the schema is in\n"

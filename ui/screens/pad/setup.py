@@ -127,8 +127,46 @@ class PadSetupScreen(Screen):
         options.add_widget(option_button(self.teams_text(), "setup.teams", self.next_teams,
                                          disabled=len(ways) < 2,
                                          selected=self.teams() is not None))
+        preset = self.clock_preset()
+        if preset is not None:  # the template names a clock: offered, on unless declined
+            text = app.tr("pad.ui.with_clock", preset=preset.title(
+                app.tr, app.translator.language)) if self.with_clock else \
+                app.tr("pad.ui.without_clock")
+            options.add_widget(option_button(text, "setup.clock", self.toggle_clock,
+                                             selected=self.with_clock))
         options.add_widget(Text(self.hint(), size=theme.SIZE_SMALL, color=theme.MUTED,
                                 tid="setup.hint", valign="top"))
+
+    # -- the template's clock (`timer: <preset id>`) ------------------------------------
+    def clock_preset(self) -> Any:
+        """The clock preset the template names, if there is one by that id."""
+        ident = self.template.get("timer") if isinstance(self.template, dict) else None
+        if not ident:
+            return None
+        from ui.screens.clock.setup import presets
+
+        return next((p for p in presets() if p.id == ident), None)
+
+    def toggle_clock(self) -> None:
+        self.with_clock = not getattr(self, "with_clock", True)
+        self.refresh()
+
+    def start_clock(self, pad_game: int, players: list[dict[str, Any]], first: int,
+                    at: int) -> None:
+        """The template's clock, beside the game just started: the same players in the
+        same seat order, the same start player, started at the tap's moment."""
+        from companion.games.clock import commands as c
+        from companion.games.clock.presets import setup_for
+
+        app = App.get_running_app()
+        preset = self.clock_preset()
+        seats = [{k: v for k, v in p.items() if v is not None} for p in players]
+        session = app.start_game("clock", setup_for(preset, seats, seed=app.new_seed(),
+                                                    start=first, pad_game=pad_game),
+                                 beside=pad_game)
+        if session is not None:
+            roster.link_game(app.journal, session.game_id)
+            app.send(c.Start(at=at))
 
     def seat(self, index: int) -> BoxLayout:
         player = self.players[index]
@@ -257,6 +295,7 @@ class PadSetupScreen(Screen):
 
     def chosen(self, template: dict[str, Any]) -> None:
         self.template = template
+        self.with_clock = True
         self.refresh()
 
     # -- starting ---------------------------------------------------------------------
@@ -277,6 +316,11 @@ class PadSetupScreen(Screen):
         setup = {"template": self.template, "players": players, "start_player": first,
                  "start_drawn": drawn, "teams": self.teams(),
                  "confirmed_count": not low <= n <= high}
+        from ui.screens.clock import moment
+
+        at = moment.now()  # the tap's moment: a clock beside starts from it
         session = app.start_game("pad", setup)
         if session is not None:  # the seats count for their roster players' statistics
             roster.link_game(app.journal, session.game_id)
+            if self.clock_preset() is not None and getattr(self, "with_clock", True):
+                self.start_clock(session.game_id, players, first, at)
