@@ -229,3 +229,32 @@ def test_a_template_naming_a_clock_offers_it_at_set_up(launch: Any, fake: FakeCl
         assert clock.state.active == pad.state.start_player
         ui.tap("play.sheet")
         assert ui.screen == "pad_play"
+
+
+def test_a_penalty_at_zero_is_written_into_the_sheet(launch: Any, fake: FakeClock) -> None:
+    """The 1-minute turn with a penalty point per started 30 s past zero: Ann ends her
+    turn 36 s over, so 2 points; the score pad game beside it takes them from her
+    total (its own journaled Penalty, undone by the sheet's Undo, not the clock's)."""
+    ui = launch()
+    start_four(ui)
+    pad = ui.app.session
+    ui.tap("play.clock")
+    ui.tap("clocksetup.preset")
+    ui.tap("clockpresets.turn-1m-penalty")
+    ui.tap("clocksetup.start")
+    clock = ui.app.session
+    assert ui.screen == "clock_play" and ui.app.beside is pad
+    ui.tap("play.sheet")
+    enter(ui, "10")  # Ann's round 1: 10
+    later(ui, fake, 60_000)  # Ann's minute is up (zero: she plays on, overtime)
+    later(ui, fake, 36_000)
+    ui.tap("play.strip")
+    ui.tap("play.area")  # Ann ends her turn 36 s past zero: 2 started intervals
+    assert names(clock)[-1] == "Switch"
+    assert pad.state.penalties[0] == 2 and names(pad) == ["SetCell", "Penalty"]
+    ui.tap("play.sheet")
+    assert ui.text("sheet.total.0") == "8"  # 10 - 2
+    ui.screenshot("pad-clock-penalty-en-800x480")
+    ui.tap("play.undo")  # the sheet's Undo: the penalty, not the entry
+    assert ui.text("sheet.total.0") == "10"
+    assert names(clock)[-1] == "Switch"

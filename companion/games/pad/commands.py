@@ -82,5 +82,15 @@ class End:
     """The table ends the game."""
 
 
+@dataclass(frozen=True)
+class Penalty:
+    """Penalty points against a seat, from the clock running beside the game (a turn
+    over time, `at_zero: penalty`): taken from its total where the highest wins, added
+    where the lowest wins. Journaled and undone like any entry."""
+
+    seat: int
+    points: int
+
+
 COMMANDS = registry([SetCell, ClearCell, SetTieInput, SettleTie, Eliminate, Leave,
-                     InstantWin, CoopOutcome, SetPlaces, End])
+                     InstantWin, CoopOutcome, SetPlaces, End, Penalty])

@@ -86,3 +86,12 @@ class GameEnded:
     """The game ended; `winners` by name (several when they share the win)."""
 
     winners: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class PenaltyWritten:
+    """`points` penalty points against `player` (`total`: all of theirs so far)."""
+
+    player: str
+    points: int
+    total: int

@@ -378,6 +378,24 @@ def _end(state: PadState, _: c.End) -> tuple[PadState, Events]:
     return state, [e.GameEnded(_names(state, outcome(state).winners))]
 
 
+#: penalty points at most per command (a clock's started intervals: far below it)
+PENALTY_MAX = 1000
+
+
+def _penalty(state: PadState, cmd: c.Penalty) -> tuple[PadState, Events]:
+    seat = _seat(state, cmd.seat)
+    if state.finished:
+        raise RuleError("pad.error.finished")
+    if state.template.win not in ("highest", "lowest"):
+        raise RuleError("pad.error.penalty_win")
+    if not _is_int(cmd.points) or not 1 <= cmd.points <= PENALTY_MAX:
+        raise RuleError("pad.error.penalty_points", high=PENALTY_MAX)
+    penalties = list(state.penalties or (0,) * len(state.players))
+    penalties[seat] += cmd.points
+    return replace(state, penalties=tuple(penalties)), [
+        e.PenaltyWritten(_name(state, seat), cmd.points, penalties[seat])]
+
+
 _HANDLERS: dict[type, Any] = {
     c.SetCell: _set_cell,
     c.ClearCell: _clear_cell,
@@ -389,6 +407,7 @@ _HANDLERS: dict[type, Any] = {
     c.CoopOutcome: _coop,
     c.SetPlaces: _set_places,
     c.End: _end,
+    c.Penalty: _penalty,
 }
 
 
@@ -492,6 +511,8 @@ def describe(events: Iterable[Any]) -> list[Message]:
             case e.PlacesSet(order=order):
                 out.append(msg("pad.say.places", places="; ".join(
                     f"{i + 1}. {', '.join(g)}" for i, g in enumerate(order))))
+            case e.PenaltyWritten(player=player, points=points, total=total):
+                out.append(msg("pad.say.penalty", player=player, n=points, total=total))
             case e.GameEnded(winners=winners):
                 out.append(msg("pad.say.game_won" if len(winners) == 1 else
                                "pad.say.game_shared", players=", ".join(winners)))

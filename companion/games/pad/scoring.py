@@ -82,7 +82,16 @@ def _index(state: PadState, ident: str) -> int:
 
 
 def player_total(state: PadState, seat: int) -> Number:
-    """The seat's own points: the start score and every round, or every scoring category."""
+    """The seat's own points: the start score and every round, or every scoring
+    category; less its penalty points (more, where the lowest wins)."""
+    total = _sheet_total(state, seat)
+    if state.penalties:
+        points = state.penalties[seat]
+        total += points if state.template.win == "lowest" else -points
+    return total
+
+
+def _sheet_total(state: PadState, seat: int) -> Number:
     if state.template.shape == "rounds":
         total: Number = state.template.start
         for row in state.rounds:

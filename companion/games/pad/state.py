@@ -58,6 +58,8 @@ class PadState:
     coop_won: bool | None = None
     places: tuple[tuple[int, ...], ...] = ()  # `win: places`: seats best first, ties grouped
     finished: bool = False
+    #: penalty points against each seat (the clock beside the game); () when none
+    penalties: tuple[int, ...] = ()
 
     def tie_row(self, key: str) -> Row:
         for k, row in self.tie_inputs:

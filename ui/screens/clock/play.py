@@ -238,6 +238,31 @@ class ClockPlayScreen(PlayScreen):
         self._start_looking()
         self.look()
 
+    def _write_penalties(self, update: Update) -> None:
+        """Penalty points the clock gave (`at_zero: penalty`) written into the score pad
+        game it runs beside, as that game's own journaled `Penalty` (its Undo takes them
+        back; the clock's Undo does not): to the seat of the same name."""
+        app = App.get_running_app()
+        pad_game = self.state.pad_game
+        pad = next((s for s in (app.session, app.beside) if s is not None and
+                    s.rules.kind == "pad" and s.game_id == pad_game), None)
+        if pad is None:
+            return
+        from companion.games.pad import commands as pc
+
+        names = [p.name for p in pad.state.players]
+        for event in update.events:
+            if not isinstance(event, ev.PenaltyGiven) or event.points <= 0:
+                continue
+            name = self.state.seats[event.seat].name
+            if name not in names:
+                continue
+            command = pc.Penalty(names.index(name), event.points)
+            if app.session is pad:
+                app.send(command)
+            else:
+                app.send_beside(command)
+
     def send(self, command: Any) -> bool:
         """Do `command` in this clock, on screen or held beside the sheet."""
         app = App.get_running_app()
@@ -280,6 +305,8 @@ class ClockPlayScreen(PlayScreen):
             self._interrupt()  # its own update draws the screen
             return
         app = App.get_running_app()
+        if update is not None and update.verb == "do":
+            self._write_penalties(update)
         if self.beside:  # the sheet is shown: its strip follows, no screen changes
             if self.state.status == "closed":
                 app.end_beside()
