@@ -77,7 +77,8 @@ def test_a_dialog_that_dims_the_screen_still_dims_it(launch: Any) -> None:
 
 def test_a_roll_s_question_opens_the_frame_after_its_result(launch: Any) -> None:
     """The roll's result is drawn first, its question (here a power) in the next frame;
-    meanwhile ROLL is already disabled, so no touch can roll again in between."""
+    meanwhile ROLL is already disabled, so no touch can roll again in between. The
+    result is shown once the writer hands the roll back durable (see below)."""
     from kivy.base import EventLoop
     from kivy.tests.common import UnitTestTouch
 
@@ -104,7 +105,10 @@ def test_a_roll_s_question_opens_the_frame_after_its_result(launch: Any) -> None
     enter("chevron1", "red", "clock2")  # XII -> II
     turn = ui.app.session.state.turn
     enter("chevron1", "red", "clock2", last=True)  # II -> IV: past the power space III
-    EventLoop.idle()  # the frame of the result
+    EventLoop.idle()  # the release read: the roll is made and goes to the writer
+    # the frame of the result: the one in which the writer's hand-back is shown (at
+    # once on a fast disk, frames later on a busy machine: waited for, never counted)
+    ui.wait_until(lambda: not ui.app.busy, timeout=30)
     state = ui.app.session.state
     assert state.pending_powers and state.turn == turn + 1
     assert screen.roll_button.disabled
@@ -117,26 +121,42 @@ def test_the_last_roll_shows_its_result_then_the_end_screen_in_the_next_frame(
         launch: Any) -> None:
     """The roll that ends the game is drawn on the play screen first (the clock, the
     counts, ROLL disabled), and the end screen comes in the next frame, as a question
-    does: the roll's frame waits for none of the end screen's drawing."""
+    does: the roll's frame waits for none of the end screen's drawing. The roll is shown
+    once the writer hands it back durable: at once on a fast disk (`COMMIT_GRACE`),
+    frames later on a busy machine; the test waits for that, never for a frame count."""
     from kivy.base import EventLoop
+    from kivy.core.window import Window
     from kivy.tests.common import UnitTestTouch
 
     ui = launch(seed=11)
     new_game(ui, minutes=5)
-    screen = ui.app.root.get_screen("evil_play")
+    app = ui.app
+    screen = app.root.get_screen("evil_play")
+    drawn: list[tuple[str, Any]] = []  # each frame swapped in: the screen, the clock
+
+    def flipped(_window: Any) -> None:
+        view = screen.dial.view
+        drawn.append((app.root.current, None if view is None else view.time))
+
     for _ in range(60):
         answer_dialogs(ui, 5)
-        assert ui.screen == "evil_play" and ui.app.dialog is None
+        assert ui.screen == "evil_play" and app.dialog is None
+        ui.wait_until(app.may_roll)  # as a person waits for the last result
         button = screen.roll_button
         touch = UnitTestTouch(*button.to_window(*button.center))
         touch.touch_down()
         ui.pump(1)
         EventLoop._dispatch_input("end", touch)  # as the loop reads a finger's release
-        EventLoop.idle()  # the frame of the result
-        state = ui.app.session.state
+        Window.bind(on_flip=flipped)
+        drawn.clear()
+        EventLoop.idle()  # the release read: the roll is made and goes to the writer
+        # the frame of the result: the one in which the writer's hand-back is shown
+        ui.wait_until(lambda: not app.busy, timeout=30)
+        Window.unbind(on_flip=flipped)
+        state = app.session.state
         if state.outcome is not None:
             break
-        ui.pump(2)
+        ui.pump(2)  # its question, if any, opens in the next frame
     else:
         pytest.fail("no game ended in 60 rolls")
     assert ui.screen == "evil_play"
@@ -144,5 +164,6 @@ def test_the_last_roll_shows_its_result_then_the_end_screen_in_the_next_frame(
     # the clock as the last roll left it (the dice tumble, then show it)
     assert screen.dial.view is not None and screen.dial.view.time == state.time
     assert screen.lost_label.figure.text.startswith(str(len(state.lost)))
+    assert drawn[-1] == ("evil_play", state.time)  # and that frame was swapped in
     EventLoop.idle()  # the next frame: the end
     assert ui.screen == "evil_end"
