@@ -309,3 +309,69 @@ def test_a_guest_is_named_in_the_language_on_screen(launch: Any) -> None:
     assert [ui.text(f"setup.name.{seat}") for seat in range(2)] == ["Joueur 1", "Joueur 2"]
     assert [p["name"] for p in ui.app.journal.game(game).setup["players"]] == [
         "Player 1", "Player 2"]
+
+
+# -- the exact screen after a power cut (issue 29) ----------------------------------------
+def _killed_and_started_again(tmp_path: Any, language: str, taps: list[str],
+                              screen: str) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A pad of three players (round 1 played, round 2 begun) in the journal; `companion
+    run` taps `taps` on the sheet and is killed with SIGKILL with their result on
+    screen, then started again on the same folder until it shows `screen`. Returns what
+    each showed (screen, dialog, tagged texts); the frames must be the same, byte for
+    byte."""
+    import signal
+
+    from companion.games.pad import commands as c
+    from companion.games.pad.rules import RULES
+    from companion.journal import Journal
+    from companion.session import Session
+    from tests.pad_helpers import setup
+    from tests.test_ui_castor_tracker import _child
+
+    data = tmp_path / "data"
+    data.mkdir()
+    journal = Journal(data / "journal.sqlite3")
+    session = Session.start(RULES, journal, setup("rounds-highest", 3))
+    for seat, text in enumerate(("3+6+2", "5", "0", "4")):
+        session.dispatch(c.SetCell(seat % 3, seat // 3, None, text))
+    journal.close()
+    config = tmp_path / "config.yaml"
+    config.write_text(f"language: {language}\n", encoding="utf-8")
+    before, seen_before, code = _child(data, config, tmp_path / "before.rgba", "pad_play",
+                                       taps, tmp_path)
+    assert code == -signal.SIGKILL
+    after, seen_after, code = _child(data, config, tmp_path / "after.rgba", screen, [],
+                                     tmp_path)
+    assert code == 0
+    assert len(after) == len(before) > 0
+    differ = sum(1 for a, b in zip(before, after, strict=True) if a != b)
+    assert differ == 0, f"{differ} bytes differ"
+    return seen_before, seen_after
+
+
+@pytest.mark.parametrize("language", ["en", "fr"])
+def test_after_sigkill_on_the_standings_the_standings_come_back(tmp_path: Any,
+                                                                language: str) -> None:
+    """A value entered by touch, the standings opened, the plug pulled: started again,
+    the app shows the standings with that value in its total, pixel for pixel, not the
+    sheet."""
+    before, after = _killed_and_started_again(
+        tmp_path, language, ["~keypad.7", "keypad.enter", "~play.standings"],
+        "pad_standings")
+    assert after["screen"] == before["screen"] == "pad_standings"
+    assert after["dialog"] is None
+    assert after["texts"] == before["texts"]
+    # by hand: Ann 11 + 4 = 15, Bob 5 + 7 = 12 (typed before the kill), Cy 0
+    assert [after["texts"][f"standings.total.{i}"] for i in range(3)] == ["15", "12", "0"]
+
+
+def test_after_sigkill_with_a_players_menu_open_the_menu_comes_back(tmp_path: Any) -> None:
+    """A player's menu (leave, eliminated, outright win) open over the sheet at the
+    plug: it is open again over the same sheet; closed, the next start shows the
+    sheet alone."""
+    before, after = _killed_and_started_again(tmp_path, "en", ["~sheet.name.1"],
+                                              "pad_play")
+    assert after["screen"] == before["screen"] == "pad_play"
+    assert after["dialog"] == before["dialog"] == "player"
+    assert after["dialog_texts"] == before["dialog_texts"]
+    assert after["texts"] == before["texts"]

@@ -3,7 +3,8 @@ it is told, grabs the frame the table then sees and kills itself with SIGKILL (t
 pulled), or, started again on the same folder, grabs the first settled frame and exits.
 
 Usage: python power_cut_child.py DATA CONFIG OUT SCREEN [--kill] [TID ...]
-- waits until the app shows SCREEN (the game resumed), taps each TID by a touch through
+- waits until the app shows SCREEN (the game resumed), taps each TID (a tap may open
+  another screen) by a touch through
   the window (one a tick, once it can be touched; each is an action, unless written
   `~TID`: a tap that only opens a dialog or picks a colour), waits until every action
   is taken and written to the journal;
@@ -74,8 +75,10 @@ def main() -> None:
         from ui.widgets.basics import find
 
         running = app()
-        if running is None or running.root is None or running.root.current != screen:
-            return  # not resumed yet
+        if running is None or running.root is None or (
+                running.root.current != screen and not state.get("resumed")):
+            return  # not resumed yet (once it is, a tap may open another screen)
+        state["resumed"] = True
         if not state.get("drawn"):
             Window.bind(on_flip=lambda *_: state.update(drawn=True))
             state["drawn"] = False

@@ -55,3 +55,32 @@ def number(value: Any) -> str:
     from companion.games.pad.entry import shown
 
     return shown(value).replace("-", "\u2212")
+
+
+# -- the screen on show, kept for a power cut ---------------------------------------------
+def _folder() -> Any:
+    from pathlib import Path
+
+    path = getattr(App.get_running_app().journal, "path", None)
+    return None if path is None else Path(path).parent
+
+
+def remember(screen: str, dialog: str | None = None, seat: int | None = None) -> None:
+    """Keep which of the game's screens is on show (and a menu open over it), durably,
+    before it is shown: the journal holds the game, not the screen (issue 29: the exact
+    screen comes back after a power cut)."""
+    from companion import screen_memory
+
+    session = App.get_running_app().session
+    if session is None:
+        return
+    screen_memory.remember(_folder(), {"game": session.game_id, "screen": screen,
+                                       "dialog": dialog, "seat": seat})
+
+
+def recalled() -> dict[str, Any] | None:
+    """What `remember` kept for the game open now, or None."""
+    from companion import screen_memory
+
+    session = App.get_running_app().session
+    return None if session is None else screen_memory.recall(_folder(), session.game_id)

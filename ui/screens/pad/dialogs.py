@@ -145,6 +145,42 @@ def confirm(title: str, text: str, yes: str, on_yes: Callable[[], Any], tid: str
     return open_dialog(dialog)
 
 
+# -- menus that come back after a power cut ----------------------------------------------
+#: a menu kept (`common.remember`) -> how it opens again on the game reopened
+REOPEN = {"player": lambda state, seat: player_dialog(state, seat),
+          "coop": lambda state, seat: coop_dialog(),
+          "places": lambda state, seat: places_dialog(state)}
+
+
+def kept(dialog: Dialog, name: str, seat: int | None = None) -> Dialog:
+    """`dialog` remembered as open over the screen on show until it closes (a menu the
+    journal does not hold: it opens again after a power cut). A places order tapped
+    half-way is not kept: the question comes back unanswered."""
+    from ui.screens.pad.common import remember
+
+    screen = App.get_running_app().root.current
+    remember(screen, name, seat)
+
+    def closed(*_: Any) -> None:  # None: a truthy answer would cancel the dismissal
+        if App.get_running_app().root.current == screen:
+            remember(screen)
+
+    dialog.bind(on_dismiss=closed)
+    return dialog
+
+
+def reopen(state: Any, record: dict[str, Any]) -> None:
+    """The menu `record` says was open, if the game still asks it."""
+    name, seat = record.get("dialog"), record.get("seat")
+    if name not in REOPEN or state.finished or App.get_running_app().dialog is not None:
+        return
+    if name == "player" and not (isinstance(seat, int) and 0 <= seat < len(state.players)):
+        return
+    if name in ("coop", "places") and state.template.win != name:
+        return
+    REOPEN[name](state, seat)
+
+
 # -- a player's menu ---------------------------------------------------------------------
 def player_dialog(state: Any, seat: int) -> Dialog:
     """What can happen to one player during the game: leaving, elimination (when the
@@ -171,7 +207,7 @@ def player_dialog(state: Any, seat: int) -> Dialog:
     dialog.add(BoxLayout())
     dialog.buttons([(app.tr("core.ui.close"), "player.close", dialog.dismiss)])
     dialog.default = dialog.dismiss
-    return open_dialog(dialog)
+    return open_dialog(kept(dialog, "player", seat))
 
 
 # -- the end's questions -----------------------------------------------------------------
@@ -289,7 +325,7 @@ def coop_dialog() -> Dialog:
     dialog.add(BoxLayout())
     dialog.buttons([(app.tr("core.ui.cancel"), "coop.cancel", dialog.dismiss)])
     dialog.default = dialog.dismiss
-    return open_dialog(dialog)
+    return open_dialog(kept(dialog, "coop"))
 
 
 def places_dialog(state: Any) -> Dialog:
@@ -362,7 +398,7 @@ def places_dialog(state: Any) -> Dialog:
     ok.set_background(theme.SUCCESS)
     dialog.default = done
     tell()
-    return open_dialog(dialog)
+    return open_dialog(kept(dialog, "places"))
 
 
 __all__ = ["ask_if_needed", "choose_dialog", "confirm", "coop_dialog", "number",

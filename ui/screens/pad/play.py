@@ -131,12 +131,27 @@ class PadPlayScreen(PlayScreen):
             if manager.current == "pad_end":
                 ask_if_needed(self.state)
             return
+        if opening:
+            # the screen the table was on (the standings, a player's menu): the journal
+            # holds the game, `common.remember` which of its screens was on show
+            self.reopen(manager)
+            return
         if manager.current == "pad_end":
             manager.current = self.name
         elif manager.current == "pad_standings":
             manager.get_screen("pad_standings").refresh()
         elif manager.current != self.name:
             manager.current = self.name
+
+    def reopen(self, manager: Any) -> None:
+        from ui.screens.pad.common import recalled
+        from ui.screens.pad.dialogs import reopen
+
+        record = recalled() or {}
+        screen = record.get("screen")
+        manager.current = screen if screen in ("pad_play", "pad_standings") else self.name
+        if record:
+            reopen(self.state, record)
 
     # -- drawing ----------------------------------------------------------------------
     def refresh(self) -> None:

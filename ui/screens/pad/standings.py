@@ -35,7 +35,16 @@ class PadStandingsScreen(Screen):
         self.add_widget(self.box)
 
     def on_pre_enter(self, *_: Any) -> None:
+        from ui.screens.pad.common import remember
+
+        remember(self.name)  # durable before it is shown: it comes back after a power cut
         self.refresh()
+
+    def on_leave(self, *_: Any) -> None:
+        from ui.screens.pad.common import remember
+
+        if App.get_running_app().root.current == "pad_play":
+            remember("pad_play")
 
     def refresh(self) -> None:
         from companion.games.pad.instructions import headline
