@@ -164,6 +164,8 @@ class PadPlayScreen(PlayScreen):
         view = sheet_view(state)
         self.view = view
         self.statuses = [app.say(headline(state)), *self.short_status(view)]
+        if app.beside is None and self.clock_button.parent is None:
+            self.header_bar.add_widget(self.clock_button, index=3)  # see `fit_status`
         self.fit_status()
         target = self.target()
         columns = [Column(display_name(col.name), seat_colour(state.players[seat], seat),
@@ -232,6 +234,10 @@ class PadPlayScreen(PlayScreen):
                 label.text = text
                 if width <= 1 or text_height(label, width) <= label.height + 0.5:
                     return
+        # nothing fits beside the Clock button: it gives the headline its room until the
+        # next action (a clock can still be started from Home, beside this game)
+        if self.clock_button.parent is not None:
+            self.header_bar.remove_widget(self.clock_button)
 
     def target(self) -> Target | None:
         """The cell the keypad types in."""
