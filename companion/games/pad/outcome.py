@@ -45,7 +45,24 @@ def _breaker(state: PadState, tb: TieBreak, members: tuple[int, ...]) -> Number 
     return sum(exact(v.value) for v in values if v is not None)
 
 
+#: the last state asked and its outcome: a screen asks it of one state several times
+#: (the sheet, the headline, the preview, the summary); a state is immutable, so the
+#: same object has the same outcome
+_last: tuple[PadState, Outcome] | None = None
+
+
 def outcome(state: PadState) -> Outcome:
+    """Totals, ranks, winners, ties waiting and the end condition of `state`."""
+    global _last
+    last = _last  # read once: another thread may replace it
+    if last is not None and last[0] is state:
+        return last[1]
+    result = _outcome(state)
+    _last = (state, result)
+    return result
+
+
+def _outcome(state: PadState) -> Outcome:
     t = state.template
     seat_totals = totals(state)
     all_units = units(state)

@@ -195,6 +195,7 @@ class Sheet(BoxLayout):
         self.name_labels = []
         for seat in range(players):
             label = Tap("", size=theme.SIZE_SMALL, bold=True, tid=f"sheet.name.{seat}")
+            label._told = None  # what it was last told (`_tell`)
             label.bind(on_release=lambda _b, s=seat: self.on_name(s))
             self.name_labels.append(label)
             names.add_widget(label)
@@ -208,6 +209,7 @@ class Sheet(BoxLayout):
             cells = []
             for seat in range(players):
                 cell = Tap("", size=theme.SIZE_BUTTON, bold=True, background=theme.PANEL)
+                cell._told = None  # the Cell it was last told (`_tell`)
                 cell.bind(on_release=lambda _b, k=k, s=seat: self._tapped(k, s))
                 cells.append(cell)
                 line.add_widget(cell)
@@ -239,6 +241,10 @@ class Sheet(BoxLayout):
             - dp(GAP)
         for seat, column in enumerate(self.columns):
             label = self.name_labels[seat]
+            told = (column, width, app_scale)
+            if label._told == told:  # re-told only where it changed (an entry changes
+                continue  # one total and a cell or two)
+            label._told = told
             # the button's text box is 8 px narrower than the button (`Tap`)
             label.text = fitted(column.name, width - dp(8) - 2,
                                 sp(theme.SIZE_SMALL) * app_scale)
@@ -249,12 +255,16 @@ class Sheet(BoxLayout):
             total = self.total_labels[seat]
             total.text = column.total
             total.color = theme.MUTED if column.out else theme.TEXT
+        on_panel = theme.text_on(theme.PANEL)
         for k, (label, cells) in enumerate(self.row_widgets):
             index = self.first + k
             row = self.rows[index] if index < len(self.rows) else None
             label.text = "" if row is None else row.label
             for seat, tap in enumerate(cells):
                 cell = row.cells[seat] if row is not None else None
+                if tap._told == (cell,):
+                    continue
+                tap._told = (cell,)
                 tap.tid = "" if cell is None else f"sheet.cell.{k}.{seat}"
                 tap.opacity = 0 if cell is None else 1
                 tap.disabled = cell is None or cell.fixed
@@ -267,8 +277,7 @@ class Sheet(BoxLayout):
                 if fill != tap._fill:  # re-told only where it changed
                     tap.set_background(fill)
                 if not cell.selected:
-                    tap.color = theme.ACCENT if cell.note or cell.missing else \
-                        theme.text_on(theme.PANEL)
+                    tap.color = theme.ACCENT if cell.note or cell.missing else on_panel
 
     def _corner(self, has_up: bool, has_down: bool) -> None:
         """▲ where rows hide above, else the rows' name ("Round"); ▼ likewise below,
