@@ -20,7 +20,10 @@ BUILTINS = {"rounds-highest", "rounds-lowest", "first-to-100", "7-wonders", "win
 @pytest.fixture(autouse=True)
 def _no_user_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    # nor the settings an earlier test of the run saved in the shared data folder
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.delenv("COMPANION_CONFIG", raising=False)
+    monkeypatch.delenv("COMPANION_SETTINGS", raising=False)
 
 
 def own(tmp_path: Path, name: str, text: str | bytes) -> Path:
