@@ -162,7 +162,8 @@ def kept(dialog: Dialog, name: str, seat: int | None = None) -> Dialog:
     remember(screen, name, seat)
 
     def closed(*_: Any) -> None:  # None: a truthy answer would cancel the dismissal
-        if App.get_running_app().root.current == screen:
+        root = getattr(App.get_running_app(), "root", None)
+        if root is not None and root.current == screen:
             remember(screen)
 
     dialog.bind(on_dismiss=closed)
