@@ -867,10 +867,15 @@ class Launcher:
         from kivy.base import EventLoop
         from kivy.core.window import Window
 
-        for _ in range(3):
+        for _ in range(3):  # the old app's pending callbacks run while it is current
             EventLoop.idle()
         for app in self.apps:
             app.close_dialog()
+            # its last action written and shown now, while it is the running app: an
+            # action still with the writer (a running clock's checkpoint, sent by its
+            # look in the frames above) was otherwise handed back once the next app
+            # ran, and its screen's `show_end_or_stay` put that app on `clock_play`
+            app.close_writer()
             if app.root is not None and app.root.parent is not None:
                 Window.remove_widget(app.root)
             app.journal.close()
