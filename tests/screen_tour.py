@@ -159,6 +159,7 @@ def close_dialog(ui: Any) -> None:
 def answer(ui: Any, minutes: int = 55) -> None:
     """Pr. Evil: what the table answers when the app asks (skip powers, place tiles)."""
     for _ in range(8):
+        ui.quiet()  # asked once the action before is shown
         if ui.dialog == "power":
             ui.tap("power.skip")
         elif ui.dialog == "place":
@@ -178,7 +179,7 @@ def evil_roll_until(dialog: str, rolls: int = 40) -> Action:
     """Roll Pr. Evil's dice until the app asks `dialog` (the seed decides when)."""
     def act(ui: Any) -> None:
         for _ in range(rolls):
-            ui.pump(2)  # what the last roll opens comes in the frame after its result
+            ui.quiet()  # what the last roll opens comes in the frame after its result
             if ui.dialog == dialog:
                 return
             answer(ui)
@@ -745,9 +746,27 @@ def _driver(app: Any) -> Any:
             self.pump(1)
             touch.touch_up()
             self.pump(1)
-            self.settle()  # work the tap started beside the screen (history, stats)
+            self.quiet()
+
+        def quiet(self) -> None:
+            """What the last tap started is done: its action durable and shown, the
+            work beside the screen handed back (history, stats), and what the action
+            opens open. Pr. Evil's play screen opens it (a power, a new treasure) in
+            the frame after the action is shown, and an action shown again in that
+            frame puts it off by one more: the next step must not look, or tap, before
+            it (it once found no dialog after Redo, tapped on, and the power it left
+            pending came up in the place of a later step's dialog)."""
+            self.settle()
+            self.wait_until(lambda: not _prompting(self.app), timeout=30)
 
     return TourDriver(app)
+
+
+def _prompting(app: Any) -> bool:
+    """Pr. Evil's play screen has yet to open what the rules ask after an action."""
+    root = app.root
+    play = root.built("evil_play") if hasattr(root, "built") else None
+    return getattr(play, "_prompt_event", None) is not None
 
 
 class Launcher:
@@ -883,7 +902,7 @@ class Launcher:
 
 
 def on_show(ui: Any, shows: str) -> bool:
-    ui.pump(2)  # what the last tap scheduled for the next frame (a dialog) happens
+    ui.quiet()  # what the last tap opens (a dialog) is open
     kind, _, name = shows.partition(":")
     if kind == "dialog":
         return ui.dialog == name
