@@ -898,6 +898,12 @@ class Launcher:
             if app.root is not None and app.root.parent is not None:
                 Window.remove_widget(app.root)
             app.journal.close()
+            # nothing of it runs again: its frame hook (which commits a held action,
+            # on a journal now closed), its window handlers, and a game its screens'
+            # looks and prompts would act on
+            Window.unbind(on_flip=app._before_flip, size=app._rescale,
+                          on_keyboard=app._on_key)
+            app.session = app.beside = None
         self.apps.clear()
 
 
