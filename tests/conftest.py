@@ -11,6 +11,9 @@ os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
 os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
+# The app's clock (ui.main.configure_kivy): set before any test imports kivy.clock,
+# which would otherwise build the default clock first whatever the window asks later.
+os.environ.setdefault("KIVY_CLOCK", "interrupt")
 # The window is made once per test process, by whichever test first needs it: with the
 # app's window settings (no multisampling, config/app.yaml), whatever test that is. A
 # multisampled window antialiases shapes otherwise than the app's window does.
