@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -30,7 +28,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.roll_ui import WARMUP_ROLLS, Timing, _prepare_kivy, press, run_bare  # noqa: E402
+from bench.roll_ui import (  # noqa: E402
+    WARMUP_ROLLS,
+    Timing,
+    _prepare_kivy,
+    press,
+    run_bare,
+    three_children,
+)
 from bench.stats import ratio, summary  # noqa: E402
 
 PLAYERS, ROUNDS = 8, 50
@@ -123,22 +128,7 @@ def child(argv: list[str]) -> int:
 
 
 def measure(workdir: Path, entries: int) -> dict[str, Any]:
-    env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"), KIVY_NO_ARGS="1",
-               KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", GPIOZERO_PIN_FACTORY="mock",
-               XDG_CONFIG_HOME=str(workdir / "xdg"))
-    raw = {}
-    for which in ("ours", "bare", "bare-same"):
-        run = workdir / which
-        run.mkdir(parents=True)
-        out = run / "result.json"
-        with (run / "log.txt").open("wb") as log:
-            done = subprocess.run([sys.executable, __file__, "--child", which, str(out),
-                                   str(entries), str(run)], stdout=log,
-                                  stderr=subprocess.STDOUT, env=env, timeout=600, cwd=ROOT)
-        if done.returncode != 0:
-            raise RuntimeError((run / "log.txt").read_text()[-3000:])
-        raw[which] = json.loads(out.read_text(encoding="utf-8"))
-    return raw
+    return three_children(__file__, workdir, entries)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -337,6 +337,29 @@ def child_main(argv: list[str] | None = None) -> int:
 
 
 # -- the parent ----------------------------------------------------------------------------
+def three_children(script: str, workdir: Path, count: int) -> dict[str, Any]:
+    """Run `script --child <app> <out> <count> <dir>` for our app, the bare app and the
+    bare app with our window settings, one fresh process each, in that order; their
+    results by app. What the clock's and the score pad's benchmarks share."""
+    env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"), KIVY_NO_ARGS="1",
+               KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", GPIOZERO_PIN_FACTORY="mock",
+               XDG_CONFIG_HOME=str(workdir / "xdg"))
+    raw = {}
+    for which in APPS:
+        run = workdir / which
+        run.mkdir(parents=True)
+        out = run / "result.json"
+        with (run / "log.txt").open("wb") as log:
+            done = subprocess.run([sys.executable, script, "--child", which, str(out),
+                                   str(count), str(run)], stdout=log,
+                                  stderr=subprocess.STDOUT, env=env, timeout=600,
+                                  cwd=Path(__file__).resolve().parents[1])
+        if done.returncode != 0:
+            raise RuntimeError((run / "log.txt").read_text()[-3000:])
+        raw[which] = json.loads(out.read_text(encoding="utf-8"))
+    return raw
+
+
 def measure(workdir: Path, rolls: int = 1000, parts: int = 2) -> dict[str, Any]:
     """`rolls` per app, in `parts` fresh processes each, interleaved ours/bare/bare-same."""
     env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"), KIVY_NO_ARGS="1",

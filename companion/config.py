@@ -506,7 +506,7 @@ def user_config_path() -> Path | None:
 
 
 # -- checking -------------------------------------------------------------------------
-def _type_name(value: Any) -> str:
+def type_name(value: Any) -> str:
     if isinstance(value, bool):
         return "boolean"
     if isinstance(value, int):
@@ -547,8 +547,8 @@ def check_against(
     default: Any, value: Any, path: Path_, report: Callable[[Path_, Message], None]
 ) -> None:
     if not _same_type(default, value):
-        report(path, msg("core.config.wrong_type", expected=_type_name(default),
-                         found=_type_name(value)))
+        report(path, msg("core.config.wrong_type", expected=type_name(default),
+                         found=type_name(value)))
         return
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         # what no setting means and what would overflow a C integer in a library; a
@@ -570,13 +570,13 @@ def check_against(
             else:
                 check_against(default[key], sub, (*path, key), report)
     elif isinstance(default, list) and default:
-        kinds = {_type_name(item) for item in default}
+        kinds = {type_name(item) for item in default}
         if len(kinds) == 1 and not isinstance(default[0], (dict, list)):
             for i, item in enumerate(value):
                 if not _same_type(default[0], item):
                     report((*path, str(i)), msg("core.config.wrong_type",
-                                                expected=_type_name(default[0]),
-                                                found=_type_name(item)))
+                                                expected=type_name(default[0]),
+                                                found=type_name(item)))
                 elif isinstance(item, (int, float)) and not isinstance(item, bool) and not (
                         math.isfinite(item) and abs(item) <= NUMBER_LIMIT):
                     report((*path, str(i)), msg("core.config.number_range",

@@ -33,6 +33,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from companion.config import type_name
 from companion.games.clock.durations import DurationError, parse_duration
 from companion.messages import Message, msg
 
@@ -209,20 +210,6 @@ class Read:
     warnings: list[tuple[str, Message]]
 
 
-def _type(value: Any) -> str:
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "list"
-    if isinstance(value, dict):
-        return "mapping"
-    return "null" if value is None else type(value).__name__
-
-
 def read_preset(data: Any) -> Read:
     """The parameters a preset file's data describes, or every problem in it."""
     problems: list[tuple[str, Message]] = []
@@ -232,7 +219,7 @@ def read_preset(data: Any) -> Read:
 
     def wrong(key: str, expected: str, value: Any) -> None:
         problems.append((key, msg("core.config.wrong_type", expected=expected,
-                                  found=_type(value))))
+                                  found=type_name(value))))
 
     def duration(key: str, value: Any) -> int:
         try:
