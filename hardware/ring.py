@@ -42,6 +42,22 @@ def frame_of(seq: int, view: ClockView) -> str:
                                   list(view.treasures))
 
 
+# what a line from the device starts with: where a real line may begin after a half one
+_STARTS = (b"READY ", b"ACK ", b"NAK ", b"PRESS ", b"STATE ", b"HELLO ")
+
+
+def _unseal_tail(raw: bytes) -> str | None:
+    """The body of the sealed line that ends a damaged one: a half line the device never
+    finished (a reset, a glitch) runs into the next, which still counts. Only a known
+    start is tried, so the checksum is not given 200 chances to pass."""
+    starts = [raw.rfind(start) for start in _STARTS]
+    for at in sorted((i for i in starts if i > 0), reverse=True):
+        body = ringproto.unseal(raw[at:])
+        if body is not None:
+            return body
+    return None
+
+
 class _Dead(Exception):
     """This connection is over; `message` says why."""
 
@@ -61,6 +77,7 @@ class _Connection:
     loopback: bool = False
     nak: bool = False
     hello: bytes = b""
+    garbage_said: bool = False  # the journal hears of a noisy device once per connection
     reader: threading.Thread | None = field(default=None, repr=False)
 
 
@@ -320,13 +337,26 @@ class RingLink:
                 self._on_line(conn, line)
 
     def _on_line(self, conn: _Connection, raw: bytes) -> None:
+        with self._cond:
+            garbage = self.stats["garbage"]
+        self._handle(conn, raw)
+        with self._cond:
+            say = self.stats["garbage"] != garbage and not conn.garbage_said
+            conn.garbage_said = conn.garbage_said or say
+        if say:
+            log.info("LED ring %s: ignoring what is not a line of protocol %d (%r); "
+                     "later ones are only counted", self.url, ringproto.PROTOCOL, raw[:40])
+
+    def _handle(self, conn: _Connection, raw: bytes) -> None:
         acked = None
         pressed = None
         with self._cond:
             body = ringproto.unseal(raw)
             if body is None:
-                self.stats["garbage"] += 1
-                return
+                self.stats["garbage"] += 1  # the whole line, or the half line before a real one
+                body = _unseal_tail(raw)
+                if body is None:
+                    return
             if raw + b"\n" == conn.hello:
                 conn.loopback = True  # our own HELLO came back: loop:// or a wired loop
             elif body.startswith("READY"):

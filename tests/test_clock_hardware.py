@@ -14,7 +14,7 @@ import hardware
 from hardware.firmware import ringproto
 from hardware.firmware.seatbuttons import SeatButtons
 from hardware.mock import FakeRing, recording_factory
-from hardware.ring import RingLink
+from hardware.ring import RingLink, frame_of
 from hardware.timerview import TimerShown, lights, tick_due, twelfths_left
 from tests.test_hw_outputs import tones_of, wait_silent
 from tests.test_hw_ring import ring_section, wait
@@ -335,3 +335,173 @@ def test_pr_evil_s_marker_after_a_draining_ring_lights_one_led_only(factory):
     station.show_timer(None)
     assert lit(factory) == set()
     station.close()
+
+
+# -- a Pico that stutters or is unplugged mid-game (issue 31, "Bad input") -----------------------
+class ScriptedPort:
+    """A serial port whose reads return exactly the chunks given, one per read (a pty may
+    merge writes; this one never does), with the firmware's own parser answering the
+    host. `pulled`: every read and write raises, as pyserial does for a pulled cable."""
+
+    def __init__(self) -> None:
+        import queue
+
+        self.device = ringproto.Device(12, "scripted")
+        self.chunks: queue.Queue[bytes] = queue.Queue()
+        self.pulled = False
+        self.in_waiting = 0
+
+    def write(self, data: bytes) -> int:
+        self._alive()
+        for reply in self.device.feed(data):
+            self.chunks.put(reply.encode())
+        return len(data)
+
+    def flush(self) -> None:
+        self._alive()
+
+    def read(self, _size: int) -> bytes:
+        import queue
+
+        self._alive()
+        try:
+            return self.chunks.get(timeout=0.02)
+        except queue.Empty:
+            return b""
+
+    def _alive(self) -> None:
+        if self.pulled:
+            from serial import SerialException
+
+            raise SerialException("device reports readiness to read but returned no data")
+
+    def close(self) -> None:
+        pass
+
+
+def stuttered_presses() -> list[bytes]:
+    """Seats 0, 2, 3 and 4 pressed, in the chunks a stuttering USB link delivers."""
+    p0, p2, p3, p4 = (ringproto.press_line(seat).encode() for seat in (0, 2, 3, 4))
+    return [p0[:3], p0[3:7], p0[7:9], p0[9:],  # one press cut across four reads
+            b"\x00\xff\x07", b"noise\r", b"\n", b"half a li", b"ne\n",  # garbage, half lines
+            ringproto.press_line(1).encode()[:-3], p2,  # a line never finished, then a real one
+            p3.replace(b"\n", b"\r\n"), b"\r\r\n\n", p4.replace(b"\n", b"\n\r")]  # CR/LF mixes
+
+
+def test_a_stuttering_device_counts_exactly_its_real_presses(caplog):
+    caplog.set_level("INFO", logger="hardware.ring")
+    ports: list[ScriptedPort] = []
+
+    def opener(*_args, **_kwargs):
+        ports.append(ScriptedPort())
+        ports[-1].chunks.put(ports[-1].device.boot().encode())
+        return ports[-1]
+
+    ticks = iter(range(0, 10_000, 1))  # a second between reports: no flood here
+    seats: list[int] = []
+    link = RingLink(ring_section("scripted://"), opener=opener, on_press=seats.append,
+                    clock=lambda: float(next(ticks)))
+    try:
+        assert wait(lambda: link.status == "connected")
+        for chunk in stuttered_presses():
+            ports[-1].chunks.put(chunk)
+        assert wait(lambda: link.snapshot()["stats"]["presses"] == 4)
+        link.send(lights(shown()).ring)  # and the link still carries the clock
+        assert link.wait_acked(1.0)
+        assert seats == [0, 2, 3, 4]
+        stats = link.snapshot()["stats"]
+        assert (stats["presses_dropped"], stats["garbage"]) == (0, 3)  # noise, half line x2
+        assert link.status == "connected" and len(ports) == 1
+    finally:
+        link.close()
+    said = [r.getMessage() for r in caplog.records if "ignoring" in r.getMessage()]
+    assert len(said) == 1 and "scripted://" in said[0]  # once, not per line or byte
+
+
+def test_a_pico_pulled_mid_game_loses_nothing_and_presses_again_once_back(caplog):
+    """SerialException on read and on write while the clock's outputs use the link: the
+    app's calls never raise, the table is told once, the latest clock is shown on return
+    and the seat buttons work again."""
+    caplog.set_level("INFO", logger="hardware.ring")
+    ports: list[ScriptedPort] = []
+    unplugged = [False]
+    refused = [0]
+
+    def opener(*_args, **_kwargs):
+        if unplugged[0]:
+            from serial import SerialException
+
+            refused[0] += 1
+            raise SerialException("could not open port /dev/ttyACM0: No such file")
+        ports.append(ScriptedPort())
+        ports[-1].chunks.put(ports[-1].device.boot().encode())
+        return ports[-1]
+
+    main = MainThread()
+    station = hardware.setup(section(clock_leds__enabled=False, treasure_leds__enabled=False,
+                                     buzzer__enabled=False, buttons__enabled=False,
+                                     ring__port="scripted://", ring__retry_interval=0.05,
+                                     ring__retry_max=0.05, ring__ack_timeout=0.2),
+                             main, ring_opener=opener)
+    pressed: list[str] = []
+    station.route(pressed.append)
+    try:
+        station.show_timer(shown(active=1, remaining_ms=300_000))
+        assert station.ring.wait_acked(2.0)
+        ports[-1].chunks.put(ringproto.press_line(1).encode())
+        assert wait(lambda: len(main.queue) == 1)
+        unplugged[0], ports[-1].pulled = True, True
+        assert wait(lambda: station.ring.status == "disconnected")
+        for remaining in (290_000, 280_000, 270_000):  # the clock goes on while it is away
+            station.show_timer(shown(active=2, remaining_ms=remaining))
+        assert not station.ring.acked
+        problem = station.panel_state()["ring"]["problem"]
+        assert problem.key in ("hardware.ring.lost", "hardware.ring.open_failed")
+        assert wait(lambda: len([r for r in caplog.records
+                                 if "cannot open" in r.getMessage()]) == 1)
+        assert wait(lambda: refused[0] >= 4)  # more failed opens: none is said again
+        unplugged[0] = False
+        assert station.ring.wait_acked(2.0)
+        latest = ringproto.parse_state(ringproto.unseal(
+            frame_of(0, lights(shown(active=2, remaining_ms=270_000)).ring)))
+        assert {**ports[-1].device.state, "seq": 0} == latest  # the clock as it is now
+        ports[-1].chunks.put(ringproto.press_line(2).encode())
+        assert wait(lambda: len(main.queue) == 2)
+        main.drain()
+        assert pressed == ["seat1", "seat2"]  # the press before the pull is not lost either
+        assert station.ring.status == "connected"
+    finally:
+        station.close()
+    said = [r.getMessage() for r in caplog.records if "LED ring" in r.getMessage()]
+    assert sum("lost the LED ring" in line for line in said) == 1
+    assert sum("cannot open the LED ring" in line for line in said) == 1
+
+
+def test_seat_presses_work_again_on_a_new_pty_at_the_same_path(tmp_path):
+    """The real port: the pty closed mid-game, a new one at the same path, a press."""
+    device = FakeRing(tmp_path)
+    device.plug()
+    main = MainThread()
+    station = hardware.setup(section(clock_leds__enabled=False, treasure_leds__enabled=False,
+                                     buzzer__enabled=False, buttons__enabled=False,
+                                     ring__port=str(device.path), ring__retry_interval=0.1,
+                                     ring__ack_timeout=0.2), main)
+    pressed: list[str] = []
+    station.route(pressed.append)
+    try:
+        station.show_timer(shown(active=0, remaining_ms=120_000))
+        assert station.ring.wait_acked(2.0)
+        device.unplug()
+        assert wait(lambda: station.ring.status == "disconnected")
+        station.show_timer(shown(active=3, remaining_ms=60_000))
+        device.plug()
+        view = lights(shown(active=3, remaining_ms=60_000)).ring
+        assert device.wait_for(lambda s: s is not None and (s["time"], s["treasures"]) == (
+            view.time, list(view.treasures)), 2.0)
+        device.write(ringproto.press_line(3).encode())
+        assert wait(lambda: len(main.queue) == 1)
+        main.drain()
+        assert pressed == ["seat3"]
+    finally:
+        station.close()
+        device.close()
