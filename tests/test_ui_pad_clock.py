@@ -116,7 +116,8 @@ def test_killed_with_both_open_both_reopen(launch: Any, fake: FakeClock,
     """`companion run` with a score pad game on screen and its clock running beside it,
     killed with SIGKILL after an entry and two checkpoints: started again, the sheet is
     back with the entry, the clock beside it paused with the banks of its last
-    checkpoint, and the table told what was charged to nobody."""
+    checkpoint, and the table told what was charged to nobody (so is it on the child's
+    own first opening, the clock running there too)."""
     import os
     import signal
     import subprocess
@@ -161,6 +162,12 @@ def test_killed_with_both_open_both_reopen(launch: Any, fake: FakeClock,
                            str(data), str(config), "2"],
                           capture_output=True, text=True, env=env, timeout=180, cwd=repo)
     assert done.returncode == -signal.SIGKILL, done.stdout[-2000:] + done.stderr[-4000:]
+    # opened beside the sheet from the test's journal, the running clock said what it
+    # charged to nobody (every time: the child waits for the message, never goes on
+    # without it)
+    told = [line for line in done.stdout.splitlines() if line.startswith("told ")]
+    assert len(told) == 1 and "at most 1 second was charged to nobody" in told[0], \
+        done.stdout[-2000:]
     pad_entries, clock_entries = (int(n) for n in [
         line for line in done.stdout.splitlines() if line.startswith("killing")][-1].split()[1:])
 
@@ -258,3 +265,51 @@ def test_a_penalty_at_zero_is_written_into_the_sheet(launch: Any, fake: FakeCloc
     ui.tap("play.undo")  # the sheet's Undo: the penalty, not the entry
     assert ui.text("sheet.total.0") == "10"
     assert names(clock)[-1] == "Switch"
+
+
+@pytest.mark.parametrize("pad_last", [True, False])
+def test_reopened_beside_says_the_time_since_its_last_action(
+        launch: Any, fake: FakeClock, tmp_path: Path, pad_last: bool) -> None:
+    """A clock journaled every 30 s, running beside a score pad game, its last action
+    12 s before the app stopped: reopened (the sheet's game or the clock's played last,
+    so opened first), the table is told up to 12 s were charged to nobody, read from
+    the clock's last action, not from the `Interrupted` that reopening journals (that
+    said 1 second, whatever the gap)."""
+    import re
+    import sqlite3
+    import time
+
+    from companion.games import rules_for
+    from companion.games.clock import commands as c
+    from companion.games.clock.presets import load_presets, setup_for
+    from companion.journal import Journal
+    from companion.session import Session
+    from tests.pad_helpers import setup as pad_setup
+
+    folder = tmp_path / "conf"
+    (folder / "clock").mkdir(parents=True)
+    (folder / "clock" / "slow.yaml").write_text("mode: bank\ntime: 5m\ncheckpoint: 30s\n",
+                                                encoding="utf-8")
+    preset = load_presets(folder / "config.yaml").get("slow")
+    assert preset is not None
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    pad = Session.start(rules_for("pad"), journal, pad_setup("rounds-highest", 3))
+    clock = Session.start(rules_for("clock"), journal, setup_for(
+        preset, [{"name": n} for n in ("Ann", "Bob", "Cy")], seed=1, start=0,
+        pad_game=pad.game_id))
+    clock.dispatch(c.Start(at=fake.ms))
+    journal.close()
+    now = time.time()
+    with sqlite3.connect(path) as db:  # the clock's last action 12 s before the stop
+        db.execute("UPDATE games SET updated = ? WHERE id = ?", (now - 12, clock.game_id))
+        db.execute("UPDATE games SET updated = ? WHERE id = ?",
+                   (now - (6 if pad_last else 20), pad.game_id))
+
+    ui = launch(journal_file=path)
+    assert ui.screen == "pad_play" and ui.app.beside.game_id == clock.game_id
+    ui.wait_until(lambda: ui.dialog == "clock_interrupted")
+    said = re.search(r"at most (\d+) seconds were charged to nobody",
+                     ui.text("clock_interrupted.text"))
+    assert said is not None and 12 <= int(said.group(1)) <= 30
+    assert ui.app.beside.state.status == "paused"

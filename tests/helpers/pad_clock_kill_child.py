@@ -1,11 +1,13 @@
 """The real app (`companion run`) with a score pad game and a clock beside it, for the
-power-cut test: it opens both (the clock reopened paused), closes the message, opens
+power-cut test: it opens both (the clock reopened paused), waits for the message that
+says what was charged to nobody (printed `told <text>`) and closes it, opens
 the clock from the sheet's strip, resumes it, goes back to the sheet, enters 7 for the
 first player, lets the clock run beside until it has journaled `CHECKPOINTS`
 checkpoints and a little more, then kills itself with SIGKILL: the plug pulled.
 
 Usage: python pad_clock_kill_child.py DATA CONFIG CHECKPOINTS
-Prints `killing <pad entries> <clock entries>` just before the kill.
+Prints `told <the message>` when it closes it, `killing <pad entries> <clock entries>`
+just before the kill.
 """
 
 from __future__ import annotations
@@ -51,13 +53,13 @@ def main() -> None:
             if state["frames"] < 5:
                 return
             tid = state["taps"][0]
-            if tid == "clock_interrupted.ok" and app.dialog is None:
-                state["taps"].pop(0)  # (the message waits for no tap here)
-                return
             surface = app.dialog if app.dialog is not None else app.root
             widget = find(surface, tid)
             if widget is None or widget.disabled or widget.get_root_window() is None:
-                return  # not on screen yet
+                return  # not on screen yet (the message, too: required, waited for)
+            if tid == "clock_interrupted.ok":
+                told = find(surface, "clock_interrupted.text")
+                print("told", told.text.replace("\n", " "), flush=True)
             state["taps"].pop(0)
             state["frames"] = 0
             touch = UnitTestTouch(*widget.to_window(*widget.center))

@@ -283,10 +283,22 @@ class ClockPlayScreen(PlayScreen):
             return
         cap = self.state.params.checkpoint_ms
         running = self.state.status in ("running", "admin")
-        if self.send(c.Interrupted()) and running:
-            app.tell(app.tr("clockui.interrupted_title"),
-                     app.tr("clockui.interrupted", n=self._uncharged(cap)),
-                     tid="clock_interrupted")
+        # read before `Interrupted` is journaled: its commit moves the game's last update
+        # (held beside a sheet it commits at once, so read after it said 0 or 1 second)
+        uncharged = self._uncharged(cap) if running else 0
+        if not (self.send(c.Interrupted()) and running):
+            return
+        title = app.tr("clockui.interrupted_title")
+        text = app.tr("clockui.interrupted", n=uncharged)
+        # told once the reopening is over, not in the middle of it: the other game opened
+        # after this one (the score pad beside it) may open its remembered menu or its end
+        # questions, or close the open dialog, and would replace or close the message;
+        # told after them, it waits behind their dialog (`tell`) and is always seen
+        def tell(_dt: float) -> None:
+            if App.get_running_app() is app:  # (not once this app has stopped)
+                app.tell(title, text, tid="clock_interrupted")
+
+        Clock.schedule_once(tell)
 
     def _uncharged(self, cap_ms: int) -> int:
         """Seconds charged to nobody, at most: since the last journaled action by the
