@@ -99,6 +99,8 @@ def next_action(session: Session, seq: int) -> Any:
     if session.rules.summary(state).get("finished"):
         return "undo"
     draw = rng.random()
+    if kind == "pad" and draw < 0.4 and session.can_redo():
+        return "redo"  # the pad's table thinks twice more often: its redos are played too
     if (back := evil_play.undo_or_redo(session, draw)) is not None:
         return back
     n = len(session.setup["players"])
