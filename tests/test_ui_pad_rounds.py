@@ -278,6 +278,39 @@ def test_teams_of_partners_sitting_opposite(launch: Any) -> None:
     assert notes[2:] == ["team 1", "team 1"]
 
 
+def test_six_players_as_two_teams_of_three_or_three_teams_of_two(launch: Any) -> None:
+    """Six players: the teams control cycles through every grouping the table can use,
+    teams of three among them (3+3 side by side; 2+2+2 every third seat, beside the
+    pairs side by side); a team of three's score is its members' sum."""
+    ui = launch()
+    ui.tap("home.game.pad")
+    for _ in range(4):
+        ui.tap("setup.add")
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    for seat, name in enumerate(names):
+        type_name(ui, seat, name)
+    seen = [ui.text("setup.teams")]
+    for _ in range(5):
+        ui.tap("setup.teams")
+        seen.append(ui.text("setup.teams"))
+    assert seen == ["No teams", "Teams: 1+3+5 · 2+4+6", "Teams: 1+2 · 3+4 · 5+6",
+                    "Teams: 1+2+3 · 4+5+6", "Teams: 1+4 · 2+5 · 3+6", "No teams"]
+    for _ in range(3):
+        ui.tap("setup.teams")
+    assert ui.text("setup.teams") == "Teams: 1+2+3 · 4+5+6"
+    ui.tap("setup.start")
+    assert ui.app.session.state.teams == ((0, 1, 2), (3, 4, 5))
+    for value in ("5", "3", "4", "7", "1", "2"):
+        enter(ui, value)
+    ui.tap("play.standings")
+    shown = [ui.text(f"standings.name.{i}") for i in range(6)]
+    ranks = [ui.text(f"standings.rank.{i}") for i in range(6)]
+    notes = [ui.text(f"standings.note.{i}") for i in range(6)]
+    # Ann, Bob and Cy: 5 + 3 + 4 = 12 against Dee, Eve and Fay's 7 + 1 + 2 = 10
+    assert sorted(shown[:3]) == ["Ann", "Bob", "Cy"] and ranks == ["1"] * 3 + ["2"] * 3
+    assert notes[:3] == ["team 1 · leads"] * 3 and notes[3:] == ["team 2"] * 3
+
+
 def test_a_guest_is_named_in_the_language_on_screen(launch: Any) -> None:
     """Issue 29: a guest has one name everywhere. A pad set up in English with its seats
     unnamed ("Player 1", "Player 2"), the language switched to French in Settings: the

@@ -41,12 +41,19 @@ MAX_SEATS = 12  # the rules' own limit (template.MAX_PLAYERS)
 def team_ways(n: int) -> list[list[list[int]] | None]:
     """The ways the set-up offers to group `n` seats (seat indexes): none; two teams of
     partners sitting opposite (every other seat: 1+3 against 2+4, as at a card table);
-    pairs side by side (1+2, 3+4...). Seats in the order they sit."""
+    pairs side by side (1+2, 3+4...); from six seats, a count of three or more teams of
+    three: trios side by side (1+2+3, 4+5+6...) and three teams of every third seat
+    (1+4 · 2+5 · 3+6). Seats in the order they sit; no grouping offered twice."""
     ways: list[list[list[int]] | None] = [None]
     if n >= 4 and n % 2 == 0:
         ways.append([list(range(0, n, 2)), list(range(1, n, 2))])
         if n >= 6:
             ways.append([[s, s + 1] for s in range(0, n, 2)])
+    if n >= 6 and n % 3 == 0:
+        for way in ([[s, s + 1, s + 2] for s in range(0, n, 3)],
+                    [list(range(k, n, 3)) for k in range(3)]):
+            if way not in ways:
+                ways.append(way)
     return ways
 
 
