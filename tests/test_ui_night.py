@@ -686,7 +686,7 @@ def test_a_plugged_in_keyboard_types_names_and_hides_the_on_screen_one(launch: A
     Window.dispatch("on_key_down", 8, 0, None, [])  # Backspace
     Window.dispatch("on_textinput", "é")
     Window.dispatch("on_keyboard", 13, 0, None, [])  # Enter: the dialog's OK
-    ui.pump(3)
+    ui.settle()  # the roster's change is saved on the writer thread, then shown
     assert ui.dialog is None
     assert roster_names(ui) == ["Zoé"]
     # Escape cancels, and the next dialog no longer listens to the keyboard
