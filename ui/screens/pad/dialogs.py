@@ -128,23 +128,6 @@ def ident_for(name: str) -> str:
     return ident or "sheet"
 
 
-def confirm(title: str, text: str, yes: str, on_yes: Callable[[], Any], tid: str) -> Dialog:
-    """A question with Cancel and a green yes (the default stays Cancel)."""
-    app = App.get_running_app()
-    dialog = Dialog(title, tid, size_hint=(0.84, 0.7))
-    dialog.add(Text(text, size=theme.SIZE_BODY, tid=f"{tid}.text", valign="top"))
-
-    def go() -> None:
-        dialog.dismiss()
-        on_yes()
-
-    row = dialog.buttons([(app.tr("core.ui.cancel"), f"{tid}.cancel", dialog.dismiss),
-                          (yes, f"{tid}.yes", go)])
-    row.children[0].set_background(theme.SUCCESS)
-    dialog.default = dialog.dismiss
-    return open_dialog(dialog)
-
-
 # -- menus that come back after a power cut ----------------------------------------------
 #: a menu kept (`common.remember`) -> how it opens again on the game reopened
 REOPEN = {"player": lambda state, seat: player_dialog(state, seat),
@@ -402,5 +385,5 @@ def places_dialog(state: Any) -> Dialog:
     return open_dialog(kept(dialog, "places"))
 
 
-__all__ = ["ask_if_needed", "choose_dialog", "confirm", "coop_dialog", "number",
+__all__ = ["ask_if_needed", "choose_dialog", "coop_dialog", "number",
            "player_dialog", "template_dialog", "tie_input_dialog"]
