@@ -13,6 +13,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from ui import theme
+from ui.dialogs import NameKeyboard, open_dialog
 from ui.widgets.basics import Tap, Text, follow_width
 from ui.widgets.components import setup_page
 from ui.widgets.roster_picker import pick_players
@@ -92,6 +93,21 @@ class SetupScreen(Screen):
 
     def start(self) -> None:
         raise NotImplementedError
+
+
+def edit_seat_name(players: list[dict[str, Any]], index: int,
+                   refresh: Callable[[], None]) -> None:
+    """The name keyboard for seat `index`: a new name is no longer that roster player."""
+    app = App.get_running_app()
+
+    def done(name: str) -> None:
+        if name and name != players[index]["name"]:
+            players[index]["name"] = name
+            players[index].pop("roster_id", None)  # no longer that roster player
+        refresh()
+
+    open_dialog(NameKeyboard(app.tr("core.ui.keyboard_title", n=index + 1),
+                             players[index]["name"], done))
 
 
 def setup_bar(on_start: Callable[[], None]) -> BoxLayout:

@@ -9,8 +9,7 @@ from kivy.app import App
 from companion.games.castor.params import CastorParams
 from companion.night import roster
 from ui import theme
-from ui.dialogs import NameKeyboard, open_dialog
-from ui.screens.game_parts import SetupScreen
+from ui.screens.game_parts import SetupScreen, edit_seat_name
 from ui.widgets.basics import Tap, Text
 from ui.widgets.components import fill_seats, seat_row
 
@@ -61,16 +60,7 @@ class CastorSetupScreen(SetupScreen):
 
     # -- edits ------------------------------------------------------------------------
     def edit_name(self, index: int) -> None:
-        app = App.get_running_app()
-
-        def done(name: str) -> None:
-            if name and name != self.players[index]["name"]:
-                self.players[index]["name"] = name
-                self.players[index].pop("roster_id", None)  # no longer that roster player
-            self.refresh()
-
-        open_dialog(NameKeyboard(app.tr("core.ui.keyboard_title", n=index + 1),
-                                 self.players[index]["name"], done))
+        edit_seat_name(self.players, index, self.refresh)
 
     def next_agent(self, index: int) -> None:
         """Cycle: no agent, then each agent nobody else has taken."""

@@ -15,8 +15,7 @@ from companion.games.evil.params import EvilParams
 from companion.games.evil.rules import RULES_VERSION
 from companion.night import roster
 from ui import theme
-from ui.dialogs import NameKeyboard, open_dialog
-from ui.screens.game_parts import SetupScreen
+from ui.screens.game_parts import SetupScreen, edit_seat_name
 from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.components import fill_seats, seat_row
 
@@ -129,16 +128,7 @@ class EvilSetupScreen(SetupScreen):
 
     # -- edits ------------------------------------------------------------------------
     def edit_name(self, index: int) -> None:
-        app = App.get_running_app()
-
-        def done(name: str) -> None:
-            if name and name != self.players[index]["name"]:
-                self.players[index]["name"] = name
-                self.players[index].pop("roster_id", None)
-            self.refresh()
-
-        open_dialog(NameKeyboard(app.tr("core.ui.keyboard_title", n=index + 1),
-                                 self.players[index]["name"], done))
+        edit_seat_name(self.players, index, self.refresh)
 
     def next_character(self, index: int) -> None:
         """Cycle to the next character nobody else has taken."""

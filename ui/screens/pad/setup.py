@@ -21,9 +21,9 @@ from kivy.uix.screenmanager import Screen
 
 from companion.night import roster
 from ui import theme
-from ui.dialogs import NameKeyboard, confirm_loss, open_dialog
+from ui.dialogs import confirm_loss
 from ui.names import display_name
-from ui.screens.game_parts import SEAT_BUTTON
+from ui.screens.game_parts import SEAT_BUTTON, edit_seat_name
 from ui.screens.pad.common import label, seat_colour
 from ui.widgets.basics import Tap, Text, follow_height, follow_width
 from ui.widgets.charts import PALETTE
@@ -249,16 +249,7 @@ class PadSetupScreen(Screen):
             self.refresh()
 
     def edit_name(self, index: int) -> None:
-        app = App.get_running_app()
-
-        def done(name: str) -> None:
-            if name and name != self.players[index]["name"]:
-                self.players[index]["name"] = name
-                self.players[index].pop("roster_id", None)  # no longer that roster player
-            self.refresh()
-
-        open_dialog(NameKeyboard(app.tr("core.ui.keyboard_title", n=index + 1),
-                                 self.players[index]["name"], done))
+        edit_seat_name(self.players, index, self.refresh)
 
     def next_colour(self, index: int) -> None:
         """The palette's next colour no other seat shows."""
