@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games.pad import commands as c
+from companion.games.pad import view as view_module
 from companion.games.pad.outcome import outcome
 from companion.games.pad.rules import RULES
 from companion.games.pad.scoring import exact
@@ -101,6 +102,27 @@ def test_any_rounds_game_replays_to_the_same_state(ident, n, data):
     while resumed.can_undo():
         resumed.undo()
     assert resumed.state == RULES.initial_state(setup(ident, n, confirmed_count=True))
+    journal.close()
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["rounds-highest", "rounds-lowest", "first-to-100", "skat"]),
+       st.integers(1, 5), st.data())
+def test_the_sheet_taken_from_the_last_view_is_the_sheet_computed_afresh(ident, n, data):
+    """The sheet keeps the rows of rounds an action did not touch: after any entry,
+    correction, clear, leaving, undo or redo it is what a view computed from nothing
+    gives, whichever state was looked at before."""
+    journal = Journal(":memory:")
+    session = Session.start(RULES, journal, setup(ident, n, confirmed_count=True))
+    seen = [session.state]
+    for op in data.draw(st.lists(OPS, min_size=10, max_size=40)):
+        with contextlib.suppress(RuleError):
+            drive(session, [op])
+        seen.append(session.state)
+        # now and then the screen looks at an older state (a standings page, a replay)
+        older = seen[data.draw(st.integers(0, len(seen) - 1))]
+        for state in (older, session.state):
+            assert sheet_view(state) == view_module._sheet_view(state, None)
     journal.close()
 
 

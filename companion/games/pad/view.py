@@ -138,7 +138,38 @@ def _cell(cell: Cell | None, missing: bool, note: str | None = None,
                     entered)
 
 
+#: the last sheet asked and its view: an entry changes one round, and the view of every
+#: other round is a function of that round's cells and of what `_same_rounds_basis`
+#: compares, so it is taken from the last view (50 rounds of 8 were most of an entry's
+#: work on the screen, and the Pi's CPU pays it at every entry)
+_last_sheet: tuple[PadState, SheetView] | None = None
+
+
+def _same_rounds_basis(a: PadState, b: PadState) -> bool:
+    """Whether a round's row view is the same in `a` and `b` for the same cells: who owes
+    a cell depends on the template (teams scoring their own), the teams and the exits."""
+    return (a.template is b.template and len(a.players) == len(b.players)
+            and a.teams == b.teams and a.exits == b.exits)
+
+
+def _round_row(state: PadState, r: int) -> RowView:
+    row = state.rounds[r]
+    owed = set(missing_in_round(state, r))
+    return RowView(r, None, msg("pad.ui.round", round=r + 1),
+                   tuple(_cell(row[s], s in owed) for s in range(len(state.players))))
+
+
 def sheet_view(state: PadState) -> SheetView:
+    global _last_sheet
+    last = _last_sheet  # read once: another thread may replace it
+    if last is not None and last[0] is state:
+        return last[1]
+    view = _sheet_view(state, last)
+    _last_sheet = (state, view)
+    return view
+
+
+def _sheet_view(state: PadState, last: tuple[PadState, SheetView] | None) -> SheetView:
     t = state.template
     result = outcome(state)
     n = len(state.players)
@@ -148,10 +179,11 @@ def sheet_view(state: PadState) -> SheetView:
                     for s, p in enumerate(state.players))
     rows: list[RowView] = []
     if t.shape == "rounds":
+        before, kept = (last[0].rounds, last[1].rows) if last is not None \
+            and _same_rounds_basis(last[0], state) else ((), ())
         for r, row in enumerate(state.rounds):
-            owed = set(missing_in_round(state, r))
-            rows.append(RowView(r, None, msg("pad.ui.round", round=r + 1),
-                                tuple(_cell(row[s], s in owed) for s in range(n))))
+            same = r < len(before) and r < len(kept) and before[r] is row
+            rows.append(kept[r] if same else _round_row(state, r))
     else:
         for i, cat in enumerate(t.categories):
             owed = set(missing_in_category(state, i))
