@@ -83,6 +83,7 @@ def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[An
             if app.hardware is not None:
                 app.hardware.close()
             app.close_dialog()
+            app.stop_touch_pace()  # its window handlers gone with it
             app.close_writer()  # its actions written, its connections closed
             if app.root is not None and app.root.parent is not None:
                 Window.remove_widget(app.root)

@@ -903,6 +903,7 @@ class Launcher:
             # looks and prompts would act on
             Window.unbind(on_flip=app._before_flip, size=app._rescale,
                           on_keyboard=app._on_key)
+            app.stop_touch_pace()
             app.session = app.beside = None
         self.apps.clear()
 

@@ -32,6 +32,7 @@ from ui import theme
 from ui.memory import IdleCollector
 from ui.renderer_threads import spread_renderer_threads
 from ui.screen_registry import LazyScreenManager
+from ui.touch_pace import TouchPace
 from ui.watchdog import Watchdog
 
 if TYPE_CHECKING:
@@ -99,6 +100,7 @@ class CompanionApp(App):
         self.watchdog = Watchdog.from_environment()
         self.night_dimmer: Any = None
         self.collector = IdleCollector(hold=_background_busy)
+        self.touch_pace: TouchPace | None = None  # from the first frame on
         self.on_screen = False  # the first frame has been swapped to the screen
         #: the thread that makes actions durable (from the first frame on)
         self.writer: Writer | None = None
@@ -276,6 +278,9 @@ class CompanionApp(App):
         Window.bind(on_touch_down=self.collector.activity)
         Clock.schedule_interval(self.collector.tick, 1.0)
         self._start_dimmer()
+        # the loop passes faster while a finger is down: its release is read at once
+        self.touch_pace = pace = TouchPace(Clock)
+        Window.bind(on_touch_down=pace.down, on_touch_up=pace.up)
         self._prepare_dates()
         if self.hardware is None and self.start_hardware is not None:
             self.hardware = self.start_hardware()
@@ -319,6 +324,13 @@ class CompanionApp(App):
                       on_touch_up=dimmer.released)
         self._dimming.cancel()
 
+    def stop_touch_pace(self) -> None:
+        """The loop back at its pace, and no longer hurried by this app's touches."""
+        pace, self.touch_pace = self.touch_pace, None
+        if pace is not None:
+            Window.unbind(on_touch_down=pace.down, on_touch_up=pace.up)
+            pace.rest()
+
     def _wire_hardware(self) -> None:
         self.hardware.route(self.press)  # every button: the path of a touch
         self.hardware.on_error(self.show_error)
@@ -339,6 +351,7 @@ class CompanionApp(App):
 
         self.settle()
         self.stop_dimmer()
+        self.stop_touch_pace()
         self.close_writer()
         self.watchdog.stopping()
         if self.hardware is not None:
