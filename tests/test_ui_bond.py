@@ -65,6 +65,9 @@ def test_a_game_to_the_target_with_ridicules_and_an_escape(launch: Any) -> None:
     ui.tap("home.game.bond")
     assert ui.text("setup.deal").startswith("Deal 6 cards")  # 2 players
     assert ui.text("setup.note") == "First to 30 points"
+    # "Le joueur à la gauche du donneur commence la partie puis le jeu se poursuit dans
+    # le sens horaire": the table is told who sits first, since seat 1 starts
+    assert ui.text("setup.first_seat").startswith("Seat 1 is the player on the dealer's left")
     ui.tap("setup.name.0")
     ui.tap("keyboard.clear")
     for letter in "ANNE":
@@ -261,6 +264,7 @@ def test_a_lower_target_and_the_screens_in_french(launch: Any, defaults: config.
     ui.tap("home.game.bond")
     assert ui.text("setup.deal").startswith("Distribuez 6 cartes")
     assert ui.text("setup.note") == "Premier à 10 points"
+    assert ui.text("setup.first_seat").startswith("Le siège 1 est le joueur à la gauche")
     ui.tap("setup.start")
     assert (card(ui, 0, "score"), card(ui, 0, "to_go"), card(ui, 0, "lair")) == (
         "0 point", "encore 10", "Pas de repaire")

@@ -50,6 +50,10 @@ class BondSetupScreen(SetupScreen):
         options.add_widget(Text(app.tr("bond.deal", cards=deal_size(p, len(self.names))),
                                 size=theme.SIZE_BUTTON, bold=True, color=theme.ACCENT,
                                 tid="setup.deal", valign="top"))
+        # the seed: "Le joueur à la gauche du donneur commence la partie puis le jeu se
+        # poursuit dans le sens horaire" (the app's turn starts at seat 1)
+        options.add_widget(Text(app.tr("bond.ui.first_seat"), size=theme.SIZE_BODY,
+                                tid="setup.first_seat", valign="top"))
 
     # -- edits ------------------------------------------------------------------------
     def edit_name(self, index: int) -> None:
