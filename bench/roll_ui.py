@@ -211,11 +211,13 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
 
     def new_game() -> None:
         nonlocal games
-        session = app.start_game("evil", {
+        opened: list[Any] = []  # the game opens once its row is durable
+        app.start_game("evil", {
             "players": [{"name": n, "character": ch} for n, ch in PLAYERS],
-            "treasures": {colour: MINUTES for colour in ("red", "green", "blue")}})
-        assert session is not None
-        session.subscribe(observe)  # after the app's own observer: the labels are set
+            "treasures": {colour: MINUTES for colour in ("red", "green", "blue")}},
+            done=opened.append)
+        ui.wait_until(lambda: bool(opened))
+        opened[0].subscribe(observe)  # after the app's own observer: the labels are set
         games += 1
         ui.pump(3)
 

@@ -115,11 +115,13 @@ def run_ours(rolls: int, data_dir: Path, seed: int) -> dict[str, Any]:
             told["turn"] = screen.turn_label.text
 
     def new_game() -> None:
-        session = app.start_game("evil", {
+        opened: list[Any] = []  # on the card, the game opens once its row is durable
+        app.start_game("evil", {
             "players": [{"name": n, "character": ch} for n, ch in PLAYERS],
-            "treasures": {colour: MINUTES for colour in ("red", "green", "blue")}})
-        assert session is not None
-        session.subscribe(observe)
+            "treasures": {colour: MINUTES for colour in ("red", "green", "blue")}},
+            done=opened.append)
+        ui.wait_until(lambda: bool(opened), timeout=MAX_SECONDS)
+        opened[0].subscribe(observe)
         ui.pump(3)
 
     def rolls_in_journal() -> int:

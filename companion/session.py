@@ -300,6 +300,26 @@ class _InFlight:
     ticket: Ticket
 
 
+@dataclass(frozen=True)
+class NewGame:
+    """A new game checked on the UI thread (its names, its setup, its initial state and
+    summary), its row not written yet: `write` is the one commit (a writer job, so the
+    UI thread never waits for the card), `open` the session once that row is durable."""
+
+    rules: Rules
+    setup: dict[str, Any]
+    initial: Any
+    summary: dict[str, Any]
+
+    def write(self, journal: Journal) -> int:
+        """The game's row (one commit, on whichever connection is given): its id."""
+        return journal.create_game(self.rules.kind, dict(self.setup), self.summary)
+
+    def open(self, journal: Journal, game_id: int) -> Session:
+        """The game's session, its row `game_id` written (`journal`: the UI thread's)."""
+        return Session(self.rules, journal, game_id, self.setup, History(self.initial), 0)
+
+
 class Session:
     def __init__(
         self, rules: Rules, journal: Journal, game_id: int, setup: Mapping[str, Any],
@@ -327,12 +347,20 @@ class Session:
         self._observers: list[Observer] = []
 
     # -- life cycle --------------------------------------------------------------
+    @staticmethod
+    def prepare(rules: Rules, setup: Mapping[str, Any]) -> NewGame:
+        """A new game's pure part: a bad setup is refused here, before anything is
+        written (RuleError, a name refused)."""
+        check_setup_names(setup)  # a new game only: a replayed one keeps its names
+        initial = rules.initial_state(setup)
+        return NewGame(rules, dict(setup), initial, rules.summary(initial))
+
     @classmethod
     def start(cls, rules: Rules, journal: Journal, setup: Mapping[str, Any]) -> Session:
-        check_setup_names(setup)  # a new game only: a replayed one keeps its names
-        initial = rules.initial_state(setup)  # refuses a bad setup before writing anything
-        game_id = journal.create_game(rules.kind, dict(setup), rules.summary(initial))
-        return cls(rules, journal, game_id, setup, History(initial), 0)
+        """A new game, its row written here (the app writes it on its writer thread:
+        `prepare`, then `NewGame.write` as a job)."""
+        new = cls.prepare(rules, setup)
+        return new.open(journal, new.write(journal))
 
     @classmethod
     def resume(cls, rules: Rules, journal: Journal, game_id: int,

@@ -25,9 +25,10 @@ import pytest
 from companion.games.evil import RULES
 from companion.games.evil import commands as c
 from companion.journal import FILE_NAME, Journal, JournalError
+from companion.messages import RuleError
 from companion.session import Session, Update
 from companion.writer import Writer, WriterFull
-from tests.helpers.evil import digest, start
+from tests.helpers.evil import digest, setup, start
 from tests.helpers.writer import committed_actions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,6 +95,57 @@ def test_an_action_is_on_the_stacks_and_told_only_once_durable(table: Table) -> 
     assert [u.verb for u in table.updates] == ["do"] and committed_actions(table.path) == 1
     assert table.session.state.time == before.time + 1 and table.session.can_undo()
     assert not table.session.in_flight
+
+
+# -- a new game: checked on the UI thread, its row written by the writer ----------------
+def _games_in_file(path: Path) -> int:
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+    finally:
+        db.close()
+
+
+def test_a_new_game_is_checked_here_and_its_row_written_by_the_writer(
+        table: Table, tmp_path: Path) -> None:
+    # a bad setup is refused before anything is given to the writer
+    with pytest.raises(RuleError):
+        Session.prepare(RULES, setup(players=1))
+    assert table.writer.pending == 0 and _games_in_file(table.path) == 1
+    new = Session.prepare(RULES, setup(seed=5))
+    held = threading.Event()
+    table.writer.submit(lambda _journal: held.wait(10))  # the card is still syncing
+    ids: list[int] = []
+    ticket = table.writer.submit(lambda journal: ids.append(new.write(journal)))
+    # given to the writer without waiting for it: nothing of the game is written yet
+    assert not ticket.done and ids == [] and _games_in_file(table.path) == 1
+    held.set()
+    assert ticket.wait(10) and ticket.error is None and _games_in_file(table.path) == 2
+    session = new.open(table.journal, ids[0])
+    session.writer = table.writer
+    # the same game as one started on this thread (`Session.start`), and as its replay
+    twin_journal = Journal(tmp_path / "twin.sqlite3")
+    try:
+        twin = Session.start(RULES, twin_journal, setup(seed=5))
+        for game in (session, twin):
+            for command in (c.MoveTime(1), c.MoveTime(1)):
+                game.dispatch(command)
+                game.settle()
+            game.undo()
+            game.settle()
+        assert digest(session) == digest(twin)
+        assert table.journal.game(ids[0]).setup == twin_journal.game(twin.game_id).setup
+    finally:
+        twin_journal.close()
+    assert digest(Session.resume(RULES, table.journal, ids[0])) == digest(session)
+
+
+def test_a_new_game_s_row_the_writer_fails_to_write_leaves_no_game(table: Table) -> None:
+    table.on_writer("PRAGMA query_only=1")  # the card gone read-only
+    new = Session.prepare(RULES, setup(seed=5))
+    ticket = table.writer.submit(new.write)
+    assert ticket.wait(10) and isinstance(ticket.error, JournalError)
+    assert _games_in_file(table.path) == 1  # the table's own game only
 
 
 def test_a_full_queue_refuses_the_next_job_and_says_so(tmp_path: Path) -> None:

@@ -238,6 +238,7 @@ def test_any_interleaving_of_taps_and_commits_gives_the_journal_of_one_at_a_time
 
     # the taps, as fast as fingers go, the commits ending whenever the program says
     app.start_game("evil", dict(setup))
+    ui.settle()  # open once its row is durable (at once on a fast disk)
     gate = Gate(app.writer)
     for step in program:
         if step == "end":
@@ -252,6 +253,7 @@ def test_any_interleaving_of_taps_and_commits_gives_the_journal_of_one_at_a_time
 
     # the same taps, each once the one before is on screen
     app.start_game("evil", dict(setup))
+    ui.settle()
     for tap in taps:
         _tap(app, tap)
         ui.wait_until(lambda: not app.busy)

@@ -27,7 +27,7 @@ from companion.i18n import Translator
 from companion.journal import GameRecord, Journal
 from companion.messages import CompanionError, Message, msg
 from companion.session import Session, Update
-from companion.writer import Writer
+from companion.writer import Ticket, Writer
 from ui import theme
 from ui.memory import IdleCollector
 from ui.renderer_threads import spread_renderer_threads
@@ -106,8 +106,12 @@ class CompanionApp(App):
         self.writer: Writer | None = None
         #: taps made while an action is being made durable, applied in order after it
         self._waiting: deque[Callable[[Session], Any]] = deque()
-        #: game-night writes with the writer (`write`): ticket, result, what follows
-        self._night: deque[tuple[Any, list[Any], Callable[[Any], None] | None]] = deque()
+        #: game-night writes with the writer (`write`): ticket, result, what follows it
+        #: once durable, what follows a failure
+        self._night: deque[tuple[Ticket, list[Any], Callable[[Any], None] | None,
+                                 Callable[[], None] | None]] = deque()
+        #: a new game's row is with the writer (`start_game`): no second start meanwhile
+        self._starting = False
         self._started = False
         #: buttons that started an action being saved: pressed-looking until it is shown
         self._working: list[Any] = []
@@ -366,28 +370,75 @@ class CompanionApp(App):
     def screen_name(self, kind: str, part: str) -> str:
         return f"{kind}_{part}"
 
-    def start_game(self, kind: str, setup: dict[str, Any],
-                   beside: int | None = None) -> Session | None:
+    def start_game(self, kind: str, setup: dict[str, Any], beside: int | None = None,
+                   done: Callable[[Session], None] | None = None) -> Session | None:
         """Start a game of `kind`. `beside`: the id of the game it runs beside (a clock
         beside a score pad game): that game is opened first if it is not the one
-        shown, and stays held beside the new one."""
+        shown, and stays held beside the new one.
+
+        The setup is checked here (a bad one refused before anything is written); the
+        game's row is written on the writer thread, waited for up to `COMMIT_GRACE`: a
+        fast disk's commit ends within it, and the game opens in this call (and is
+        returned). On a slow card this returns None at once and the game opens when
+        the writer hands the commit back. `done(session)` runs once the game is open,
+        now or then; never if the start is refused or its commit fails (said, and the
+        set-up stays on screen with nothing started). One start at a time: a start
+        asked while one is in flight (a second tap on Start) is ignored."""
+        if self._starting:
+            return None
         setup = {"params": self.settings.get(f"games.{kind}"), "seed": self.new_seed(), **setup}
-        self.settle()  # the game before is written first (its row is written here)
+        # the game before's action ends first (one held open on this connection is
+        # committed before a row written here, without a writer)
+        self.settle()
         if beside is not None and (self.session is None or self.session.game_id != beside) \
                 and not self.resume(beside):
             return None
         try:
-            session = Session.start(rules_for(kind), self.journal, setup)
+            new = Session.prepare(rules_for(kind), setup)
         except CompanionError as exc:
             self.show_error(exc.message)
             return None
-        if beside is not None:
-            self._drop_beside()
-            self.hold_beside(session)
-            self.show_beside()
-        else:
-            self._open(session)
-        return session
+        writer = self.writer
+        opened: list[Session] = []
+
+        def written(game_id: int) -> None:
+            self._starting = False
+            # the writer closed meanwhile (the app stopping, a restore), or the game to
+            # run beside was left: nothing opens, the row is an unfinished game as any
+            if (writer is not None and self.writer is not writer) or (
+                    beside is not None and (self.session is None
+                                            or self.session.game_id != beside)):
+                self._worked()
+                return
+            session = new.open(self.journal, game_id)
+            if beside is not None:
+                self._drop_beside()
+                self.hold_beside(session)
+                self.show_beside()
+            else:
+                self._open(session)
+            opened.append(session)
+            if done is not None:
+                done(session)
+
+        def failed() -> None:  # said already: the set-up stays, its Start as it was
+            self._starting = False
+            self._worked()
+
+        self._starting = True
+        try:
+            ticket = self.write(new.write, written, failed)
+        except BaseException:  # (a writer closed under it): the next start may go on
+            self._starting = False
+            raise
+        if ticket is not None and ticket.wait(COMMIT_GRACE):
+            self._night_writes_ended()  # durable already: the game opens in this frame
+        return opened[0] if opened else None
+
+    @property
+    def starting(self) -> bool:
+        """A new game's row is with the writer: the game opens once it is durable."""
+        return self._starting
 
     def resume(self, game_id: int, listed: GameRecord | None = None) -> bool:
         """Resume the game; `listed` is its row as the journal listed it (not read again)."""
@@ -603,30 +654,38 @@ class CompanionApp(App):
 
     # -- game-night writes (roster, a game's seats, an abandoned game) ----------------
     def write(self, change: Callable[[Journal], T],
-              done: Callable[[T], None] | None = None) -> None:
+              done: Callable[[T], None] | None = None,
+              failed: Callable[[], None] | None = None) -> Ticket | None:
         """Make a game-night change durable off this thread: `change(journal)` runs on
         the writer thread (its own connection), after every action given before it, and
         `done(result)` runs here once it is durable (the screen shows the change then).
-        A refusal (a name taken), a failed commit or a full queue is said, and `done`
-        is not called. Without a writer (before the first frame, a journal that cannot
-        be written, or in memory) the change is made here at once, as before."""
+        A refusal (a name taken), a failed commit or a full queue is said, `done` is
+        not called, and `failed()` is. Without a writer (before the first frame, a
+        journal that cannot be written, or in memory) the change is made here at once,
+        as before. Returns the writer's ticket while the change is with it (None once
+        made or refused)."""
         writer = self.writer
         if writer is None:
             try:
                 result = change(self.journal)
             except CompanionError as exc:
                 self.show_error(exc.message)
-                return
+                if failed is not None:
+                    failed()
+                return None
             if done is not None:
                 done(result)
-            return
+            return None
         box: list[Any] = []
         try:
             ticket = writer.submit(lambda journal: box.append(change(journal)))
         except CompanionError as exc:  # the writer's queue is full
             self.show_error(exc.message)
-            return
-        self._night.append((ticket, box, done))
+            if failed is not None:
+                failed()
+            return None
+        self._night.append((ticket, box, done, failed))
+        return ticket
 
     @property
     def saving(self) -> bool:
@@ -637,17 +696,20 @@ class CompanionApp(App):
         """The game-night writes the writer has ended, in order: each one shown (its
         `done`), or its failure said."""
         while self._night and self._night[0][0].done:
-            ticket, box, done = self._night.popleft()
+            ticket, box, done, failed = self._night.popleft()
             error = ticket.error
             if error is None:
                 if done is not None:
                     done(box[0])
-            elif isinstance(error, CompanionError):
+                continue
+            if isinstance(error, CompanionError):
                 self.show_error(error.message)
             else:
                 log.error("a game-night write failed", exc_info=error)
                 self.show_error(msg("core.error.journal_write", path=str(self.journal.path),
                                     reason=str(error)))
+            if failed is not None:
+                failed()
 
     def _commit_ended(self, _dt: float = 0) -> None:
         """The writer has made an action durable (or failed to): shown now, in this
@@ -668,8 +730,8 @@ class CompanionApp(App):
             self._worked()
 
     def show_working(self, button: Any) -> None:
-        """`button` started an action still being saved (or waiting): it looks pressed
-        until the app is no longer busy."""
+        """`button` started an action still being saved (or waiting), or a game still
+        being started: it looks pressed until that is shown."""
         if button not in self._working:
             self._working.append(button)
             button.set_working(True)

@@ -12,6 +12,8 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
+from companion.night import roster
+from companion.session import Session
 from ui import theme
 from ui.dialogs import NameKeyboard, open_dialog
 from ui.widgets.basics import Tap, Text, follow_width
@@ -108,6 +110,13 @@ def edit_seat_name(players: list[dict[str, Any]], index: int,
 
     open_dialog(NameKeyboard(app.tr("core.ui.keyboard_title", n=index + 1),
                              players[index]["name"], done))
+
+
+def link_seats(session: Session) -> None:
+    """A game just opened: its seats count for their roster players' statistics. The
+    links are written on the writer thread, before the game's first action."""
+    game_id = session.game_id
+    App.get_running_app().write(lambda journal: roster.link_game(journal, game_id))
 
 
 def setup_bar(on_start: Callable[[], None]) -> BoxLayout:

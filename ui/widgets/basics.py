@@ -142,8 +142,8 @@ class Tap(ButtonBehavior, KeptLabel):
     def on_release(self) -> None:
         # after the handlers bound to it: the action they started, if any, is known
         app = App.get_running_app()
-        if getattr(app, "busy", False):
-            app.show_working(self)
+        if getattr(app, "busy", False) or getattr(app, "starting", False):
+            app.show_working(self)  # (Start: until the new game's row is durable)
 
     def set_working(self, working: bool) -> None:
         self.working = working

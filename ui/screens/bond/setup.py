@@ -8,10 +8,9 @@ from kivy.app import App
 
 from companion.games.bond.params import BondParams
 from companion.games.bond.view import deal_size
-from companion.night import roster
 from ui import theme
 from ui.dialogs import NameKeyboard, open_dialog
-from ui.screens.game_parts import SetupScreen
+from ui.screens.game_parts import SetupScreen, link_seats
 from ui.widgets.basics import Text
 from ui.widgets.components import fill_seats, seat_row
 
@@ -94,7 +93,4 @@ class BondSetupScreen(SetupScreen):
         app = App.get_running_app()
         players = [{"name": n} if rid is None else {"name": n, "roster_id": rid}
                    for n, rid in zip(self.names, self.roster_ids, strict=True)]
-        session = app.start_game("bond", {"players": players})
-        if session is not None:  # the seats count for their roster players' statistics
-            game_id = session.game_id  # on the writer thread, before the game's actions
-            app.write(lambda journal: roster.link_game(journal, game_id))
+        app.start_game("bond", {"players": players}, done=link_seats)

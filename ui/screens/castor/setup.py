@@ -7,9 +7,8 @@ from typing import Any
 from kivy.app import App
 
 from companion.games.castor.params import CastorParams
-from companion.night import roster
 from ui import theme
-from ui.screens.game_parts import SetupScreen, edit_seat_name
+from ui.screens.game_parts import SetupScreen, edit_seat_name, link_seats
 from ui.widgets.basics import Tap, Text
 from ui.widgets.components import fill_seats, seat_row
 
@@ -98,7 +97,4 @@ class CastorSetupScreen(SetupScreen):
         players = [{"name": p["name"], **({"agent": p["agent"]} if p["agent"] else {}),
                     **({"roster_id": p["roster_id"]} if p.get("roster_id") else {})}
                    for p in self.players]
-        session = app.start_game("castor", {"players": players})
-        if session is not None:  # the seats count for their roster players' statistics
-            game_id = session.game_id  # on the writer thread, before the game's actions
-            app.write(lambda journal: roster.link_game(journal, game_id))
+        app.start_game("castor", {"players": players}, done=link_seats)

@@ -19,10 +19,12 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from companion.night import roster
+from companion.session import Session
 from hardware.timerview import TimerShown
 from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, open_dialog
 from ui.screens.clock import moment
+from ui.screens.game_parts import link_seats
 from ui.widgets.basics import Tap, Text, follow_width
 from ui.widgets.charts import PALETTE, player_rgba
 from ui.widgets.components import option_button, seat_row, setup_page
@@ -303,8 +305,9 @@ class ClockSetupScreen(Screen):
         setup = setup_for(preset, players, seed=app.new_seed(),
                           start=self.first if self.first is not None else 0,
                           pad_game=self.pad_game)
-        session = app.start_game("clock", setup, beside=self.pad_game)
-        if session is None:
-            return
-        roster.link_game(app.journal, session.game_id)
-        app.send(c.Start(at=at))
+
+        def opened(session: Session) -> None:
+            link_seats(session)
+            app.send(c.Start(at=at))  # from the tap's moment, however long the row took
+
+        app.start_game("clock", setup, beside=self.pad_game, done=opened)

@@ -13,9 +13,8 @@ from kivy.uix.widget import Widget
 from companion.games.evil.dice import draw_first_player
 from companion.games.evil.params import EvilParams
 from companion.games.evil.rules import RULES_VERSION
-from companion.night import roster
 from ui import theme
-from ui.screens.game_parts import SetupScreen, edit_seat_name
+from ui.screens.game_parts import SetupScreen, edit_seat_name, link_seats
 from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.components import fill_seats, seat_row
 
@@ -204,12 +203,9 @@ class EvilSetupScreen(SetupScreen):
 
     def start(self) -> None:
         app = App.get_running_app()
-        session = app.start_game("evil", {"players": [dict(p) for p in self.players],
-                                          "treasures": dict(self.minutes),
-                                          "difficulty": self.difficulty,
-                                          "seed": self.seed,
-                                          "first_player": self.first_player(),
-                                          "rules_version": RULES_VERSION})
-        if session is not None:  # the seats count for their roster players' statistics
-            game_id = session.game_id  # on the writer thread, before the game's actions
-            app.write(lambda journal: roster.link_game(journal, game_id))
+        app.start_game("evil", {"players": [dict(p) for p in self.players],
+                                "treasures": dict(self.minutes),
+                                "difficulty": self.difficulty,
+                                "seed": self.seed,
+                                "first_player": self.first_player(),
+                                "rules_version": RULES_VERSION}, done=link_seats)

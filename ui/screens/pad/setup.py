@@ -20,10 +20,11 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.night import roster
+from companion.session import Session
 from ui import theme
 from ui.dialogs import confirm_loss
 from ui.names import display_name
-from ui.screens.game_parts import SEAT_BUTTON, edit_seat_name
+from ui.screens.game_parts import SEAT_BUTTON, edit_seat_name, link_seats
 from ui.screens.pad.common import label, seat_colour
 from ui.widgets.basics import Tap, Text, follow_height, follow_width
 from ui.widgets.charts import PALETTE
@@ -168,12 +169,14 @@ class PadSetupScreen(Screen):
         app = App.get_running_app()
         preset = self.clock_preset()
         seats = [{k: v for k, v in p.items() if v is not None} for p in players]
-        session = app.start_game("clock", setup_for(preset, seats, seed=app.new_seed(),
-                                                    start=first, pad_game=pad_game),
-                                 beside=pad_game)
-        if session is not None:
-            roster.link_game(app.journal, session.game_id)
+
+        def opened(session: Session) -> None:
+            link_seats(session)
             app.send(c.Start(at=at))
+
+        app.start_game("clock", setup_for(preset, seats, seed=app.new_seed(), start=first,
+                                          pad_game=pad_game),
+                       beside=pad_game, done=opened)
 
     def seat(self, index: int) -> BoxLayout:
         player = self.players[index]
@@ -317,8 +320,12 @@ class PadSetupScreen(Screen):
         from ui.screens.clock import moment
 
         at = moment.now()  # the tap's moment: a clock beside starts from it
-        session = app.start_game("pad", setup)
-        if session is not None:  # the seats count for their roster players' statistics
-            roster.link_game(app.journal, session.game_id)
-            if self.clock_preset() is not None and getattr(self, "with_clock", True):
+        # decided at the tap: the set-up stays touchable while a slow card writes the row
+        with_clock = self.clock_preset() is not None and getattr(self, "with_clock", True)
+
+        def opened(session: Session) -> None:
+            link_seats(session)
+            if with_clock:
                 self.start_clock(session.game_id, players, first, at)
+
+        app.start_game("pad", setup, done=opened)

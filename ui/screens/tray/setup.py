@@ -77,5 +77,5 @@ class TraySetupScreen(Screen):
 
     def start(self) -> None:
         app = App.get_running_app()
-        if app.start_game("tray", {"dice": list(self.dice)}) is not None:
-            app.send(Roll())
+        # the first roll once the tray is open (the tray's row durable)
+        app.start_game("tray", {"dice": list(self.dice)}, done=lambda _s: app.send(Roll()))
