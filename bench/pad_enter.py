@@ -17,10 +17,7 @@ default window and with our window settings (no multisampling: like for like).
 
 from __future__ import annotations
 
-import argparse
-import json
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -28,15 +25,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench.roll_ui import (  # noqa: E402
-    WARMUP_ROLLS,
-    Timing,
-    _prepare_kivy,
-    press,
-    run_bare,
-    three_children,
-)
-from bench.stats import ratio, summary  # noqa: E402
+from bench import label_update  # noqa: E402
+from bench.roll_ui import WARMUP_ROLLS, Timing, _prepare_kivy, press  # noqa: E402
 
 PLAYERS, ROUNDS = 8, 50
 
@@ -119,45 +109,14 @@ def run_ours(entries: int, data_dir: Path) -> dict[str, Any]:
             "journaled": journaled}
 
 
-def child(argv: list[str]) -> int:
-    which, out, count, data = argv[0], Path(argv[1]), int(argv[2]), Path(argv[3])
-    result = run_ours(count, data) if which == "ours" else \
-        run_bare(count, same_window=which == "bare-same")
-    out.write_text(json.dumps(result), encoding="utf-8")
-    return 0
-
-
-def measure(workdir: Path, entries: int) -> dict[str, Any]:
-    return three_children(__file__, workdir, entries)
-
-
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if args[:1] == ["--child"]:
-        return child(args[1:])
-    parser = argparse.ArgumentParser(prog="bench/pad_enter.py", description=__doc__)
-    parser.add_argument("--entries", type=int, default=150)
-    options = parser.parse_args(args)
-    with tempfile.TemporaryDirectory(prefix="bench-pad-") as temp:
-        raw = measure(Path(temp), options.entries)
-    ours, bare = summary(raw["ours"]["shown_s"]), summary(raw["bare"]["shown_s"])
-    same = summary(raw["bare-same"]["shown_s"])
-    print(f"| a value entered to its total shown, {PLAYERS} players x {ROUNDS} rounds, "
-          f"{options.entries} each | median | p99 | max |")
-    print("|---|---|---|---|")
-    commit = summary(raw["ours"]["commit_s"])
-    for name, s in (("our app: Enter, SetCell journaled, the new total shown", ours),
-                    ("our app: Enter to the screen told (journaled, labels set)", commit),
-                    ("bare Kivy app: a Button sets a Label", bare),
-                    ("bare Kivy app, our window settings (no multisampling)", same)):
-        print(f"| {name} | {s['median'] * 1000:.1f} ms | {s['p99'] * 1000:.1f} ms |"
-              f" {s['max'] * 1000:.1f} ms |")
-    p99 = ratio(ours["p99"], bare["p99"])
-    print(f"\np99 ours / bare: {p99:.2f}x (target <= 1.5x), ours / bare with our window "
-          f"settings: {ratio(ours['p99'], same['p99']):.2f}x; median "
-          f"{ratio(ours['median'], bare['median']):.2f}x; labels wrong at the frame: "
-          f"{raw['ours']['labels_wrong']}; actions journaled: {raw['ours']['journaled']}.")
-    return 0
+    return label_update.main(
+        __file__, argv, run_ours=run_ours, description=__doc__, option="entries",
+        heading=f"a value entered to its total shown, {PLAYERS} players x {ROUNDS} rounds, "
+                "{n} each",
+        ours_rows=(("our app: Enter, SetCell journaled, the new total shown", "shown_s"),
+                   ("our app: Enter to the screen told (journaled, labels set)",
+                    "commit_s")))
 
 
 if __name__ == "__main__":
