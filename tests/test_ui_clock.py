@@ -6,9 +6,6 @@ speed."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from tests.helpers.kill_child import run_killed
 from tests.uidriver import Driver
 
 pytestmark = pytest.mark.ui
 
 MINUS = "\u2212"
-REPO = Path(__file__).resolve().parents[1]
 
 
 class FakeClock:
@@ -255,8 +252,6 @@ def test_killed_mid_turn_it_reopens_paused_with_the_banks_of_the_last_checkpoint
     two checkpoints, a checkpoint a second): started again, the clock is paused, every
     bank as the last checkpoint journaled it, and the table is told that at most the
     checkpoint interval was charged to nobody."""
-    import signal
-
     from companion.games import rules_for
     from companion.games.clock import commands as c
     from companion.games.clock.presets import load_presets, setup_for
@@ -284,15 +279,7 @@ def test_killed_mid_turn_it_reopens_paused_with_the_banks_of_the_last_checkpoint
     game_id = session.game_id
     journal.close()
 
-    env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_NO_ARGS="1",
-               KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", GPIOZERO_PIN_FACTORY="mock",
-               XDG_CONFIG_HOME=str(tmp_path / "xdg-empty"))
-    env.pop("NOTIFY_SOCKET", None)
-    done = subprocess.run([sys.executable, str(REPO / "tests" / "helpers" /
-                                               "clock_kill_child.py"),
-                           str(data), str(config), "2"],
-                          capture_output=True, text=True, env=env, timeout=180, cwd=REPO)
-    assert done.returncode == -signal.SIGKILL, done.stdout[-2000:] + done.stderr[-4000:]
+    done = run_killed("clock_kill_child.py", tmp_path, str(data), str(config), "2")
     entries = int([line for line in done.stdout.splitlines()
                    if line.startswith("killing")][-1].split()[1])
 

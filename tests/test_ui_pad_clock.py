@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from tests import test_ui_clock
+from tests.helpers.kill_child import run_killed
 from tests.test_ui_clock import FakeClock, later
 from tests.test_ui_pad_rounds import (
     NAMES,
@@ -118,10 +119,6 @@ def test_killed_with_both_open_both_reopen(launch: Any, fake: FakeClock,
     back with the entry, the clock beside it paused with the banks of its last
     checkpoint, and the table told what was charged to nobody (so is it on the child's
     own first opening, the clock running there too)."""
-    import os
-    import signal
-    import subprocess
-    import sys
     import time
 
     from companion.games import rules_for
@@ -131,7 +128,6 @@ def test_killed_with_both_open_both_reopen(launch: Any, fake: FakeClock,
     from companion.session import Session
     from tests.pad_helpers import setup as pad_setup
 
-    repo = Path(__file__).resolve().parents[1]
     data = tmp_path / "data"
     data.mkdir()
     folder = tmp_path / "conf"
@@ -153,15 +149,7 @@ def test_killed_with_both_open_both_reopen(launch: Any, fake: FakeClock,
     clock.dispatch(c.Switch(at=start + 7_000))  # Ann: 4:53; Bob's turn
     journal.close()
 
-    env = dict(os.environ, KIVY_HOME=str(tmp_path / "kivy"), KIVY_NO_ARGS="1",
-               KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", GPIOZERO_PIN_FACTORY="mock",
-               XDG_CONFIG_HOME=str(tmp_path / "xdg-empty"))
-    env.pop("NOTIFY_SOCKET", None)
-    done = subprocess.run([sys.executable, str(repo / "tests" / "helpers" /
-                                               "pad_clock_kill_child.py"),
-                           str(data), str(config), "2"],
-                          capture_output=True, text=True, env=env, timeout=180, cwd=repo)
-    assert done.returncode == -signal.SIGKILL, done.stdout[-2000:] + done.stderr[-4000:]
+    done = run_killed("pad_clock_kill_child.py", tmp_path, str(data), str(config), "2")
     # opened beside the sheet from the test's journal, the running clock said what it
     # charged to nobody (every time: the child waits for the message, never goes on
     # without it)
