@@ -21,7 +21,7 @@ from kivy.uix.boxlayout import BoxLayout
 from companion.games.evil import commands as c
 from companion.games.evil import events as e
 from companion.games.evil.card import Card, next_roll_card, turn_card
-from companion.games.evil.dice import DICE, draw
+from companion.games.evil.dice import DICE, tumble_face
 from companion.games.evil.state import EvilState
 from companion.session import Session, Update
 from ui import theme
@@ -67,6 +67,7 @@ class EvilPlayScreen(PlayScreen):
         self._tumble_until: float | None = None
         self._tumble_started = 0.0
         self._tumble_ticks = 0
+        self._tumble_shown: dict[str, str] = {}  # each die's face in the tumble so far
         self._press_tumbles = False  # this touch on ROLL started the tumble
         self._prompt_event: Any = None
         # the dialogs a roll opens, built once (`warm_steps`) and re-told at each opening
@@ -414,6 +415,7 @@ class EvilPlayScreen(PlayScreen):
         self._tumble_until = until
         self._tumble_started = tumble_clock()
         self._tumble_ticks = 0
+        self._tumble_shown = {}
         self._tumble_step(0)
         self._animation = Clock.schedule_interval(self._tumble_step, 1 / ANIMATION_FPS)
 
@@ -433,7 +435,9 @@ class EvilPlayScreen(PlayScreen):
         app = App.get_running_app()
         params = self.state.params
         for i, die in enumerate(DICE):
-            face = draw(self._tumble_ticks, i, params.die_faces(die))
+            face = tumble_face(self._tumble_ticks, i, params.die_faces(die),
+                               self._tumble_shown.get(die))
+            self._tumble_shown[die] = face
             self.dice[die].show(face, app.tr(f"evil.letter.{face}") if die == "colour"
                                 else "")
         return True

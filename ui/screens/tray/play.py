@@ -16,7 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.games.evil.dice import draw
+from companion.games.evil.dice import tumble_face
 from companion.games.tray import commands as c
 from companion.games.tray.view import Distribution, TrayView, tray_view
 from companion.session import Session, Update
@@ -56,6 +56,7 @@ class TrayPlayScreen(Screen):
         self._dice: list[tuple[Any, str, bool]] = []
         self._tumble: Any = None  # the tumble's clock event, while the dice tumble
         self._tumble_ticks = 0
+        self._tumble_shown: dict[int, str] = {}  # each die's face in the tumble so far
         self.roll_button: Any = None
 
     def open_session(self, session: Session) -> None:
@@ -206,6 +207,7 @@ class TrayPlayScreen(Screen):
         roll) while it is made durable: its result is shown only once it is."""
         if self._tumble is None and App.get_running_app().may_roll():
             self._tumble_ticks = 0
+            self._tumble_shown = {}
             self._tumble_step(0)
             self._tumble = Clock.schedule_interval(self._tumble_step, 1 / TUMBLE_FPS)
 
@@ -226,7 +228,10 @@ class TrayPlayScreen(Screen):
             faces = params.faces(self.session.state.dice[index].kind) \
                 if index < len(self.session.state.dice) else None
             if not locked and faces:
-                button.text = self._die_text(draw(self._tumble_ticks, index, faces), under)
+                face = tumble_face(self._tumble_ticks, index, faces,
+                                   self._tumble_shown.get(index))
+                self._tumble_shown[index] = face
+                button.text = self._die_text(face, under)
         return True
 
     def _end_tumble(self, restore: bool = True) -> None:
