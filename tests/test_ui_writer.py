@@ -81,6 +81,46 @@ def test_the_dice_tumble_from_touch_down_and_the_roll_shows_only_once_durable(
         [roll.professor, roll.colour, roll.clock]
 
 
+def test_a_roll_made_while_the_last_roll_s_dice_still_tumble_tumbles_until_its_result(
+        launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The last roll's tumble ends on its own time (`display.roll_animation` from its
+    touch); a new roll touched meanwhile keeps it tumbling until the new result is
+    durable, however long the card takes: the screen never stands still during a
+    commit. The tumble's clock is held still, so the last tumble is surely running."""
+    from kivy.base import EventLoop
+    from kivy.tests.common import UnitTestTouch
+
+    from ui.screens.evil import play
+
+    now = [1000.0]
+    monkeypatch.setattr(play, "tumble_clock", lambda: now[0])
+    ui = launch(seed=3)
+    new_game(ui, minutes=55)
+    app = ui.app
+    screen = app.root.get_screen("evil_play")
+    ui.tap("play.roll")
+    answer_dialogs(ui, 55)
+    assert screen.animating  # the first roll's dice, still tumbling to their end
+    ui.wait_until(app.may_roll)
+    gate = Gate(app.writer)
+    button = screen.roll_button
+    touch = UnitTestTouch(*button.to_window(*button.center))
+    touch.touch_down()
+    ui.pump(1)
+    EventLoop._dispatch_input("end", touch)
+    now[0] += 10.0  # the first tumble's time is long over; the card is still syncing
+    for _ in range(10):
+        EventLoop.idle()
+        assert app.busy and screen.animating and _rolls(ui) == 1
+    _through(ui, gate)
+    assert _rolls(ui) == 2
+    now[0] += 10.0
+    ui.wait_until(lambda: not screen.animating)
+    roll = app.session.state.last_roll
+    assert [screen.dice[die].face for die in ("professor", "colour", "clock")] == \
+        [roll.professor, roll.colour, roll.clock]
+
+
 def test_a_button_that_started_an_action_looks_pressed_until_it_is_shown(
         launch: Any) -> None:
     from ui import theme

@@ -383,8 +383,16 @@ class EvilPlayScreen(PlayScreen):
         """The dice tumble from touch-down (faces that reveal nothing): the table sees at
         once that the roll is under way while it is made durable; its result is shown
         only once it is."""
-        self._press_tumbles = App.get_running_app().may_roll() and self._animation is None
-        if self._press_tumbles:
+        self._press_tumbles = App.get_running_app().may_roll()
+        if not self._press_tumbles:
+            return
+        if self._animation is not None and self._tumble_until is not None:
+            # the last roll's tumble is still ending: it goes on until this roll's
+            # result (ending on its own time, it left the screen still while a slow
+            # card synced this one: 107-118 ms without a frame)
+            self._tumble_until = None
+            self._tumble_started = tumble_clock()
+        elif self._animation is None:
             self._tumble(None)
 
     def _roll_released(self, _button: Any) -> None:
