@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -29,9 +27,7 @@ from companion.messages import RuleError
 from companion.session import Session, Update
 from companion.writer import Writer, WriterFull
 from tests.helpers.evil import digest, setup, start
-from tests.helpers.writer import committed_actions
-
-ROOT = Path(__file__).resolve().parents[1]
+from tests.helpers.writer import committed_actions, committed_games, pytest_under_the_rig
 
 
 def _wal_frames(path: Path) -> int:
@@ -98,29 +94,21 @@ def test_an_action_is_on_the_stacks_and_told_only_once_durable(table: Table) -> 
 
 
 # -- a new game: checked on the UI thread, its row written by the writer ----------------
-def _games_in_file(path: Path) -> int:
-    db = sqlite3.connect(path)
-    try:
-        return int(db.execute("SELECT count(*) FROM games").fetchone()[0])
-    finally:
-        db.close()
-
-
 def test_a_new_game_is_checked_here_and_its_row_written_by_the_writer(
         table: Table, tmp_path: Path) -> None:
     # a bad setup is refused before anything is given to the writer
     with pytest.raises(RuleError):
         Session.prepare(RULES, setup(players=1))
-    assert table.writer.pending == 0 and _games_in_file(table.path) == 1
+    assert table.writer.pending == 0 and len(committed_games(table.path)) == 1
     new = Session.prepare(RULES, setup(seed=5))
     held = threading.Event()
     table.writer.submit(lambda _journal: held.wait(10))  # the card is still syncing
     ids: list[int] = []
     ticket = table.writer.submit(lambda journal: ids.append(new.write(journal)))
     # given to the writer without waiting for it: nothing of the game is written yet
-    assert not ticket.done and ids == [] and _games_in_file(table.path) == 1
+    assert not ticket.done and ids == [] and len(committed_games(table.path)) == 1
     held.set()
-    assert ticket.wait(10) and ticket.error is None and _games_in_file(table.path) == 2
+    assert ticket.wait(10) and ticket.error is None and len(committed_games(table.path)) == 2
     session = new.open(table.journal, ids[0])
     session.writer = table.writer
     # the same game as one started on this thread (`Session.start`), and as its replay
@@ -145,7 +133,7 @@ def test_a_new_game_s_row_the_writer_fails_to_write_leaves_no_game(table: Table)
     new = Session.prepare(RULES, setup(seed=5))
     ticket = table.writer.submit(new.write)
     assert ticket.wait(10) and isinstance(ticket.error, JournalError)
-    assert _games_in_file(table.path) == 1  # the table's own game only
+    assert len(committed_games(table.path)) == 1  # the table's own game only
 
 
 def test_a_full_queue_refuses_the_next_job_and_says_so(tmp_path: Path) -> None:
@@ -276,15 +264,9 @@ def test_failure_a_full_disk(table: Table) -> None:
 def test_the_failure_path_under_the_slow_card_rig(tmp_path: Path) -> None:
     from bench.slow_card import SlowCard
 
-    log = tmp_path / "syncs.log"
-    env = SlowCard("fixed:20", seed=32, folder=tmp_path, log=log).environment()
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         "--basetemp", str(tmp_path / "child"), str(Path(__file__)),
-         "-k", "failure and not under_the_slow_card_rig"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    assert "3 passed" in done.stdout  # read-only, a lock, a full disk
+    out, log = pytest_under_the_rig("fixed:20", tmp_path, str(Path(__file__)),
+                                    "failure and not under_the_slow_card_rig")
+    assert "3 passed" in out  # read-only, a lock, a full disk
     syncs = SlowCard.delays(log)
     journals = [s for s in syncs if s[3].endswith(f"{FILE_NAME}-wal")]
     assert len(journals) >= 20 and all(s[1] == 20.0 for s in journals)

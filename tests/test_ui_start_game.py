@@ -12,16 +12,13 @@ sync of the journal's folder 100 ms, in a child process)."""
 from __future__ import annotations
 
 import os
-import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests import test_ui_clock
-from tests.helpers.writer import Gate, on_writer_connection
+from tests.helpers.writer import Gate, committed_games, on_writer_connection, pytest_under_the_rig
 from tests.test_ui_clock import FakeClock
 from tests.uidriver import Driver
 
@@ -29,17 +26,12 @@ fake = test_ui_clock.fake  # the clock screens' monotonic clock, held still (a f
 
 pytestmark = pytest.mark.ui
 
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def _games(ui: Driver) -> list[tuple[int, str]]:
     """The games another program reading the file sees (committed only)."""
     assert ui.app.journal.path is not None
-    db = sqlite3.connect(ui.app.journal.path)
-    try:
-        return db.execute("SELECT id, kind FROM games ORDER BY id").fetchall()
-    finally:
-        db.close()
+    return committed_games(ui.app.journal.path)
 
 
 def _record_openings(ui: Driver) -> list[tuple[int, list[tuple[int, str]]]]:
@@ -248,14 +240,7 @@ def test_the_start_under_the_slow_card_rig(tmp_path: Path) -> None:
         pytest.fail("needs an X display: run the tests under xvfb-run")
     from bench.slow_card import SlowCard
 
-    log = tmp_path / "syncs.log"
-    env = SlowCard("fixed:100", seed=32, folder=tmp_path, log=log).environment()
-    done = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-         "--basetemp", str(tmp_path / "child"), str(Path(__file__)),
-         "-k", "on_any_card"],
-        cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    assert "1 passed" in done.stdout
+    out, log = pytest_under_the_rig("fixed:100", tmp_path, str(Path(__file__)), "on_any_card")
+    assert "1 passed" in out
     wal = [s for s in SlowCard.delays(log) if s[3].endswith("-wal")]
     assert wal and all(s[1] == 100.0 for s in wal)  # the rig delayed the row's sync

@@ -4,10 +4,15 @@ the test says (a card still syncing), or that fail (a full disk)."""
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 from companion.writer import Writer
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def committed_actions(path: Any) -> int:
@@ -17,6 +22,32 @@ def committed_actions(path: Any) -> int:
         return int(db.execute("SELECT count(*) FROM actions").fetchone()[0])
     finally:
         db.close()
+
+
+def committed_games(path: Any) -> list[tuple[int, str]]:
+    """The games (id, kind) another program reading the file sees (committed only)."""
+    db = sqlite3.connect(path)
+    try:
+        return db.execute("SELECT id, kind FROM games ORDER BY id").fetchall()
+    finally:
+        db.close()
+
+
+def pytest_under_the_rig(profile: str, tmp_path: Path, test_file: str, keyword: str
+                         ) -> tuple[str, Path]:
+    """Run the tests of `test_file` chosen by `keyword` in a child pytest whose journal
+    syncs the slow-card rig delays by `profile` (seeded); they must pass. The child's
+    output and the rig's log of the syncs it delayed."""
+    from bench.slow_card import SlowCard
+
+    log = tmp_path / "syncs.log"
+    env = SlowCard(profile, seed=32, folder=tmp_path, log=log).environment()
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+         "--basetemp", str(tmp_path / "child"), test_file, "-k", keyword],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
+    return done.stdout, log
 
 
 class Gate:
