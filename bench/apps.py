@@ -48,6 +48,15 @@ def bare_app(on_build: Callable[[Any], None] | None = None) -> Any:
     return BareApp()
 
 
+def open_new_game(ui: Any, kind: str, setup: dict[str, Any], timeout: float = 10.0) -> Any:
+    """Start a game of `kind` in the driven app and wait for it to open (on a slow card
+    its row is durable only later): its session."""
+    opened: list[Any] = []
+    ui.app.start_game(kind, setup, done=opened.append)
+    ui.wait_until(lambda: bool(opened), timeout=timeout)
+    return opened[0]
+
+
 class FlipProbe:
     """Counts buffer swaps and calls `on_frame(n, t)` right after each one completed.
 

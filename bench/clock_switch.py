@@ -30,7 +30,7 @@ def run_ours(switches: int, data_dir: Path) -> dict[str, Any]:
     cfg = _prepare_kivy(ours=True)
     from kivy.base import EventLoop
 
-    from bench.apps import FlipProbe
+    from bench.apps import FlipProbe, open_new_game
     from companion.games.clock import commands as c
     from companion.games.clock.presets import load_presets, setup_for
     from companion.journal import Journal
@@ -47,12 +47,8 @@ def run_ours(switches: int, data_dir: Path) -> dict[str, Any]:
     ui.wait_until(lambda: app.writer is not None)
     preset = load_presets().get("chess-5m-3s")
     assert preset is not None
-    opened: list[Any] = []  # the clock opens once its row is durable
-    app.start_game("clock", setup_for(
-        preset, [{"name": f"Player {i + 1}"} for i in range(4)], seed=1, start=0),
-        done=opened.append)
-    ui.wait_until(lambda: bool(opened))
-    session = opened[0]
+    session = open_new_game(ui, "clock", setup_for(
+        preset, [{"name": f"Player {i + 1}"} for i in range(4)], seed=1, start=0))
     app.send(c.Start(at=moment.now()))
     ui.pump(3)
     screen = app.root.get_screen("clock_play")

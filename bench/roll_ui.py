@@ -34,7 +34,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from bench.apps import FlipProbe, configure_bare, quiet_kivy, rss_kib
+from bench.apps import FlipProbe, configure_bare, open_new_game, quiet_kivy, rss_kib
 from bench.stats import ratio, summary
 
 WARMUP_ROLLS = 10  # first textures, first code paths: not counted
@@ -211,13 +211,10 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
 
     def new_game() -> None:
         nonlocal games
-        opened: list[Any] = []  # the game opens once its row is durable
-        app.start_game("evil", {
+        open_new_game(ui, "evil", {
             "players": [{"name": n, "character": ch} for n, ch in PLAYERS],
             "treasures": {colour: MINUTES for colour in ("red", "green", "blue")}},
-            done=opened.append)
-        ui.wait_until(lambda: bool(opened))
-        opened[0].subscribe(observe)  # after the app's own observer: the labels are set
+        ).subscribe(observe)  # after the app's own observer: the labels are set
         games += 1
         ui.pump(3)
 

@@ -77,7 +77,7 @@ def run_ours(rolls: int, data_dir: Path, seed: int) -> dict[str, Any]:
     configure_kivy(cfg)
     from kivy.base import EventLoop
 
-    from bench.apps import FlipProbe
+    from bench.apps import FlipProbe, open_new_game
     from bench.games import MINUTES, PLAYERS
     from companion.games.evil import commands as c
     from companion.journal import Journal
@@ -115,13 +115,10 @@ def run_ours(rolls: int, data_dir: Path, seed: int) -> dict[str, Any]:
             told["turn"] = screen.turn_label.text
 
     def new_game() -> None:
-        opened: list[Any] = []  # on the card, the game opens once its row is durable
-        app.start_game("evil", {
+        open_new_game(ui, "evil", {
             "players": [{"name": n, "character": ch} for n, ch in PLAYERS],
             "treasures": {colour: MINUTES for colour in ("red", "green", "blue")}},
-            done=opened.append)
-        ui.wait_until(lambda: bool(opened), timeout=MAX_SECONDS)
-        opened[0].subscribe(observe)
+            timeout=MAX_SECONDS).subscribe(observe)
         ui.pump(3)
 
     def rolls_in_journal() -> int:
