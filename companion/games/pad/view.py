@@ -182,7 +182,7 @@ def _sheet_view(state: PadState, last: tuple[PadState, SheetView] | None) -> She
         before, kept = (last[0].rounds, last[1].rows) if last is not None \
             and _same_rounds_basis(last[0], state) else ((), ())
         for r, row in enumerate(state.rounds):
-            same = r < len(before) and r < len(kept) and before[r] is row
+            same = r < len(before) and before[r] is row  # (a row view per round)
             rows.append(kept[r] if same else _round_row(state, r))
     else:
         for i, cat in enumerate(t.categories):
