@@ -145,6 +145,7 @@ def placeholder_number(name: str) -> int | None:
     return int(digits.group()) if digits else None
 
 
+NAMES_KEPT = 256  # names `Translator.name` keeps said
 NAME_PARAMS = frozenset({"player", "winner", "leader"})
 JOINED_PARAMS = frozenset({"players", "names", "who"})
 _JOINED_MAX = 8 * (NAME_MAX + 2)  # characters of names joined ("Ann, Bob, ...")
@@ -176,6 +177,8 @@ class Translator:
             language = FALLBACK
         self.language = language
         self.locales_dir = locales_dir
+        #: each name as `name` says it: a sheet asks for eight players' at each action
+        self._names: dict[str, str] = {}
 
     def _text(self, key: str, n: int | None) -> str | None:
         """The key's text in the language, else in English: the plural form `n` asks
@@ -223,8 +226,17 @@ class Translator:
         """A player's name as a screen shows it (`companion.names.display_name`), a
         guest's in this language: "Player 3" of a game set up in English is "Joueur 3"
         once the screen speaks French (issue 29: a guest has one name everywhere)."""
-        number = placeholder_number(name)
-        return display_name(name) if number is None else self.guest(number)
+        if not isinstance(name, str):  # (a damaged set-up's): said, not kept
+            number = placeholder_number(name)
+            return display_name(name) if number is None else self.guest(number)
+        found = self._names.get(name)
+        if found is None:
+            number = placeholder_number(name)
+            found = display_name(name) if number is None else self.guest(number)
+            if len(self._names) >= NAMES_KEPT:  # a night's names are a few dozen
+                self._names.clear()
+            self._names[name] = found
+        return found
 
     def resolve(self, value: Any) -> Any:
         """Translate a parameter that is itself a message."""

@@ -367,6 +367,26 @@ def test_dates_prepared_on_a_worker_load_nothing_when_a_screen_shows_them(
     assert "2026" in translator.when(1_795_000_000)
 
 
+def test_a_name_said_again_is_said_the_same_and_the_kept_names_stay_bounded() -> None:
+    """A sheet asks each player's name at every action: a name is said once and then
+    kept, the same words each time, and a night of many names keeps a bounded few."""
+    from companion import i18n
+    from companion.i18n import Translator
+    from companion.names import display_name
+
+    fr = Translator("fr")
+    names = ["Player 3", " Anne  Marie ", "Joueur 7", "Zoë"]
+    first = [fr.name(n) for n in names]
+    assert first == ["Joueur 3", display_name(" Anne  Marie "), "Joueur 7", "Zoë"]
+    assert [fr.name(n) for n in names] == first
+    for k in range(3 * i18n.NAMES_KEPT):
+        assert fr.name(f"Player {k}") == f"Joueur {k}"
+    assert len(fr._names) <= i18n.NAMES_KEPT
+    kept = len(fr._names)
+    assert fr.name(["not", "a", "name"]) == display_name(["not", "a", "name"])  # said
+    assert len(fr._names) == kept  # (not kept)
+
+
 def test_a_guest_is_said_in_the_language_on_screen() -> None:
     """Issue 29: a seat nobody named, set up in one language, is said in the language on
     screen, in a name and in a message's name parameters; a typed name stays as typed."""

@@ -408,3 +408,56 @@ def test_after_sigkill_with_a_players_menu_open_the_menu_comes_back(tmp_path: An
     assert after["dialog"] == before["dialog"] == "player"
     assert after["dialog_texts"] == before["dialog_texts"]
     assert after["texts"] == before["texts"]
+
+
+def test_the_sheet_is_one_grid_with_the_cell_typed_in_drawn_over_it(launch: Any) -> None:
+    """The cells are a paper sheet's grid: every cell shown is a square of the panel's
+    colour (one drawing instruction of the sheet's), the gaps between show the
+    background, and only a cell that looks otherwise (the one typed in, a missing
+    score) draws a box of its own, which moves with the keypad's cell."""
+    from kivy.core.window import Window
+    from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+
+    from ui import theme
+
+    ui = launch()
+    start_four(ui)
+    enter(ui, "12")
+    enter(ui, "7")  # round 1: Ann and Bob scored, Cy typed in, Dee missing
+    sheet = ui.app.root.get_screen("pad_play").sheet
+
+    def colour(x: float, y: float) -> tuple[int, ...]:
+        Window.canvas.ask_update()
+        Window.dispatch("on_draw")
+        return tuple(glReadPixels(int(x), int(y), 1, 1, GL_RGBA, GL_UNSIGNED_BYTE))[:3]
+
+    def rgb(rgba: tuple[float, ...]) -> tuple[int, ...]:
+        return tuple(round(c * 255) for c in rgba[:3])
+
+    def near(got: tuple[int, ...], want: tuple[int, ...]) -> bool:
+        return all(abs(a - b) <= 2 for a, b in zip(got, want, strict=True))
+
+    def corner(tid: str, dx: float = 3, dy: float = 3) -> tuple[float, float]:
+        widget = ui.visible(tid)
+        assert widget is not None, tid
+        x, y = widget.to_window(widget.x, widget.y)
+        return x + dx, y + dy  # inside the cell, clear of its figure
+
+    ann, bob, cy = (cell(ui, "1", seat) for seat in range(3))
+    for tid in (ann, bob):  # scored: the grid's panel, no box of their own
+        assert near(colour(*corner(tid)), rgb(theme.PANEL)), tid
+        widget = ui.visible(tid)
+        assert widget._rect.instruction not in widget.canvas.before.children
+    typed_in = ui.visible(cy)
+    assert near(colour(*corner(cy)), rgb(theme.SELECTED))
+    assert typed_in._rect.instruction in typed_in.canvas.before.children
+    # the gap between Ann's cell and Bob's is the background's
+    x, y = corner(ann)
+    gap = ui.visible(ann).width + 1
+    assert near(colour(x + gap - 3, y), rgb(theme.BACKGROUND))
+    enter(ui, "3")  # Cy scored: the keypad moves on to Dee, and so does the box
+    assert near(colour(*corner(cy)), rgb(theme.PANEL))
+    assert typed_in._rect.instruction not in typed_in.canvas.before.children
+    assert near(colour(*corner(cell(ui, "1", 3))), rgb(theme.SELECTED))
+    assert len(sheet._grid.indices) == 6 * sum(
+        1 for _label, cells in sheet.row_widgets for c in cells if c.opacity)

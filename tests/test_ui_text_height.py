@@ -48,3 +48,35 @@ def test_a_text_is_laid_out_once_and_kept(window: None,
     assert measure.text_height(label, 300) > first and calls == [1]
     # the label's own wrapping is left as it was
     assert label.text_size == [None, None]
+
+
+@pytest.mark.parametrize("padding", [0, (4, 2), (3, 1, 5, 6)])
+@pytest.mark.parametrize("line_height", [1.0, 1.2])
+def test_a_line_that_fits_has_the_drawn_height_without_a_layout(
+        window: None, monkeypatch: pytest.MonkeyPatch, padding: object,
+        line_height: float) -> None:
+    """A text on one line (the score pad's headline, new at each action) is measured by
+    the font alone: the same height as drawn, at widths on either side of the text's
+    own, where Kivy's layout starts to wrap it."""
+    from kivy.uix.label import Label
+
+    for text in ("Round 63: 3 scores missing (?)", "Manche 12 : en attente de Joueur 8",
+                 "W", "Hg · ½"):
+        for size in (14, 20, 26.5):
+            probe = Label(text=text, font_size=size, padding=padding,
+                          line_height=line_height)
+            own = probe._label.get_extents(text)[0]
+            for width in (own - 3, own, own + 1, own + 6, own + 11, own + 20, own + 40):
+                label = Label(text=text, font_size=size, bold=size > 20, padding=padding,
+                              line_height=line_height, halign="left")
+                calls: list[int] = []
+                render = label._label.render
+                monkeypatch.setattr(label._label, "render",
+                                    lambda *a, r=render, c=calls: c.append(1) or r(*a))
+                measured = measure.text_height(label, width)
+                monkeypatch.undo()
+                label.text_size = (width, None)
+                label.texture_update()
+                assert measured == label.texture_size[1], (text, size, width)
+                if width >= own + 20:  # room to spare beside the padding: no layout
+                    assert calls == [], (text, size, width)

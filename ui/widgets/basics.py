@@ -156,13 +156,17 @@ class Tap(ButtonBehavior, KeptLabel):
         self.disabled_color = theme.disabled_text(rgba)
         self._redraw()
 
-    def _redraw(self, *_: Any) -> None:
+    def look(self) -> theme.Rgba:
+        """The fill as it shows now: dimmed when disabled, darker while pressed or
+        working."""
         if self.disabled:
-            self._color.rgba = theme.disabled(self._fill)
-        elif self.state == "down" or self.working:
-            self._color.rgba = theme.pressed(self._fill)
-        else:
-            self._color.rgba = self._fill
+            return theme.disabled(self._fill)
+        if self.state == "down" or self.working:
+            return theme.pressed(self._fill)
+        return self._fill
+
+    def _redraw(self, *_: Any) -> None:
+        self._color.rgba = self.look()
         self._rect.pos = self.pos
         self._rect.size = self.size
 

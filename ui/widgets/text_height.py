@@ -15,6 +15,35 @@ _KEPT: OrderedDict[tuple[Any, ...], float] = OrderedDict()
 KEEP = 2048
 
 
+def _one_line(core: Any, text: str, width: float) -> float | None:
+    """The height of a text that fits on one line, from the font's measure of it alone
+    (as Kivy's layout makes it: the line's height times `line_height`, whole pixels,
+    and the padding); None when it may wrap or the options ask for Kivy's layout (a
+    new text each action, the score pad's headline: most of fitting it was its
+    layout)."""
+    options = core.options
+    if "\n" in text or options.get("markup") or options.get("shorten") \
+            or options.get("max_lines") or type(core).__name__ != "LabelSDL2":
+        return None
+    across, up = _padding(options.get("padding"))
+    measured, line = core.get_extents(text)
+    if measured > int(width) - across - 1:  # a pixel short of the edge: may wrap
+        return None
+    return float(int(line * float(options.get("line_height") or 1.0)) + up)
+
+
+def _padding(padding: Any) -> tuple[int, int]:
+    """Kivy's padding across and up (left + right, top + bottom, whole pixels, as its
+    layout counts them), given as one value, two or four."""
+    values = list(padding) if isinstance(padding, (list, tuple)) else [padding or 0]
+    if len(values) == 1:
+        values *= 4
+    elif len(values) == 2:
+        values *= 2
+    left, top, right, bottom = (float(v) for v in values[:4])
+    return int(left + right), int(top + bottom)
+
+
 def text_height(label: Any, width: float) -> float:
     """The height of `label`'s texture once wrapped at `width` with its current font;
     as Kivy's own layout gives it (the label's core text, layout only)."""
@@ -29,6 +58,8 @@ def text_height(label: Any, width: float) -> float:
         return found
     if not label.text:
         height = 0.0
+    elif (one := _one_line(core, label.text, width)) is not None:
+        height = one
     else:
         kept = core.text_size
         core.text_size = (width, None)
