@@ -227,16 +227,18 @@ class Translator:
         guest's in this language: "Player 3" of a game set up in English is "Joueur 3"
         once the screen speaks French (issue 29: a guest has one name everywhere)."""
         if not isinstance(name, str):  # (a damaged set-up's): said, not kept
-            number = placeholder_number(name)
-            return display_name(name) if number is None else self.guest(number)
+            return self._say_name(name)
         found = self._names.get(name)
         if found is None:
-            number = placeholder_number(name)
-            found = display_name(name) if number is None else self.guest(number)
+            found = self._say_name(name)
             if len(self._names) >= NAMES_KEPT:  # a night's names are a few dozen
                 self._names.clear()
             self._names[name] = found
         return found
+
+    def _say_name(self, name: Any) -> str:
+        number = placeholder_number(name)
+        return display_name(name) if number is None else self.guest(number)
 
     def resolve(self, value: Any) -> Any:
         """Translate a parameter that is itself a message."""

@@ -25,23 +25,14 @@ def _one_line(core: Any, text: str, width: float) -> float | None:
     if "\n" in text or options.get("markup") or options.get("shorten") \
             or options.get("max_lines") or type(core).__name__ != "LabelSDL2":
         return None
-    across, up = _padding(options.get("padding"))
+    # Kivy keeps the padding as four values (left, top, right, bottom) and its layout
+    # counts each pair in whole pixels
+    left, top, right, bottom = options["padding"]
+    across, up = int(left + right), int(top + bottom)
     measured, line = core.get_extents(text)
     if measured > int(width) - across - 1:  # a pixel short of the edge: may wrap
         return None
     return float(int(line * float(options.get("line_height") or 1.0)) + up)
-
-
-def _padding(padding: Any) -> tuple[int, int]:
-    """Kivy's padding across and up (left + right, top + bottom, whole pixels, as its
-    layout counts them), given as one value, two or four."""
-    values = list(padding) if isinstance(padding, (list, tuple)) else [padding or 0]
-    if len(values) == 1:
-        values *= 4
-    elif len(values) == 2:
-        values *= 2
-    left, top, right, bottom = (float(v) for v in values[:4])
-    return int(left + right), int(top + bottom)
 
 
 def text_height(label: Any, width: float) -> float:

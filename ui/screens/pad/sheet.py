@@ -10,8 +10,8 @@ action; every cell is a button (tap: type in it, to enter or correct).
 The cells are drawn as a paper sheet's grid: every cell shown is a square of the
 panel's colour in one drawing instruction of the sheet's (`_draw_grid`), and a cell
 draws a box of its own only while it looks otherwise (typed in, missing, fixed,
-pressed). Eight players' page is some fifty cells: fifty draws fewer at every frame,
-which is most of what a frame of this screen costs.
+pressed). Eight players' page is 48 cells, of which a few look otherwise: some forty
+draws fewer at every frame, the most of what a frame of this screen cost.
 
 Tags: `sheet.name.<seat>`, `sheet.label.<k>` and `sheet.cell.<k>.<seat>` (the k-th row
 shown: a button keeps its tag where it is, whatever row the page shows there),
@@ -239,7 +239,7 @@ class Sheet(BoxLayout):
             self.name_labels.append(label)
             names.add_widget(label)
         self.add_widget(names)
-        self.row_widgets: list[tuple[Text, list[Tap]]] = []
+        self.row_widgets = []
         for k in range(fits):
             line = BoxLayout(spacing=dp(GAP))
             label = follow_width(Text("", size=theme.SIZE_SMALL, halign="right",
@@ -278,7 +278,7 @@ class Sheet(BoxLayout):
         indices: list[int] = []
         for _label, cells in self.row_widgets:
             for cell in cells:
-                if cell.opacity == 0 or cell.parent is None:
+                if cell.opacity == 0:
                     continue
                 x, y = cell.pos
                 w, h = cell.size
