@@ -168,6 +168,9 @@ class Journal:
     _queued: Callable[[bool], None] | None = None
     #: why a held action could not be committed when another write came first
     _release_failure: JournalError | None = None
+    #: called on the writing thread when a write's statements are done and its COMMIT
+    #: (the sync) begins: the app's writer tells the UI thread, which draws meanwhile
+    before_commit: Callable[[], None] | None = None
 
     def __init__(self, path: Path | str, *, timeout: float = 2.0,
                  read_only: bool = False, precheck: Precheck | None = None) -> None:
@@ -368,6 +371,8 @@ class Journal:
             if hold:
                 self._held = True
             else:
+                if self.before_commit is not None:
+                    self.before_commit()
                 self._db.execute("COMMIT")
         except sqlite3.Error as exc:
             raise self._write_error(exc) from exc

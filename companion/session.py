@@ -508,6 +508,21 @@ class Session:
         wait."""
         return self._in_flight is not None and self._in_flight.ticket.done
 
+    @property
+    def in_flight_update(self) -> Update | None:
+        """What the observers will be told once the action with the writer is durable
+        (a screen may draw it meanwhile, and show it only then)."""
+        flight = self._in_flight
+        if flight is None:
+            return None
+        return Update(flight.verb, flight.command, flight.events, flight.state)
+
+    def wait_for_sync(self, timeout: float) -> bool:
+        """Wait up to `timeout` s for the action with the writer to be written with only
+        its commit's sync left (or ended); True if it is."""
+        flight = self._in_flight
+        return flight is not None and flight.ticket.wait_syncing(timeout)
+
     def wait_for_commit(self, timeout: float) -> bool:
         """Wait up to `timeout` s for the action with the writer to end; True if it has
         (then `settle` will not wait)."""

@@ -62,10 +62,13 @@ class WriterFull(CompanionError):
 
 
 class Ticket:
-    """One job's outcome, set by the writer thread: `wait()` until it is done."""
+    """One job's outcome, set by the writer thread: `wait()` until it is done;
+    `wait_syncing()` until its statements are written and only its commit's sync is
+    left (or it is done)."""
 
     def __init__(self) -> None:
         self._done = threading.Event()
+        self._syncing = threading.Event()
         self.error: BaseException | None = None
 
     @property
@@ -75,9 +78,18 @@ class Ticket:
     def wait(self, timeout: float | None = None) -> bool:
         return self._done.wait(timeout)
 
+    def wait_syncing(self, timeout: float | None = None) -> bool:
+        """True once the job's COMMIT has begun (the writer thread then waits for the
+        disk without the interpreter's lock) or the job is done."""
+        return self._syncing.wait(timeout)
+
+    def _begin_sync(self) -> None:
+        self._syncing.set()
+
     def _finish(self, error: BaseException | None) -> None:
         self.error = error
         self._done.set()
+        self._syncing.set()
 
 
 Job = Callable[[Journal], Any]
@@ -170,7 +182,8 @@ class Writer:
             if item is None:
                 break
             job, ticket = item
-            error = self._open_error if journal is None else self._run(journal, job)
+            error = self._open_error if journal is None else \
+                self._run(journal, job, ticket)
             self._committed()
             with self._count:
                 self._pending -= 1
@@ -183,7 +196,8 @@ class Writer:
             journal.close()
 
     @staticmethod
-    def _run(journal: Journal, job: Job) -> BaseException | None:
+    def _run(journal: Journal, job: Job, ticket: Ticket) -> BaseException | None:
+        journal.before_commit = ticket._begin_sync
         try:
             job(journal)
         except sqlite3.Error as exc:
@@ -191,6 +205,8 @@ class Writer:
                                 reason=str(exc))
         except BaseException as exc:  # the action's owner raises it on the UI thread
             return exc
+        finally:
+            journal.before_commit = None
         return None
 
     def _committed(self) -> None:

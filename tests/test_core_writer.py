@@ -27,7 +27,12 @@ from companion.messages import RuleError
 from companion.session import Session, Update
 from companion.writer import Writer, WriterFull
 from tests.helpers.evil import digest, setup, start
-from tests.helpers.writer import committed_actions, committed_games, pytest_under_the_rig
+from tests.helpers.writer import (
+    SyncGate,
+    committed_actions,
+    committed_games,
+    pytest_under_the_rig,
+)
 
 
 def _wal_frames(path: Path) -> int:
@@ -91,6 +96,47 @@ def test_an_action_is_on_the_stacks_and_told_only_once_durable(table: Table) -> 
     assert [u.verb for u in table.updates] == ["do"] and committed_actions(table.path) == 1
     assert table.session.state.time == before.time + 1 and table.session.can_undo()
     assert not table.session.in_flight
+
+
+def test_an_action_says_when_only_its_sync_is_left(table: Table) -> None:
+    """The UI thread draws an action while the card syncs it (`CompanionApp._draw_early`):
+    the ticket says when the action's statements are written and its COMMIT has begun,
+    before it is durable; the action reaches the stacks and the observers only once it
+    is."""
+    gate = SyncGate(table.writer)
+    table.session.dispatch(c.MoveTime(1))
+    assert table.session.wait_for_sync(10)
+    assert gate.at_sync.is_set() and not table.session.committed
+    assert committed_actions(table.path) == 0 and table.updates == []
+    told = table.session.in_flight_update
+    assert told is not None and (told.verb, told.command) == ("do", c.MoveTime(1))
+    assert told.state.time == table.session.state.time + 1
+    gate.release()
+    table.session.settle()
+    assert committed_actions(table.path) == 1 and table.updates == [told]
+    assert table.session.in_flight_update is None
+    assert not table.session.wait_for_sync(0)  # nothing with the writer
+
+
+def test_a_job_that_fails_before_its_sync_ends_the_wait_for_the_sync(table: Table) -> None:
+    def refused(_journal: Journal) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    ticket = table.writer.submit(refused)
+    assert ticket.wait_syncing(10) and ticket.done
+    assert isinstance(ticket.error, JournalError)
+
+
+def test_a_sync_that_fails_leaves_the_action_undone(table: Table) -> None:
+    gate = SyncGate(table.writer, fail=sqlite3.OperationalError("disk I/O error"))
+    before = table.session.state
+    table.session.dispatch(c.MoveTime(1))
+    assert table.session.wait_for_sync(10) and not table.session.committed
+    gate.release()
+    with pytest.raises(JournalError):
+        table.session.settle()
+    assert table.session.state is before and table.updates == []
+    assert committed_actions(table.path) == 0 and not table.session.can_undo()
 
 
 # -- a new game: checked on the UI thread, its row written by the writer ----------------

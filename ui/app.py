@@ -45,6 +45,11 @@ _SEEDS = random.SystemRandom()  # the OS's randomness, as `secrets` uses
 #: (~0.3 ms) ends within it, and the action is shown in this very frame, as before the
 #: writer thread; a card's sync goes on beside the screen (a frame is 16.7 ms)
 COMMIT_GRACE = 0.005
+#: how long a frame drawn while its action's commit syncs (`_draw_early`) waits for that
+#: commit at the swap: a card's usual sync ends within it and the frame is swapped the
+#: moment the action is durable; a longer one has the frame taken back (never shown) and
+#: the action shown when the writer hands it back, as on a stalled card
+SWAP_HOLD = 1 / 60
 #: taps that may wait behind an action being saved; one more is refused, and said (a
 #: card stalled this long is a fault to tell, not a queue to grow)
 WAITING_TAPS = 16
@@ -115,6 +120,11 @@ class CompanionApp(App):
         self._started = False
         #: buttons that started an action being saved: pressed-looking until it is shown
         self._working: list[Any] = []
+        #: the play screen that has drawn the action with the writer before it is
+        #: durable (`_draw_early`): its frame waits for the commit at the swap
+        self._early_screen: Any = None
+        #: that action was settled at the swap: the hand-back goes on with what waits
+        self._settled_early = False
         #: when ROLL may roll again (a roll's result plus `display.roll_guard`)
         self._roll_ready_at = 0.0
         self.roll_guard = float(config.get("display.roll_guard", 0.4))
@@ -716,13 +726,17 @@ class CompanionApp(App):
         frame; then the next tap that waited behind it."""
         self._night_writes_ended()
         session = self.session
-        if session is None or not session.committed:
+        if session is None:
             return
-        rolled = _rolls(session.in_flight_command)
-        if not self.settle():
+        if session.committed:
+            rolled = _rolls(session.in_flight_command)
+            if not self.settle():
+                return
+            if rolled:
+                self._roll_ready_at = time.monotonic() + self.roll_guard
+        elif not self._settled_early:
             return
-        if rolled:
-            self._roll_ready_at = time.monotonic() + self.roll_guard
+        self._settled_early = False
         # each as if tapped now: one the rules refuse says why, and the next goes on
         while self._waiting and self.session is not None and not self.session.in_flight:
             self._start(self._waiting.popleft())
@@ -744,12 +758,64 @@ class CompanionApp(App):
 
     def _redraw(self) -> None:
         """The play screen drawn again from the state as it is (an action not saved)."""
+        self._take_back_early()
         if self.session is None:
             return
         screen = self.root.get_screen(self.screen_name(self.session.rules.kind, "play"))
         screen.after_update(None)
 
+    # -- an action drawn while its commit syncs -----------------------------------------
+    def _draw_early(self, session: Session, until: float) -> bool:
+        """Draw the action with the writer while the card syncs it, if its screen can
+        take the drawing back (`PlayScreen.draws_early`): waits (without the
+        interpreter's lock) until the writer has written it and only the sync is left,
+        so that the disk and the drawing run side by side; the frame is swapped only
+        once the action is durable (`_swap_early`). False if not drawn (an action that
+        is durable by then is shown as any other)."""
+        update = session.in_flight_update
+        if update is None:
+            return False
+        screen = self.root.get_screen(self.screen_name(session.rules.kind, "play"))
+        if not screen.draws_early(update):
+            return False
+        if not session.wait_for_sync(max(0.0, until - time.monotonic())) \
+                or session.committed:
+            return False
+        self._early_screen = screen
+        screen.draw_early(update)
+        return True
+
+    def _swap_early(self) -> bool:
+        """The frame drawn shows an action not known durable yet: True to swap it (its
+        commit ended within `SWAP_HOLD` and it is settled), False to drop it (the
+        commit takes longer, or failed: the screen draws the durable state again, and
+        the action is shown when it lands, or its failure said)."""
+        from kivy.graphics.opengl import glFlush
+
+        glFlush()  # rendered (llvmpipe's threads, a GPU) while the commit syncs
+        session = self.session
+        if session is None or not session.wait_for_commit(SWAP_HOLD):
+            self._take_back_early()
+            return False
+        if not self.settle():  # said, and the durable state drawn again (`_redraw`)
+            return False
+        # the screen was told it (`_on_update`); the hand-back goes on with the taps
+        # that wait and the buttons' looks
+        self._settled_early = True
+        if self._early_screen is not None:  # another session's action: not this frame's
+            self._take_back_early()
+            return False
+        return True
+
+    def _take_back_early(self) -> None:
+        """The action drawn early is not shown: its screen draws the durable state."""
+        screen, self._early_screen = self._early_screen, None
+        if screen is not None and screen.early is not None:
+            screen.take_back_early()
+
     def _before_flip(self, _window: Any) -> bool:
+        if self._early_screen is not None:
+            return not self._swap_early()
         if self.session is None or not self.session.holding:
             return False  # (with the writer, a frame only ever shows what is durable)
         from kivy.graphics.opengl import glFlush
@@ -792,6 +858,13 @@ class CompanionApp(App):
         self._settle_soon()  # (the frame's swap settles first)
         kind = self.session.rules.kind if self.session else ""
         screen = self.root.get_screen(self.screen_name(kind, "play"))
+        early = screen.early
+        if screen is self._early_screen and early is not None \
+                and update.command is early.command and update.state is early.state:
+            self._early_screen = None
+            screen.landed_early()  # drawn already, in the frame about to be swapped
+            return
+        self._take_back_early()
         screen.after_update(update)
 
     # -- actions: every touch and button comes through here ----------------------------
@@ -864,7 +937,12 @@ class CompanionApp(App):
             self.show_error(exc.message)
             return False
         session = self.session
-        if session is not None and session.wait_for_commit(COMMIT_GRACE):
+        if session is None or not session.in_flight:
+            return True
+        until = time.monotonic() + COMMIT_GRACE
+        if self._draw_early(session, until):
+            return True
+        if session.wait_for_commit(max(0.0, until - time.monotonic())):
             self._commit_ended()  # durable already: shown in this frame
         return True
 

@@ -86,6 +86,51 @@ class Gate:
         self.release(1000)
 
 
+class SyncGate:
+    """Every job given to `writer` writes its statements, then waits at its commit
+    (the sync: `Journal.before_commit`) until the test lets it through, as on a card
+    that takes its time to sync; `fail`: it then fails there, as on a full disk."""
+
+    def __init__(self, writer: Writer, fail: BaseException | None = None) -> None:
+        self.writer = writer
+        self.fail = fail
+        self._through = threading.Semaphore(0)
+        self.at_sync = threading.Event()  # a job is waiting at its sync
+        self.tickets: list[Any] = []
+        self._submit = writer.submit
+
+        def submit(job: Any) -> Any:
+            def held(journal: Any) -> Any:
+                begin = journal.before_commit
+
+                def at_sync() -> None:
+                    if begin is not None:
+                        begin()
+                    self.at_sync.set()
+                    self._through.acquire(timeout=60)
+                    if self.fail is not None:
+                        raise self.fail
+
+                journal.before_commit = at_sync
+                return job(journal)
+
+            ticket = self._submit(held)
+            self.tickets.append(ticket)
+            return ticket
+
+        writer.submit = submit  # type: ignore[method-assign]
+
+    def release(self, count: int = 1) -> None:
+        for _ in range(count):
+            self._through.release()
+
+    def open(self) -> None:
+        """Let every job through from now on."""
+        self.writer.submit = self._submit  # type: ignore[method-assign]
+        self.fail = None
+        self.release(1000)
+
+
 def on_writer_connection(writer: Writer, change: Any) -> Any:
     """`change(journal)` run on the writer's thread, on its own journal (its result)."""
     out: list[Any] = []

@@ -12,7 +12,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
-from companion.session import Session
+from companion.session import Session, Update
 from ui import theme
 from ui.widgets.basics import Tap, Text, find
 from ui.widgets.components import header
@@ -24,6 +24,9 @@ class PlayScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.session: Session | None = None
+        #: an action drawn while its commit syncs (`draw_early`), not yet durable: the
+        #: screen reads its state until the app swaps that frame or takes it back
+        self.early: Update | None = None
         self._built = False
         self._dialogs: dict[Hashable, Any] = {}
         self.warmed = False  # what an action opens is built (`warm_steps`)
@@ -36,8 +39,34 @@ class PlayScreen(Screen):
 
     @property
     def state(self) -> Any:
+        if self.early is not None:
+            return self.early.state
         assert self.session is not None
         return self.session.state
+
+    # -- an action drawn while its commit syncs -----------------------------------------
+    def draws_early(self, update: Update) -> bool:
+        """Whether `update` (an action with the writer) may be drawn while its commit
+        syncs: only an update whose telling changes this screen's widgets and nothing
+        else (no screen, no dialog, no memory written), so that a frame the app does not
+        swap is taken back by drawing the durable state again. None by default."""
+        return False
+
+    def draw_early(self, update: Update) -> None:
+        """Draw `update` before it is durable; the app swaps that frame only once it is
+        (`CompanionApp._before_flip`), else takes it back (`take_back_early`)."""
+        self.early = update
+        self.after_update(update)
+
+    def landed_early(self) -> None:
+        """The action drawn early is durable and on the session's stacks."""
+        self.early = None
+
+    def take_back_early(self) -> None:
+        """The action drawn early is not durable in time (or failed): the durable state
+        drawn again; the action is told as any other once it lands."""
+        self.early = None
+        self.after_update(None)
 
     def open_session(self, session: Session) -> None:
         if not self._built:
@@ -168,5 +197,10 @@ class PlayScreen(Screen):
 
     def refresh_history_buttons(self) -> None:
         assert self.session is not None
+        if self.early is not None and self.early.verb == "do":
+            # a new action drawn early: it will be the one to undo, and nothing is left
+            # to redo after it
+            self.undo_button.disabled, self.redo_button.disabled = False, True
+            return
         self.undo_button.disabled = not self.session.can_undo()
         self.redo_button.disabled = not self.session.can_redo()

@@ -143,6 +143,15 @@ class PadPlayScreen(PlayScreen):
         elif manager.current != self.name:
             manager.current = self.name
 
+    def draws_early(self, update: Update) -> bool:
+        """A score typed in or cleared on the sheet on show, the game going on: its
+        telling is `refresh` alone (the cell, the total, the keypad's next cell), drawn
+        while the card syncs (`PlayScreen.draw_early`)."""
+        app = App.get_running_app()
+        return (update.verb == "do" and not self._opening and app.dialog is None
+                and type(update.command).__name__ in CELL_COMMANDS
+                and not update.state.finished and app.root.current == self.name)
+
     def reopen(self, manager: Any) -> None:
         from ui.screens.pad.common import recalled
         from ui.screens.pad.dialogs import reopen
