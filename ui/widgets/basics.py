@@ -16,6 +16,22 @@ from ui.widgets.kept_texture import KeptLabel
 from ui.widgets.rounded import RoundedBox
 
 
+class TouchesWithin:
+    """A container whose children all lie inside it: a touch that lands or lifts
+    outside it goes by them. Kivy asks every widget of the tree about every touch;
+    a button pressed inside still hears its release through the touch's grab."""
+
+    def on_touch_down(self, touch: Any) -> bool:
+        if not self.collide_point(*touch.pos):  # type: ignore[attr-defined]
+            return False
+        return bool(super().on_touch_down(touch))  # type: ignore[misc]
+
+    def on_touch_up(self, touch: Any) -> bool:
+        if touch.grab_current is None and not self.collide_point(*touch.pos):  # type: ignore[attr-defined]
+            return False
+        return bool(super().on_touch_up(touch))  # type: ignore[misc]
+
+
 class _ScaleFollower:
     """Keeps a widget's text size or height in step with `app.scale`.
 

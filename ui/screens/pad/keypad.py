@@ -17,14 +17,14 @@ from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
 from ui.screens.castor.common import SYMBOL_FONT
-from ui.widgets.basics import Tap, Text, follow_height, paint_background
+from ui.widgets.basics import Tap, Text, TouchesWithin, follow_height, paint_background
 
 ROWS = (("7", "8", "9", "del"), ("4", "5", "6", "plus"), ("1", "2", "3", "pm"))
 SYMBOLS = {"del": "⌫", "plus": "+", "pm": "±", "point": "."}
 PRESS = {"plus": "+", "point": "."}  # a key's name -> what `typing.press` takes
 
 
-class Keypad(BoxLayout):
+class Keypad(TouchesWithin, BoxLayout):
     """`on_key(key)` gets "0"-"9", "+", "pm", ".", "del" or "enter". `debounce`: a key
     tapped again within so many seconds is the same tap (a cheap panel's double
     contact), counted once."""

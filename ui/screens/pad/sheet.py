@@ -33,7 +33,7 @@ from kivy.uix.widget import Widget
 
 from ui import theme
 from ui.screens.castor.common import SYMBOL_FONT
-from ui.widgets.basics import Tap, Text, follow_height, follow_width
+from ui.widgets.basics import Tap, Text, TouchesWithin, follow_height, follow_width
 
 GAP = 2  # px between rows and columns
 ROW = theme.MIN_TOUCH  # a row's height at 800x480: each cell is a touch target
@@ -143,7 +143,7 @@ class RowSource:
         return self.make(index)
 
 
-class Sheet(BoxLayout):
+class Sheet(TouchesWithin, BoxLayout):
     """The sheet's grid and its pager. `on_cell(row, seat)` is a tap on a cell (`row`:
     the sheet's own index), `on_name(seat)` a tap on a player's name."""
 
