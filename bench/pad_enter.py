@@ -8,6 +8,9 @@ written to the journal first and reopened by the app, as after a power cut. Each
 types a digit on the keypad (not timed), then runs from the release of the touch on
 Enter to the end of the first buffer swap after the session told its observers (once
 the journal committed the `SetCell`) with the player's new total on the sheet's label.
+The sheet draws the entry while the card syncs it (`CompanionApp._draw_early`) and the
+session tells its observers just before that frame's swap, once the commit has ended:
+a frame never shows the entry before it is durable.
 The bare app is `roll_ui.run_bare`: a Button that sets a Label's text, in Kivy's
 default window and with our window settings (no multisampling: like for like).
 
@@ -115,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         heading=f"a value entered to its total shown, {PLAYERS} players x {ROUNDS} rounds, "
                 "{n} each",
         ours_rows=(("our app: Enter, SetCell journaled, the new total shown", "shown_s"),
-                   ("our app: Enter to the screen told (journaled, labels set)",
+                   ("our app: Enter to the observers told (journaled, labels set)",
                     "commit_s")))
 
 

@@ -776,7 +776,8 @@ class CompanionApp(App):
         if update is None:
             return False
         screen = self.root.get_screen(self.screen_name(session.rules.kind, "play"))
-        if not screen.draws_early(update):
+        draws = getattr(screen, "draws_early", None)  # a `PlayScreen`'s (not the tray's)
+        if draws is None or not draws(update):
             return False
         if not session.wait_for_sync(max(0.0, until - time.monotonic())) \
                 or session.committed:
@@ -858,7 +859,7 @@ class CompanionApp(App):
         self._settle_soon()  # (the frame's swap settles first)
         kind = self.session.rules.kind if self.session else ""
         screen = self.root.get_screen(self.screen_name(kind, "play"))
-        early = screen.early
+        early = getattr(screen, "early", None)
         if screen is self._early_screen and early is not None \
                 and update.command is early.command and update.state is early.state:
             self._early_screen = None
