@@ -42,8 +42,29 @@ def main(script: str, argv: list[str] | None, *, run_ours: RunOurs, description:
     count = getattr(parser.parse_args(args), option)
     with tempfile.TemporaryDirectory(prefix=f"bench-{Path(script).stem}-") as temp:
         raw = three_children(script, Path(temp), count)
-    print("\n".join(report(raw, heading.format(n=count), ours_rows)))
+        where = f"the journals in {temp} ({filesystem(Path(temp))}; TMPDIR chooses)"
+    print("\n".join([*report(raw, heading.format(n=count), ours_rows), "", where]))
     return 0
+
+
+def filesystem(path: Path) -> str:
+    """The type of the filesystem holding `path` (tmpfs: a sync costs nothing), from
+    the longest mount point above it in /proc/self/mounts."""
+    best, kind = "", "unknown"
+    try:
+        mounts = Path("/proc/self/mounts").read_text().splitlines()
+    except OSError:
+        return kind
+    resolved = str(path.resolve())
+    for line in mounts:
+        fields = line.split()
+        if len(fields) < 3:
+            continue
+        point = fields[1]
+        inside = resolved == point or resolved.startswith(point.rstrip("/") + "/")
+        if inside and len(point) > len(best):
+            best, kind = point, fields[2]
+    return kind
 
 
 def report(raw: dict[str, Any], heading: str, ours_rows: Sequence[tuple[str, str]]

@@ -69,6 +69,7 @@ def run_ours(entries: int, data_dir: Path) -> dict[str, Any]:
     from ui.screens.pad.common import number
     from ui.widgets.basics import find
 
+    syncs = _time_syncs()
     game = prepare(data_dir / "journal.sqlite3")
     journal = Journal(data_dir / "journal.sqlite3")
     app = CompanionApp(cfg, journal, new_seed=lambda: 1)
@@ -109,7 +110,33 @@ def run_ours(entries: int, data_dir: Path) -> dict[str, Any]:
     journaled = len(journal.entries(session.game_id))
     app.close_dialog()
     return {"commit_s": commit, "shown_s": shown, "labels_wrong": wrong,
-            "journaled": journaled}
+            "journaled": journaled, "sync_s": syncs[-entries:]}
+
+
+def _time_syncs() -> list[float]:
+    """The seconds of each commit's COMMIT on the writer thread, in order: from its
+    statements written to its end, i.e. the disk's sync and then the wait for the
+    interpreter's lock (held by the UI thread while it draws the entry); its tail is
+    the disk's stalls."""
+    from companion.writer import Ticket
+
+    syncs: list[float] = []
+    begun: dict[int, float] = {}
+    begin, finish = Ticket._begin_sync, Ticket._finish
+
+    def timed_begin(ticket: Ticket) -> None:
+        begun[id(ticket)] = time.perf_counter()
+        begin(ticket)
+
+    def timed_finish(ticket: Ticket, error: BaseException | None) -> None:
+        start = begun.pop(id(ticket), None)
+        if start is not None:
+            syncs.append(time.perf_counter() - start)
+        finish(ticket, error)
+
+    Ticket._begin_sync = timed_begin  # type: ignore[method-assign]
+    Ticket._finish = timed_finish  # type: ignore[method-assign]
+    return syncs
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,7 +146,9 @@ def main(argv: list[str] | None = None) -> int:
                 "{n} each",
         ours_rows=(("our app: Enter, SetCell journaled, the new total shown", "shown_s"),
                    ("our app: Enter to the observers told (journaled, labels set)",
-                    "commit_s")))
+                    "commit_s"),
+                   ("the writer's COMMIT: its sync, then the interpreter's lock back",
+                    "sync_s")))
 
 
 if __name__ == "__main__":
