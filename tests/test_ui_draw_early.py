@@ -12,9 +12,13 @@ on screen ever shows the entry while the file does not hold it."""
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
 
 from tests.helpers.writer import SyncGate, committed_actions
 from tests.uidriver import Driver
@@ -33,23 +37,38 @@ def instant_release() -> Any:
     Config.set("graphics", "min_state_time", before)
 
 
+def watch_frames(ui: Driver, monkeypatch: pytest.MonkeyPatch,
+                 swapped: Callable[[list[str]], None]) -> None:
+    """`swapped(totals)` at each buffer swap, with the sheet's totals as that frame was
+    drawn (read as its drawing begins: what the widgets show may change between the
+    drawing and the swap, what the frame shows does not)."""
+    from kivy.core.window import Window
+
+    drawn: list[str] = []
+    draw, swap = Window.on_draw, Window.flip
+
+    def on_draw() -> None:
+        drawn[:] = [ui.text(f"sheet.total.{seat}") for seat in range(2)]
+        draw()
+
+    def flip() -> None:
+        swapped(list(drawn))
+        swap()
+
+    monkeypatch.setattr(Window, "on_draw", on_draw)
+    monkeypatch.setattr(Window, "flip", flip)
+
+
 class Screen:
     """What each buffer swap put on screen: Player 1's total and the actions the file
     held at that moment."""
 
     def __init__(self, ui: Driver, monkeypatch: pytest.MonkeyPatch) -> None:
-        from kivy.core.window import Window
-
         self.ui = ui
         self.path = ui.app.journal.path
         self.swaps: list[tuple[str, int]] = []
-        swap = Window.flip
-
-        def flip() -> None:
-            self.swaps.append((ui.text("sheet.total.0"), committed_actions(self.path)))
-            swap()
-
-        monkeypatch.setattr(Window, "flip", flip)
+        watch_frames(ui, monkeypatch, lambda totals: self.swaps.append(
+            (totals[0], committed_actions(self.path))))
 
     def in_file(self) -> int:
         return committed_actions(self.path)
@@ -149,6 +168,30 @@ def test_a_sync_longer_than_a_frame_never_shows_the_score_before_it_lands(
     assert all(count == before + 1 for total, count in screen.swaps if total == "7")
 
 
+def test_scores_typed_during_a_slow_sync_go_to_the_next_cells_in_turn(
+        launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """"7 Enter 3 Enter 5" while the card still syncs the 7: the keys wait behind it and
+    are applied in turn, as typed: the 3 is the next player's, the 5 is typed in the
+    next round's first cell (never a correction of the cell being saved)."""
+    from ui import app as app_module
+
+    monkeypatch.setattr(app_module, "SWAP_HOLD", 0.0)
+    ui = launch()
+    ad_hoc_pad(ui)
+    app = ui.app
+    gate = SyncGate(app.writer)
+    for key in ("7", "enter", "3", "enter", "5"):
+        ui.tap(f"keypad.{key}", settle=False)
+    assert app.busy and ui.text("sheet.total.0") == "0" and ui.text("keypad.typed") == ""
+    gate.release(2)
+    ui.wait_until(lambda: not app.busy)
+    ui.pump(2)
+    rounds = app.session.state.rounds
+    assert [cell.value for cell in rounds[0]] == [7, 3]
+    assert [ui.text("sheet.total.0"), ui.text("sheet.total.1")] == ["7", "3"]
+    assert ui.text("keypad.who") == "Player 1 · Round 2" and ui.text("keypad.typed") == "5"
+
+
 def test_a_sync_that_fails_never_shows_the_score_and_says_why(
         launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from ui import app as app_module
@@ -181,3 +224,85 @@ def test_a_sync_that_fails_never_shows_the_score_and_says_why(
     ui.tap("keypad.7")
     ui.tap("keypad.enter")
     assert ui.text("sheet.total.0") == "7" and screen.in_file() == before + 1
+
+
+#: "7" types a digit, "entry" a digit and Enter, "sync" ends the sync waiting at the
+#: gate, "pass" is one pass of the loop
+STEPS = st.lists(st.sampled_from(["7", "entry", "entry", "enter", "undo", "sync", "pass"]),
+                 min_size=1, max_size=8)
+
+
+@settings(max_examples=15, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@given(program=STEPS, lands=st.lists(st.booleans(), min_size=40, max_size=40))
+@example(program=["entry", "entry", "undo", "entry", "pass", "sync", "entry", "undo"],
+         lands=[False, True] * 20)
+@example(program=["entry", "7", "entry", "sync", "entry", "entry", "pass", "undo", "sync"],
+         lands=[True, False, False] * 13 + [True])
+def test_any_interleaving_of_entries_and_syncs_swaps_only_durable_totals(
+        launch: Any, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        program: list[str], lands: list[bool]) -> None:
+    """Keys, Enter and Undo as fast as fingers go; each commit's sync ends when the
+    program says (`sync`), or within its frame's wait at the swap, or not (`lands`).
+    At every swap the sheet's totals are the durable state's; at the end, the journal's."""
+    from kivy.base import EventLoop
+
+    from companion.games.pad.outcome import outcome
+    from companion.games.pad.rules import RULES
+    from companion.journal import Journal
+    from companion.session import Session
+    from ui import app as app_module
+    from ui.screens.pad.common import number
+
+    with monkeypatch.context() as patch:
+        patch.setattr(app_module, "SWAP_HOLD", 30.0)  # bounded by `lands` below
+        ui = launch(journal_file=tmp_path / f"{len(list(tmp_path.iterdir()))}.sqlite3")
+        ad_hoc_pad(ui)
+        app = ui.app
+        session = app.session
+        gate = SyncGate(app.writer)
+        wrong: list[tuple[list[str], list[str]]] = []
+
+        def durable_totals(state: Any) -> list[str]:
+            return [number(total) for total in outcome(state).totals]
+
+        def swapped(shown: list[str]) -> None:
+            if shown != durable_totals(session.state):
+                wrong.append((shown, durable_totals(session.state)))
+
+        watch_frames(ui, patch, swapped)
+        plan = iter(lands)
+        wait = session.wait_for_commit
+
+        def the_sync_ends_or_not(timeout: float) -> bool:
+            if next(plan, True):
+                gate.release()
+                return wait(30.0)
+            return wait(0.0)
+
+        patch.setattr(session, "wait_for_commit", the_sync_ends_or_not)
+        pad = app.root.get_screen("pad_play")
+        for step in program:
+            if step in ("7", "entry") and len(pad.typed) < 3:
+                ui.tap("keypad.7", settle=False)
+            if step in ("entry", "enter"):
+                ui.tap("keypad.enter", settle=False)
+            elif step == "undo" and not ui.visible("play.undo").disabled:
+                ui.tap("play.undo", settle=False)
+            elif step == "sync":
+                gate.release()
+            elif step == "pass":
+                EventLoop.idle()
+            assert ui.dialog is None, ui.text("error.text")
+        gate.open()
+        ui.wait_until(lambda: not app.busy)
+        ui.pump(3)
+        assert wrong == []
+        assert [ui.text(f"sheet.total.{seat}") for seat in range(2)] == \
+            durable_totals(session.state)
+        journal = Journal(app.journal.path, read_only=True)
+        try:
+            replayed = Session.resume(RULES, journal, session.game_id).state
+        finally:
+            journal.close()
+        assert replayed == session.state

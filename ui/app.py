@@ -125,6 +125,9 @@ class CompanionApp(App):
         self._early_screen: Any = None
         #: that action was settled at the swap: the hand-back goes on with what waits
         self._settled_early = False
+        #: a tap is being applied (`_start`): what it sends is its own action, not a
+        #: tap that waits behind it
+        self._in_start = False
         #: when ROLL may roll again (a roll's result plus `display.roll_guard`)
         self._roll_ready_at = 0.0
         self.roll_guard = float(config.get("display.roll_guard", 0.4))
@@ -917,11 +920,25 @@ class CompanionApp(App):
             return
         target.trigger_action(duration=0)  # the touch's own path: on_press, on_release
 
+    @property
+    def taps_wait(self) -> bool:
+        """A tap made now waits: an action is being made durable, or taps wait before
+        it (a tap being applied from that queue is its turn)."""
+        return self.busy and not self._in_start
+
+    def in_turn(self, tap: Callable[[], Any]) -> bool:
+        """A screen's own tap (the score pad's keys and cells: what it changes is the
+        screen's until Enter sends an action): done now, or, while an action is being
+        saved, after it and the taps before it, in order, as if tapped then; so a
+        second score typed during a slow sync goes to the next player's cell, not
+        into the cell whose score is being saved."""
+        return self._act(lambda _session: tap())
+
     def _act(self, action: Callable[[Session], Any]) -> bool:
         self.collector.activity()  # a hardware button is the table at work too
         if self.session is None:
             return False
-        if self.busy:  # never waits for the disk here: applied once the action before is
+        if self.taps_wait:  # never waits for the disk here: applied once the action before is
             if len(self._waiting) >= WAITING_TAPS:
                 self.show_error(msg("core.error.taps_waiting", n=len(self._waiting)))
                 return False
@@ -932,11 +949,16 @@ class CompanionApp(App):
     def _start(self, action: Callable[[Session], Any]) -> bool:
         if self.session is None or not self._settle_held():
             return False
+        nested, self._in_start = self._in_start, True
         try:
             action(self.session)
         except CompanionError as exc:
             self.show_error(exc.message)
             return False
+        finally:
+            self._in_start = nested
+        if nested:  # an action a tap sent as it was applied: that tap's start shows it
+            return True
         session = self.session
         if session is None or not session.in_flight:
             return True

@@ -311,6 +311,10 @@ class PadPlayScreen(PlayScreen):
 
     # -- touches ----------------------------------------------------------------------
     def tap_cell(self, row: int, seat: int) -> None:
+        app = App.get_running_app()
+        if app.taps_wait:  # tapped while a score is being saved: in turn, after it
+            app.in_turn(lambda: self.tap_cell(row, seat))
+            return
         if self._row(row).computed:
             return  # a calculation's result: its inputs are typed
         self.cursor = self._target(row, seat)
@@ -325,6 +329,10 @@ class PadPlayScreen(PlayScreen):
             player_dialog(self.state, seat)
 
     def key(self, key: str) -> None:
+        app = App.get_running_app()
+        if app.taps_wait:  # typed while a score is being saved: in turn, after it
+            app.in_turn(lambda: self.key(key))
+            return
         if self.session is None or self.target() is None:
             return
         if key == "enter":
