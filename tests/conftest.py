@@ -51,6 +51,19 @@ def defaults() -> config.Config:
 
 
 # -- the real app, for UI tests (run under xvfb-run) ------------------------------------
+@pytest.fixture
+def instant_release() -> Iterator[None]:
+    """Buttons release on touch-up: Kivy otherwise holds a quick tap's on_release for
+    `min_state_time` (35 ms) on the clock, and the next look at the screen could come
+    before it (`pytest.mark.usefixtures("instant_release")`)."""
+    from kivy.config import Config
+
+    before = Config.get("graphics", "min_state_time")
+    Config.set("graphics", "min_state_time", "0")
+    yield
+    Config.set("graphics", "min_state_time", before)
+
+
 @pytest.fixture(scope="session")
 def window() -> Iterator[None]:
     from ui.main import configure_kivy

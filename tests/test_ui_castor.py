@@ -12,22 +12,10 @@ import yaml
 from companion.i18n import load_catalog
 from tests.uidriver import Driver
 
-pytestmark = pytest.mark.ui
+pytestmark = [pytest.mark.ui, pytest.mark.usefixtures("instant_release")]
 
 SCREENS = Path(__file__).resolve().parents[1] / "ui" / "screens"
 
-
-@pytest.fixture(autouse=True)
-def instant_release() -> Any:
-    """Buttons release on touch-up: Kivy otherwise holds a quick tap's on_release for
-    `min_state_time` (35 ms) on the clock, and the next look at the screen could come
-    before it."""
-    from kivy.config import Config
-
-    before = Config.get("graphics", "min_state_time")
-    Config.set("graphics", "min_state_time", "0")
-    yield
-    Config.set("graphics", "min_state_time", before)
 
 
 # -- helpers: what a person at the table does -------------------------------------------

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from tests.test_ui_castor import instant_release, new_game, play_card  # noqa: F401
+from tests.test_ui_castor import new_game, play_card
 from tests.uidriver import Driver
 
-pytestmark = pytest.mark.ui
+pytestmark = [pytest.mark.ui, pytest.mark.usefixtures("instant_release")]
 
 REPO = Path(__file__).resolve().parents[1]
 FIGURES = ("plan", "green", "yellow", "bonus", "malus", "total", "medal")

@@ -23,18 +23,8 @@ from hypothesis import strategies as st
 from tests.helpers.writer import SyncGate, committed_actions
 from tests.uidriver import Driver
 
-pytestmark = pytest.mark.ui
+pytestmark = [pytest.mark.ui, pytest.mark.usefixtures("instant_release")]
 
-
-@pytest.fixture(autouse=True)
-def instant_release() -> Any:
-    """Buttons release on touch-up (Kivy otherwise holds a quick tap's release)."""
-    from kivy.config import Config
-
-    before = Config.get("graphics", "min_state_time")
-    Config.set("graphics", "min_state_time", "0")
-    yield
-    Config.set("graphics", "min_state_time", before)
 
 
 def watch_frames(ui: Driver, monkeypatch: pytest.MonkeyPatch,
@@ -81,6 +71,30 @@ def ad_hoc_pad(ui: Driver) -> None:
     assert ui.text("sheet.total.0") == "0"
 
 
+def pad_at_the_gate(launch: Any, monkeypatch: pytest.MonkeyPatch, hold: float,
+                    fail: BaseException | None = None) -> tuple[Driver, Screen, SyncGate]:
+    """The ad-hoc pad, its frames watched, every commit held at its sync (`fail`: and
+    failing there); a frame waits `hold` seconds for its entry's commit (`SWAP_HOLD`)."""
+    from ui import app as app_module
+
+    monkeypatch.setattr(app_module, "SWAP_HOLD", hold)
+    ui = launch()
+    ad_hoc_pad(ui)
+    return ui, Screen(ui, monkeypatch), SyncGate(ui.app.writer, fail=fail)
+
+
+def at_the_swap(monkeypatch: pytest.MonkeyPatch, session: Any, ends: Callable[[], bool]
+                ) -> None:
+    """When a frame waits for its entry's commit (`Session.wait_for_commit`), `ends()`
+    says whether the sync ends now (the gate let through, waited for) or not yet."""
+    wait = session.wait_for_commit
+
+    def waiting(_timeout: float) -> bool:
+        return wait(30.0) if ends() else wait(0.0)
+
+    monkeypatch.setattr(session, "wait_for_commit", waiting)
+
+
 def release_enter(ui: Driver) -> None:
     """A finger on Enter, lifted: the loop passes once (input, drawing, the swap)."""
     from kivy.base import EventLoop
@@ -98,28 +112,21 @@ def release_enter(ui: Driver) -> None:
 
 def test_a_score_is_drawn_while_the_card_syncs_and_swapped_once_durable(
         launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ui import app as app_module
-
-    monkeypatch.setattr(app_module, "SWAP_HOLD", 60.0)  # the sync ends when the gate opens
-    ui = launch()
-    ad_hoc_pad(ui)
+    ui, screen, gate = pad_at_the_gate(launch, monkeypatch, hold=60.0)
     app = ui.app
-    screen = Screen(ui, monkeypatch)
-    gate = SyncGate(app.writer)
     before = screen.in_file()
     session = app.session
     at_swap: list[tuple[str, str, bool, int, int]] = []
-    wait = session.wait_for_commit
 
-    def the_frame_waits(timeout: float) -> bool:
+    def the_frame_waits() -> bool:
         # the frame showing the entry is drawn; the card is still syncing it
         at_swap.append((ui.text("sheet.total.0"), ui.text("keypad.who"),
                         app.root.get_screen("pad_play").undo_button.disabled,
                         screen.in_file(), len(screen.swaps)))
         gate.release()
-        return wait(timeout)
+        return True
 
-    monkeypatch.setattr(session, "wait_for_commit", the_frame_waits)
+    at_the_swap(monkeypatch, session, the_frame_waits)
     ui.tap("keypad.7")
     swapped = len(screen.swaps)
     release_enter(ui)
@@ -135,14 +142,8 @@ def test_a_score_is_drawn_while_the_card_syncs_and_swapped_once_durable(
 
 def test_a_sync_longer_than_a_frame_never_shows_the_score_before_it_lands(
         launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ui import app as app_module
-
-    monkeypatch.setattr(app_module, "SWAP_HOLD", 0.0)  # the frame never waits
-    ui = launch()
-    ad_hoc_pad(ui)
+    ui, screen, gate = pad_at_the_gate(launch, monkeypatch, hold=0.0)  # never waits
     app = ui.app
-    screen = Screen(ui, monkeypatch)
-    gate = SyncGate(app.writer)
     before = screen.in_file()
     pad = app.root.get_screen("pad_play")
     taken_back: list[str] = []
@@ -173,13 +174,8 @@ def test_scores_typed_during_a_slow_sync_go_to_the_next_cells_in_turn(
     """"7 Enter 3 Enter 5" while the card still syncs the 7: the keys wait behind it and
     are applied in turn, as typed: the 3 is the next player's, the 5 is typed in the
     next round's first cell (never a correction of the cell being saved)."""
-    from ui import app as app_module
-
-    monkeypatch.setattr(app_module, "SWAP_HOLD", 0.0)
-    ui = launch()
-    ad_hoc_pad(ui)
+    ui, _screen, gate = pad_at_the_gate(launch, monkeypatch, hold=0.0)
     app = ui.app
-    gate = SyncGate(app.writer)
     for key in ("7", "enter", "3", "enter", "5"):
         ui.tap(f"keypad.{key}", settle=False)
     assert app.busy and ui.text("sheet.total.0") == "0" and ui.text("keypad.typed") == ""
@@ -194,23 +190,18 @@ def test_scores_typed_during_a_slow_sync_go_to_the_next_cells_in_turn(
 
 def test_a_sync_that_fails_never_shows_the_score_and_says_why(
         launch: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from ui import app as app_module
-
-    monkeypatch.setattr(app_module, "SWAP_HOLD", 60.0)
-    ui = launch()
-    ad_hoc_pad(ui)
+    ui, screen, gate = pad_at_the_gate(
+        launch, monkeypatch, hold=60.0,
+        fail=sqlite3.OperationalError("database or disk is full"))
     app = ui.app
-    screen = Screen(ui, monkeypatch)
-    gate = SyncGate(app.writer, fail=sqlite3.OperationalError("database or disk is full"))
     before = screen.in_file()
     session = app.session
-    wait = session.wait_for_commit
 
-    def the_sync_fails(timeout: float) -> bool:
+    def the_sync_fails() -> bool:
         gate.release()
-        return wait(timeout)
+        return True
 
-    monkeypatch.setattr(session, "wait_for_commit", the_sync_fails)
+    at_the_swap(monkeypatch, session, the_sync_fails)
     ui.tap("keypad.7")
     release_enter(ui)
     ui.pump(2)
@@ -255,7 +246,7 @@ def test_any_interleaving_of_entries_and_syncs_swaps_only_durable_totals(
     from ui.screens.pad.common import number
 
     with monkeypatch.context() as patch:
-        patch.setattr(app_module, "SWAP_HOLD", 30.0)  # bounded by `lands` below
+        patch.setattr(app_module, "SWAP_HOLD", 30.0)  # `lands` says (`at_the_swap`)
         ui = launch(journal_file=tmp_path / f"{len(list(tmp_path.iterdir()))}.sqlite3")
         ad_hoc_pad(ui)
         app = ui.app
@@ -272,15 +263,14 @@ def test_any_interleaving_of_entries_and_syncs_swaps_only_durable_totals(
 
         watch_frames(ui, patch, swapped)
         plan = iter(lands)
-        wait = session.wait_for_commit
 
-        def the_sync_ends_or_not(timeout: float) -> bool:
+        def the_sync_ends_or_not() -> bool:
             if next(plan, True):
                 gate.release()
-                return wait(30.0)
-            return wait(0.0)
+                return True
+            return False
 
-        patch.setattr(session, "wait_for_commit", the_sync_ends_or_not)
+        at_the_swap(patch, session, the_sync_ends_or_not)
         pad = app.root.get_screen("pad_play")
         for step in program:
             if step in ("7", "entry") and len(pad.typed) < 3:

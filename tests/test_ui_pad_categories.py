@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
-from tests.test_ui_pad_rounds import enter, instant_release, totals  # noqa: F401
+from tests.test_ui_pad_rounds import enter, totals
 from tests.uidriver import Driver
 
-pytestmark = pytest.mark.ui
+pytestmark = [pytest.mark.ui, pytest.mark.usefixtures("instant_release")]
 
 
 def choose(ui: Driver, ident: str) -> None:

@@ -18,14 +18,13 @@ from tests.test_ui_pad_rounds import (
     NAMES,
     cell,
     enter,
-    instant_release,  # noqa: F401 (a fixture, autouse)
     start_four,
 )
 from tests.uidriver import Driver
 
 fake = test_ui_clock.fake  # the fake monotonic clock (a fixture)
 
-pytestmark = pytest.mark.ui
+pytestmark = [pytest.mark.ui, pytest.mark.usefixtures("instant_release")]
 
 STRIP = {"en": "{player}  {time}", "fr": "{player}  {time}"}
 PAUSED = {"en": "{player}  {time}  (paused)", "fr": "{player}  {time}  (en pause)"}

@@ -11,20 +11,10 @@ import pytest
 
 from tests.uidriver import Driver
 
-pytestmark = pytest.mark.ui
+pytestmark = [pytest.mark.ui, pytest.mark.usefixtures("instant_release")]
 
 NAMES = ["Ann", "Bob", "Cy", "Dee"]
 
-
-@pytest.fixture(autouse=True)
-def instant_release() -> Any:
-    """Buttons release on touch-up (Kivy otherwise holds a quick tap's release)."""
-    from kivy.config import Config
-
-    before = Config.get("graphics", "min_state_time")
-    Config.set("graphics", "min_state_time", "0")
-    yield
-    Config.set("graphics", "min_state_time", before)
 
 
 # -- what a person at the table does -------------------------------------------------------

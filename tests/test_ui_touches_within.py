@@ -11,18 +11,8 @@ import pytest
 from tests.test_ui_draw_early import ad_hoc_pad
 from tests.uidriver import Driver
 
-pytestmark = pytest.mark.ui
+pytestmark = [pytest.mark.ui, pytest.mark.usefixtures("instant_release")]
 
-
-@pytest.fixture(autouse=True)
-def instant_release() -> Any:
-    """Buttons release on touch-up (Kivy otherwise holds a quick tap's release)."""
-    from kivy.config import Config
-
-    before = Config.get("graphics", "min_state_time")
-    Config.set("graphics", "min_state_time", "0")
-    yield
-    Config.set("graphics", "min_state_time", before)
 
 
 def _asked(monkeypatch: pytest.MonkeyPatch, cls: Any) -> list[str]:

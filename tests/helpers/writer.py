@@ -61,15 +61,19 @@ class Gate:
         self._submit = writer.submit
 
         def submit(job: Any) -> Any:
-            def held(journal: Any) -> Any:
-                self._through.acquire(timeout=60)
-                return job(journal)
-
-            ticket = self._submit(held)
+            ticket = self._submit(self._held(job))
             self.tickets.append(ticket)
             return ticket
 
         writer.submit = submit  # type: ignore[method-assign]
+
+    def _held(self, job: Any) -> Any:
+        """`job`, waiting for the test before it starts."""
+        def held(journal: Any) -> Any:
+            self._through.acquire(timeout=60)
+            return job(journal)
+
+        return held
 
     def release(self, count: int = 1) -> None:
         self.released += count
@@ -86,49 +90,36 @@ class Gate:
         self.release(1000)
 
 
-class SyncGate:
+class SyncGate(Gate):
     """Every job given to `writer` writes its statements, then waits at its commit
     (the sync: `Journal.before_commit`) until the test lets it through, as on a card
     that takes its time to sync; `fail`: it then fails there, as on a full disk."""
 
     def __init__(self, writer: Writer, fail: BaseException | None = None) -> None:
-        self.writer = writer
         self.fail = fail
-        self._through = threading.Semaphore(0)
         self.at_sync = threading.Event()  # a job is waiting at its sync
-        self.tickets: list[Any] = []
-        self._submit = writer.submit
+        super().__init__(writer)
 
-        def submit(job: Any) -> Any:
-            def held(journal: Any) -> Any:
-                begin = journal.before_commit
+    def _held(self, job: Any) -> Any:
+        def held(journal: Any) -> Any:
+            begin = journal.before_commit
 
-                def at_sync() -> None:
-                    if begin is not None:
-                        begin()
-                    self.at_sync.set()
-                    self._through.acquire(timeout=60)
-                    if self.fail is not None:
-                        raise self.fail
+            def at_sync() -> None:
+                if begin is not None:
+                    begin()
+                self.at_sync.set()
+                self._through.acquire(timeout=60)
+                if self.fail is not None:
+                    raise self.fail
 
-                journal.before_commit = at_sync
-                return job(journal)
+            journal.before_commit = at_sync
+            return job(journal)
 
-            ticket = self._submit(held)
-            self.tickets.append(ticket)
-            return ticket
-
-        writer.submit = submit  # type: ignore[method-assign]
-
-    def release(self, count: int = 1) -> None:
-        for _ in range(count):
-            self._through.release()
+        return held
 
     def open(self) -> None:
-        """Let every job through from now on."""
-        self.writer.submit = self._submit  # type: ignore[method-assign]
         self.fail = None
-        self.release(1000)
+        super().open()
 
 
 def on_writer_connection(writer: Writer, change: Any) -> Any:
