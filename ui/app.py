@@ -806,7 +806,7 @@ class CompanionApp(App):
         # the screen was told it (`_on_update`); the hand-back goes on with the taps
         # that wait and the buttons' looks
         self._settled_early = True
-        if self._early_screen is not None:  # another session's action: not this frame's
+        if self._early_screen is not None:  # its screen was not told it: not this frame's
             self._take_back_early()
             return False
         return True
@@ -845,6 +845,7 @@ class CompanionApp(App):
 
     def leave_game(self) -> None:
         self.settle()
+        self._settled_early = False
         self._waiting.clear()
         self._worked()
         if self.writer is not None:
