@@ -145,15 +145,14 @@ def test_a_sync_longer_than_a_frame_never_shows_the_score_before_it_lands(
     ui, screen, gate = pad_at_the_gate(launch, monkeypatch, hold=0.0)  # never waits
     app = ui.app
     before = screen.in_file()
-    pad = app.root.get_screen("pad_play")
     taken_back: list[str] = []
-    take_back = pad.take_back_early
+    take_back = app._take_back_early
 
     def taking_back() -> None:
         taken_back.append(ui.text("sheet.total.0"))  # the entry was drawn, not swapped
         take_back()
 
-    monkeypatch.setattr(pad, "take_back_early", taking_back)
+    monkeypatch.setattr(app, "_take_back_early", taking_back)
     ui.tap("keypad.7")
     release_enter(ui)
     assert gate.at_sync.is_set() and taken_back == ["7"]

@@ -761,7 +761,7 @@ class CompanionApp(App):
 
     def _redraw(self) -> None:
         """The play screen drawn again from the state as it is (an action not saved)."""
-        self._take_back_early()
+        self._forget_early()
         if self.session is None:
             return
         screen = self.root.get_screen(self.screen_name(self.session.rules.kind, "play"))
@@ -813,9 +813,18 @@ class CompanionApp(App):
 
     def _take_back_early(self) -> None:
         """The action drawn early is not shown: its screen draws the durable state."""
+        screen = self._forget_early()
+        if screen is not None:
+            screen.after_update(None)
+
+    def _forget_early(self) -> Any:
+        """The screen that drew an action early, now reading the durable state again
+        (None if none did); the caller draws it."""
         screen, self._early_screen = self._early_screen, None
-        if screen is not None and screen.early is not None:
-            screen.take_back_early()
+        if screen is None or screen.early is None:
+            return None
+        screen.early = None
+        return screen
 
     def _before_flip(self, _window: Any) -> bool:
         if self._early_screen is not None:
@@ -869,7 +878,7 @@ class CompanionApp(App):
             self._early_screen = None
             screen.landed_early()  # drawn already, in the frame about to be swapped
             return
-        self._take_back_early()
+        self._forget_early()
         screen.after_update(update)
 
     # -- actions: every touch and button comes through here ----------------------------

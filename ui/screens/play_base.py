@@ -54,19 +54,14 @@ class PlayScreen(Screen):
 
     def draw_early(self, update: Update) -> None:
         """Draw `update` before it is durable; the app swaps that frame only once it is
-        (`CompanionApp._before_flip`), else takes it back (`take_back_early`)."""
+        (`CompanionApp._before_flip`), else draws the durable state again
+        (`CompanionApp._take_back_early`)."""
         self.early = update
         self.after_update(update)
 
     def landed_early(self) -> None:
         """The action drawn early is durable and on the session's stacks."""
         self.early = None
-
-    def take_back_early(self) -> None:
-        """The action drawn early is not durable in time (or failed): the durable state
-        drawn again; the action is told as any other once it lands."""
-        self.early = None
-        self.after_update(None)
 
     def open_session(self, session: Session) -> None:
         if not self._built:
