@@ -1,15 +1,16 @@
 """End turn on the table clock to the next player's time on screen, through the real app,
 beside the bare Kivy app's label update (issue 31: p99 within 1.5x the bare app's).
 
-The harness is ROLL's (`bench.roll_ui`): a child process per app, Kivy's frame pacing
-off, window-level touches; each sample runs from the release of the touch on the turn
-area to the end of the first buffer swap after the session told its observers (once the
-journal committed the `Switch`) with the next player's name and time on the labels.
+The harness is ROLL's (`bench.roll_ui`): child processes per app (three each,
+interleaved, the samples pooled), Kivy's frame pacing off, window-level touches; each
+sample runs from the release of the touch on the turn area to the end of the first
+buffer swap after the session told its observers (once the journal committed the
+`Switch`) with the next player's name and time on the labels.
 The bare app is `roll_ui.run_bare`: a Button that sets a Label's text, in Kivy's
 default window and with our window settings (no multisampling: like for like).
 
     xvfb-run -a .venv/bin/python bench/clock_switch.py [--switches 300]
-(`make bench` runs it with 150 switches per app.)
+(`make bench` runs it with 150 switches per app, in three processes each.)
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ def run_ours(switches: int, data_dir: Path) -> dict[str, Any]:
     from companion.journal import Journal
     from tests.uidriver import Driver
     from ui.app import CompanionApp
+    from ui.memory import settle_memory
     from ui.screens.clock import moment
     from ui.screens.clock.figures import clock_text
 
@@ -45,6 +47,7 @@ def run_ours(switches: int, data_dir: Path) -> dict[str, Any]:
     ui = Driver(app)
     ui.pump(2)
     ui.wait_until(lambda: app.writer is not None)
+    settle_memory()  # as `companion` does after its first frame
     preset = load_presets().get("chess-5m-3s")
     assert preset is not None
     session = open_new_game(ui, "clock", setup_for(

@@ -20,13 +20,15 @@ from bench.roll_ui import run_bare, three_children
 from bench.stats import ratio, summary
 
 RunOurs = Callable[[int, Path], dict[str, Any]]
+PARTS = 3  # processes per app, interleaved: ours, bare, bare-same, ours, ...
 
 
 def main(script: str, argv: list[str] | None, *, run_ours: RunOurs, description: str,
          option: str, heading: str, ours_rows: Sequence[tuple[str, str]],
-         default: int = 150) -> int:
+         default: int = 150, parts: int = PARTS) -> int:
     """`script --child <app> <out> <count> <dir>` runs one app (the parent's call);
-    otherwise `script [--<option> N]` runs the three children and prints the table:
+    otherwise `script [--<option> N] [--parts P]` runs the three children, P times
+    over, interleaved (`roll_ui.three_children`), and prints the table:
     `heading` (with `{n}`, the count), a row per `ours_rows` (a name and the result's
     key; the first is the one compared), then the two bare apps' rows."""
     args = sys.argv[1:] if argv is None else argv
@@ -39,9 +41,12 @@ def main(script: str, argv: list[str] | None, *, run_ours: RunOurs, description:
     name = Path(script).name
     parser = argparse.ArgumentParser(prog=f"bench/{name}", description=description)
     parser.add_argument(f"--{option}", type=int, default=default)
-    count = getattr(parser.parse_args(args), option)
+    parser.add_argument("--parts", type=int, default=parts,
+                        help="processes per app, interleaved (default %(default)s)")
+    parsed = parser.parse_args(args)
+    count = getattr(parsed, option)
     with tempfile.TemporaryDirectory(prefix=f"bench-{Path(script).stem}-") as temp:
-        raw = three_children(script, Path(temp), count)
+        raw = three_children(script, Path(temp), count, max(1, parsed.parts))
         where = f"the journals in {temp} ({filesystem(Path(temp))}; TMPDIR chooses)"
     print("\n".join([*report(raw, heading.format(n=count), ours_rows), "", where]))
     return 0
@@ -83,5 +88,10 @@ def report(raw: dict[str, Any], heading: str, ours_rows: Sequence[tuple[str, str
               f"{ratio(ours['p99'], same['p99']):.2f}x; median "
               f"{ratio(ours['median'], bare['median']):.2f}x; labels wrong at the frame: "
               f"{raw['ours']['labels_wrong']}; actions journaled: "
-              f"{raw['ours']['journaled']}."]
+              f"{raw['ours']['journaled']}; samples per app: "
+              f"{len(raw['ours'][ours_rows[0][1]])}.",
+              "", "each process's median (ms): " + "; ".join(
+                  f"{which} " + " / ".join(f"{m * 1000:.1f}" for m in
+                                           raw[which].get("part_medians_s", []))
+                  for which in ("ours", "bare", "bare-same"))]
     return lines

@@ -2,20 +2,22 @@
 real app, on a sheet of 8 players and 50 rounds, beside the bare Kivy app's label update
 (issue 30: p99 within 1.5x the bare app's).
 
-The harness is ROLL's (`bench.roll_ui`): a child process per app, Kivy's frame pacing
-off, window-level touches. The game (the ad-hoc pad, 8 players, 50 complete rounds) is
-written to the journal first and reopened by the app, as after a power cut. Each sample
-types a digit on the keypad (not timed), then runs from the release of the touch on
-Enter to the end of the first buffer swap after the session told its observers (once
-the journal committed the `SetCell`) with the player's new total on the sheet's label.
-The sheet draws the entry while the card syncs it (`CompanionApp._draw_early`) and the
-session tells its observers just before that frame's swap, once the commit has ended:
-a frame never shows the entry before it is durable.
+The harness is ROLL's (`bench.roll_ui`): child processes per app (three each by default,
+interleaved: ours, bare, bare with our window settings, ours, ...; the samples pooled),
+Kivy's frame pacing off, window-level touches. The game (the ad-hoc pad, 8 players, 50
+complete rounds) is written to the journal first and reopened by the app, as after a
+power cut. Each sample types a digit on the keypad (not timed), then runs from the
+release of the touch on Enter to the end of the first buffer swap after the session told
+its observers (once the journal committed the `SetCell`) with the player's new total on
+the sheet's label. The sheet draws the entry while the card syncs it
+(`CompanionApp._draw_early`) and the session tells its observers just before that
+frame's swap, once the commit has ended: a frame never shows the entry before it is
+durable.
 The bare app is `roll_ui.run_bare`: a Button that sets a Label's text, in Kivy's
 default window and with our window settings (no multisampling: like for like).
 
-    xvfb-run -a .venv/bin/python bench/pad_enter.py [--entries 300]
-(`make bench` runs it with 150 entries per app.)
+    xvfb-run -a .venv/bin/python bench/pad_enter.py [--entries 300] [--parts 3]
+(`make bench` runs it with 150 entries per app, in three processes each.)
 """
 
 from __future__ import annotations
@@ -66,6 +68,7 @@ def run_ours(entries: int, data_dir: Path) -> dict[str, Any]:
     from companion.journal import Journal
     from tests.uidriver import Driver
     from ui.app import CompanionApp
+    from ui.memory import settle_memory
     from ui.screens.pad.common import number
     from ui.widgets.basics import find
 
@@ -77,6 +80,7 @@ def run_ours(entries: int, data_dir: Path) -> dict[str, Any]:
     ui = Driver(app)
     ui.pump(2)
     ui.wait_until(lambda: app.writer is not None)
+    settle_memory()  # as `companion` does after its first frame
     session = app.session
     assert session is not None and session.game_id == game
     screen = app.root.get_screen("pad_play")

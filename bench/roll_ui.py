@@ -336,27 +336,57 @@ def child_main(argv: list[str] | None = None) -> int:
 
 
 # -- the parent ----------------------------------------------------------------------------
-def three_children(script: str, workdir: Path, count: int) -> dict[str, Any]:
+def three_children(script: str, workdir: Path, count: int, parts: int = 1
+                   ) -> dict[str, Any]:
     """Run `script --child <app> <out> <count> <dir>` for our app, the bare app and the
-    bare app with our window settings, one fresh process each, in that order; their
-    results by app. What the clock's and the score pad's benchmarks share."""
+    bare app with our window settings, a fresh process each, in that order, `parts`
+    times over (`count` shared between the parts); their results by app, the parts'
+    merged (`merge`). What the clock's and the score pad's benchmarks share.
+
+    Several parts, interleaved: one process of the bare app has a speed of its own (its
+    median moved between 3 and 7 ms from one process to the next on a quiet machine,
+    each process steady within itself), so one process each compared a chance pairing;
+    the parts pool each app over processes that ran side by side in time."""
     env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"), KIVY_NO_ARGS="1",
                KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", GPIOZERO_PIN_FACTORY="mock",
                XDG_CONFIG_HOME=str(workdir / "xdg"))
-    raw = {}
-    for which in APPS:
-        run = workdir / which
-        run.mkdir(parents=True)
-        out = run / "result.json"
-        with (run / "log.txt").open("wb") as log:
-            done = subprocess.run([sys.executable, script, "--child", which, str(out),
-                                   str(count), str(run)], stdout=log,
-                                  stderr=subprocess.STDOUT, env=env, timeout=600,
-                                  cwd=Path(__file__).resolve().parents[1])
-        if done.returncode != 0:
-            raise RuntimeError((run / "log.txt").read_text()[-3000:])
-        raw[which] = json.loads(out.read_text(encoding="utf-8"))
-    return raw
+    per_part = [count // parts + (1 if i < count % parts else 0) for i in range(parts)]
+    raw: dict[str, list[dict[str, Any]]] = {which: [] for which in APPS}
+    for part, n in enumerate(per_part):
+        for which in APPS:
+            run = workdir / f"{which}-{part}"
+            run.mkdir(parents=True)
+            out = run / "result.json"
+            with (run / "log.txt").open("wb") as log:
+                done = subprocess.run([sys.executable, script, "--child", which, str(out),
+                                       str(n), str(run)], stdout=log,
+                                      stderr=subprocess.STDOUT, env=env, timeout=600,
+                                      cwd=Path(__file__).resolve().parents[1])
+            if done.returncode != 0:
+                raise RuntimeError((run / "log.txt").read_text()[-3000:])
+            raw[which].append(json.loads(out.read_text(encoding="utf-8")))
+    merged = {which: merge(results) for which, results in raw.items()}
+    for which, results in raw.items():  # each process's own median, to show the spread
+        merged[which]["part_medians_s"] = [
+            summary(r["shown_s"])["median"] for r in results if r.get("shown_s")]
+    return merged
+
+
+def merge(results: list[dict[str, Any]]) -> dict[str, Any]:
+    """One app's results over its parts: the samples (lists) one after another, the
+    counts (whole numbers) added up, any other figure the largest (memory)."""
+    merged: dict[str, Any] = {}
+    for result in results:
+        for key, value in result.items():
+            if isinstance(value, list):
+                merged.setdefault(key, []).extend(value)
+            elif isinstance(value, int) and not isinstance(value, bool):
+                merged[key] = merged.get(key, 0) + value
+            elif isinstance(value, float):
+                merged[key] = max(merged.get(key, value), value)
+            else:
+                merged[key] = value
+    return merged
 
 
 def measure(workdir: Path, rolls: int = 1000, parts: int = 2) -> dict[str, Any]:
