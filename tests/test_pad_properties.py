@@ -126,6 +126,32 @@ def test_the_sheet_taken_from_the_last_view_is_the_sheet_computed_afresh(ident, 
     journal.close()
 
 
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["rounds-highest", "rounds-lowest", "first-to-100", "skat"]),
+       st.integers(1, 5), st.data())
+def test_the_summary_keeps_untouched_rounds_cells_and_equals_one_made_afresh(ident, n, data):
+    """The summary rebuilds only the rounds an action replaced: after any entry,
+    correction, clear, leaving, undo or redo, and whichever state was summed up before
+    (another game's, an older one), its cells are every cell typed in, round by round."""
+    journal = Journal(":memory:")
+    session = Session.start(RULES, journal, setup(ident, n, confirmed_count=True))
+    other = Session.start(RULES, journal, setup(ident, max(1, n - 1), confirmed_count=True))
+    drive(other, [("next", "5")] * 6)
+    seen = [session.state, other.state]
+    for op in data.draw(st.lists(OPS, min_size=10, max_size=40)):
+        with contextlib.suppress(RuleError):
+            drive(session, [op])
+        seen.append(session.state)
+        older = seen[data.draw(st.integers(0, len(seen) - 1))]
+        for state in (older, session.state):
+            names = [p.name for p in state.players]
+            assert RULES.summary(state)["cells"] == [
+                [names[seat], r + 1, cell.text, cell.value]
+                for r, row in enumerate(state.rounds)
+                for seat, cell in enumerate(row) if cell is not None]
+    journal.close()
+
+
 @settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["7-wonders", "wingspan"]), st.integers(2, 5), st.data())
 def test_any_categories_game_replays_to_the_same_state(ident, n, data):
