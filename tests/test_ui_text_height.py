@@ -80,3 +80,35 @@ def test_a_line_that_fits_has_the_drawn_height_without_a_layout(
                 assert measured == label.texture_size[1], (text, size, width)
                 if width >= own + 20:  # room to spare beside the padding: no layout
                     assert calls == [], (text, size, width)
+
+
+@pytest.mark.parametrize("padding", [0, (4, 2), (3, 1, 5, 6)])
+@pytest.mark.parametrize("line_height", [1.0, 1.2])
+def test_a_text_said_surely_taller_is_drawn_taller(window: None, padding: object,
+                                                   line_height: float) -> None:
+    """`surely_taller` measures the font alone: whatever it calls too long for a height
+    is drawn taller than that height by Kivy's own layout, and it does call the score
+    pad's headline naming seven waiting players too long for its two-line header."""
+    from kivy.uix.label import Label
+
+    names = ", ".join(f"Player {i}" for i in range(2, 9))
+    texts = [f"Round 51: waiting for {names}", "Manche 12 : en attente de Joueur 8",
+             "Round 63: 3 scores missing (?)", "W", "Wwwwwwwwwwwwwwwwwwwwwwwwwwwwwwwww",
+             TEXTS[0], TEXTS[2]]
+    said = 0
+    for text in texts:
+        for size in (14, 20, 26.5):
+            for width in (60, 120, 184, 260):
+                for height in (20, 30, 56, 90):
+                    label = Label(text=text, font_size=size, bold=size > 20,
+                                  padding=padding, line_height=line_height, halign="left")
+                    if not measure.surely_taller(label, text, width, height):
+                        continue
+                    said += 1
+                    label.text_size = (width, None)
+                    label.texture_update()
+                    assert label.texture_size[1] > height, (text, size, width, height)
+    assert said > 20
+    header = Label(text="", font_size=20)
+    assert measure.surely_taller(header, texts[0], 184, 56.5)
+    assert not measure.surely_taller(header, texts[2], 184, 56.5)

@@ -35,6 +35,30 @@ def _one_line(core: Any, text: str, width: float) -> float | None:
     return float(int(line * float(options.get("line_height") or 1.0)) + up)
 
 
+def surely_taller(label: Any, text: str, width: float, height: float) -> bool:
+    """True when `text`, wrapped at `width` with `label`'s font, surely needs more
+    lines than `height` holds: its width on one line is more than those lines can
+    take (the score pad's headline naming seven players waiting, in a header two lines
+    high). One measure of the font where a layout makes one a word; False when only a
+    layout can tell."""
+    core = label._label
+    options = core.options
+    if not text or "\n" in text or options.get("markup") \
+            or type(core).__name__ != "LabelSDL2":
+        return False
+    left, top, right, bottom = options["padding"]
+    across, up = int(left + right), int(top + bottom)
+    measured, line = core.get_extents(text)
+    line = int(line * float(options.get("line_height") or 1.0))
+    if line <= 0:
+        return False
+    lines = max(1, int((height - up) // line))
+    # a wrapped line is at most the width; a break drops its space, and splitting may
+    # move a pixel of kerning: a pixel a line to spare
+    space = core.get_extents(" ")[0]
+    return measured - (lines - 1) * space > lines * (int(width) - across + 1)
+
+
 def text_height(label: Any, width: float) -> float:
     """The height of `label`'s texture once wrapped at `width` with its current font;
     as Kivy's own layout gives it (the label's core text, layout only)."""

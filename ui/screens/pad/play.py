@@ -92,6 +92,9 @@ class PadPlayScreen(PlayScreen):
         self.add_widget(root)
         self.cursor: Target | None = None  # a cell the table tapped (None: the sheet's)
         self.typed = ""
+        # the sheet's rows as last made, by index: (the round's view, what else made
+        # it, the row); `refresh` makes again only the rows whose view or selection moved
+        self._made: dict[int, tuple[Any, tuple[Any, ...], Row]] = {}
 
     # -- session ----------------------------------------------------------------------
     def open_session(self, session: Session) -> None:
@@ -187,13 +190,22 @@ class PadPlayScreen(PlayScreen):
                                            msg("pad.ui.round", round=len(view.rows) + 1),
                                            tuple(CellView("", None, None, False)
                                                  for _ in view.columns)))
-        columns_out = [col.out is not None for col in view.columns]
+        columns_out = tuple(col.out is not None for col in view.columns)
+        made, self._made = self._made, {}
 
         def make(index: int) -> Row:
             row = self.shown_rows[index]
+            selected_seat = target.seat if target is not None and target.row == index \
+                else None
+            # a round an action did not touch is the same view: its row as made before
+            key = (selected_seat, columns_out, app.translator)
+            kept = made.get(index)
+            if kept is not None and kept[0] is row and kept[1] == key:
+                self._made[index] = kept
+                return kept[2]
             cells = []
             for seat, cell in enumerate(row.cells):
-                selected = target is not None and target.row == index and target.seat == seat
+                selected = selected_seat == seat
                 text = number(cell.value)
                 if cell.missing and not text:
                     text = "?"
@@ -201,8 +213,10 @@ class PadPlayScreen(PlayScreen):
                                   bool(row.computed) or (columns_out[seat]
                                                          and cell.value is None)))
             # a round's number alone beside its row (the corner says "Round")
-            return Row(str(row.round + 1) if row.round is not None else label(row.label),
-                       tuple(cells))
+            result = Row(str(row.round + 1) if row.round is not None else label(row.label),
+                         tuple(cells))
+            self._made[index] = (row, key, result)
+            return result
 
         rows = RowSource(len(self.shown_rows), make)
         categories = state.template.shape == "categories"
@@ -232,7 +246,7 @@ class PadPlayScreen(PlayScreen):
     def fit_status(self, *_: Any) -> None:
         """The headline at body size, else at the smallest size, else its short form:
         two lines of the header, never cut."""
-        from ui.widgets.text_height import text_height
+        from ui.widgets.text_height import surely_taller, text_height
 
         label, width = self.status, self.status.width
         if not getattr(self, "statuses", None):
@@ -240,9 +254,13 @@ class PadPlayScreen(PlayScreen):
         for size in (theme.SIZE_BODY, theme.MIN_TEXT):
             follow_scale(label, size)
             for text in self.statuses:
+                # the headline naming seven players: measured by the font alone
+                if width > 1 and surely_taller(label, text, width, label.height + 0.5):
+                    continue
                 label.text = text
                 if width <= 1 or text_height(label, width) <= label.height + 0.5:
                     return
+        label.text = self.statuses[-1]  # (each may have been measured without it)
         # nothing fits beside the Clock button: it gives the headline its room until the
         # next action (a clock can still be started from Home, beside this game)
         if self.clock_button.parent is not None:
