@@ -336,12 +336,37 @@ def child_main(argv: list[str] | None = None) -> int:
 
 
 # -- the parent ----------------------------------------------------------------------------
+def interleaved(workdir: Path, count: int, parts: int, env: dict[str, str],
+                command: Callable[[str, Path, int, Path], list[str]], timeout: float
+                ) -> dict[str, list[dict[str, Any]]]:
+    """Each app of `APPS` run `parts` times, interleaved (ours, bare, bare-same, ours,
+    ...), `count` shared between the parts: `command(app, out, n, run_dir)` is the
+    child's command line, which writes its result to `out` as JSON. Each app's results,
+    a part each."""
+    per_part = [count // parts + (1 if i < count % parts else 0) for i in range(parts)]
+    raw: dict[str, list[dict[str, Any]]] = {app: [] for app in APPS}
+    for part, n in enumerate(per_part):
+        for app in APPS:
+            run = workdir / f"{app}-{part}"
+            run.mkdir(parents=True)
+            out = run / "result.json"
+            with (run / "log.txt").open("wb") as log:
+                done = subprocess.run(command(app, out, n, run), stdout=log,
+                                      stderr=subprocess.STDOUT, env=env, timeout=timeout,
+                                      cwd=Path(__file__).resolve().parents[1])
+            if done.returncode != 0:
+                raise RuntimeError(f"{app} failed: see {run / 'log.txt'}\n"
+                                   + (run / "log.txt").read_text()[-3000:])
+            raw[app].append(json.loads(out.read_text(encoding="utf-8")))
+    return raw
+
+
 def three_children(script: str, workdir: Path, count: int, parts: int = 1
                    ) -> dict[str, Any]:
     """Run `script --child <app> <out> <count> <dir>` for our app, the bare app and the
     bare app with our window settings, a fresh process each, in that order, `parts`
-    times over (`count` shared between the parts); their results by app, the parts'
-    merged (`merge`). What the clock's and the score pad's benchmarks share.
+    times over (`interleaved`); their results by app, the parts' merged (`merge`).
+    What the clock's and the score pad's benchmarks share.
 
     Several parts, interleaved: one process of the bare app has a speed of its own (its
     median moved between 3 and 7 ms from one process to the next on a quiet machine,
@@ -350,21 +375,8 @@ def three_children(script: str, workdir: Path, count: int, parts: int = 1
     env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"), KIVY_NO_ARGS="1",
                KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", GPIOZERO_PIN_FACTORY="mock",
                XDG_CONFIG_HOME=str(workdir / "xdg"))
-    per_part = [count // parts + (1 if i < count % parts else 0) for i in range(parts)]
-    raw: dict[str, list[dict[str, Any]]] = {which: [] for which in APPS}
-    for part, n in enumerate(per_part):
-        for which in APPS:
-            run = workdir / f"{which}-{part}"
-            run.mkdir(parents=True)
-            out = run / "result.json"
-            with (run / "log.txt").open("wb") as log:
-                done = subprocess.run([sys.executable, script, "--child", which, str(out),
-                                       str(n), str(run)], stdout=log,
-                                      stderr=subprocess.STDOUT, env=env, timeout=600,
-                                      cwd=Path(__file__).resolve().parents[1])
-            if done.returncode != 0:
-                raise RuntimeError((run / "log.txt").read_text()[-3000:])
-            raw[which].append(json.loads(out.read_text(encoding="utf-8")))
+    raw = interleaved(workdir, count, parts, env, lambda app, out, n, run: [
+        sys.executable, script, "--child", app, str(out), str(n), str(run)], timeout=600)
     merged = {which: merge(results) for which, results in raw.items()}
     for which, results in raw.items():  # each process's own median, to show the spread
         merged[which]["part_medians_s"] = [
@@ -393,21 +405,9 @@ def measure(workdir: Path, rolls: int = 1000, parts: int = 2) -> dict[str, Any]:
     """`rolls` per app, in `parts` fresh processes each, interleaved ours/bare/bare-same."""
     env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"), KIVY_NO_ARGS="1",
                KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", GPIOZERO_PIN_FACTORY="mock")
-    per_part = [rolls // parts + (1 if i < rolls % parts else 0) for i in range(parts)]
-    raw: dict[str, list[dict[str, Any]]] = {app: [] for app in APPS}
-    for i, count in enumerate(per_part):
-        for app in APPS:
-            run = workdir / f"roll-{i}-{app}"
-            run.mkdir(parents=True)
-            out = run / "result.json"
-            with (run / "log.txt").open("wb") as log:
-                done = subprocess.run(
-                    [sys.executable, "-m", "bench.roll_ui", app, str(out), "--rolls",
-                     str(count), "--data-dir", str(run)],
-                    stdout=log, stderr=subprocess.STDOUT, env=env, timeout=900)
-            if done.returncode != 0:
-                raise RuntimeError(f"the roll benchmark ({app}) failed: see {run / 'log.txt'}")
-            raw[app].append(json.loads(out.read_text(encoding="utf-8")))
+    raw = interleaved(workdir / "roll", rolls, parts, env, lambda app, out, n, run: [
+        sys.executable, "-m", "bench.roll_ui", app, str(out), "--rolls", str(n),
+        "--data-dir", str(run)], timeout=900)
     result: dict[str, Any] = {"rolls": rolls, "parts": parts, "warmup": WARMUP_ROLLS}
     for key in ("commit_s", "commit_cpu_s", "shown_s", "shown_cpu_s", "journal_s"):
         ours = summary([v for r in raw["ours"] for v in r[key]])

@@ -6,6 +6,7 @@ scorer first."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Iterator
 from typing import Any
 
 from hypothesis import HealthCheck, given, settings
@@ -105,6 +106,17 @@ def test_any_rounds_game_replays_to_the_same_state(ident, n, data):
     journal.close()
 
 
+def looked_at(session: Session, data: Any, seen: list[Any]) -> Iterator[Any]:
+    """After each of a drawn list of actions, a state looked at before (a standings
+    page, a replay, another game's: any of `seen` or since), then the state now."""
+    for op in data.draw(st.lists(OPS, min_size=10, max_size=40)):
+        with contextlib.suppress(RuleError):
+            drive(session, [op])
+        seen.append(session.state)
+        yield seen[data.draw(st.integers(0, len(seen) - 1))]
+        yield session.state
+
+
 @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(["rounds-highest", "rounds-lowest", "first-to-100", "skat"]),
        st.integers(1, 5), st.data())
@@ -114,15 +126,8 @@ def test_the_sheet_taken_from_the_last_view_is_the_sheet_computed_afresh(ident, 
     gives, whichever state was looked at before."""
     journal = Journal(":memory:")
     session = Session.start(RULES, journal, setup(ident, n, confirmed_count=True))
-    seen = [session.state]
-    for op in data.draw(st.lists(OPS, min_size=10, max_size=40)):
-        with contextlib.suppress(RuleError):
-            drive(session, [op])
-        seen.append(session.state)
-        # now and then the screen looks at an older state (a standings page, a replay)
-        older = seen[data.draw(st.integers(0, len(seen) - 1))]
-        for state in (older, session.state):
-            assert sheet_view(state) == view_module._sheet_view(state, None)
+    for state in looked_at(session, data, [session.state]):
+        assert sheet_view(state) == view_module._sheet_view(state, None)
     journal.close()
 
 
@@ -137,18 +142,12 @@ def test_the_summary_keeps_untouched_rounds_cells_and_equals_one_made_afresh(ide
     session = Session.start(RULES, journal, setup(ident, n, confirmed_count=True))
     other = Session.start(RULES, journal, setup(ident, max(1, n - 1), confirmed_count=True))
     drive(other, [("next", "5")] * 6)
-    seen = [session.state, other.state]
-    for op in data.draw(st.lists(OPS, min_size=10, max_size=40)):
-        with contextlib.suppress(RuleError):
-            drive(session, [op])
-        seen.append(session.state)
-        older = seen[data.draw(st.integers(0, len(seen) - 1))]
-        for state in (older, session.state):
-            names = [p.name for p in state.players]
-            assert RULES.summary(state)["cells"] == [
-                [names[seat], r + 1, cell.text, cell.value]
-                for r, row in enumerate(state.rounds)
-                for seat, cell in enumerate(row) if cell is not None]
+    for state in looked_at(session, data, [session.state, other.state]):
+        names = [p.name for p in state.players]
+        assert RULES.summary(state)["cells"] == [
+            [names[seat], r + 1, cell.text, cell.value]
+            for r, row in enumerate(state.rounds)
+            for seat, cell in enumerate(row) if cell is not None]
     journal.close()
 
 
