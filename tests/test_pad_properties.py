@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.games.pad import commands as c
+from companion.games.pad import scoring
 from companion.games.pad import view as view_module
 from companion.games.pad.outcome import outcome
 from companion.games.pad.rules import RULES
@@ -22,7 +23,7 @@ from companion.journal import Journal
 from companion.messages import RuleError
 from companion.session import Session, replay
 from companion.snapshot import decode, encode
-from tests.pad_helpers import play, setup, start
+from tests.pad_helpers import play, setup, start, template
 
 TEXTS = st.one_of(st.integers(-200, 200).map(str),
                   st.tuples(st.integers(0, 50), st.integers(0, 50)).map(lambda t: f"{t[0]}+{t[1]}"),
@@ -106,10 +107,11 @@ def test_any_rounds_game_replays_to_the_same_state(ident, n, data):
     journal.close()
 
 
-def looked_at(session: Session, data: Any, seen: list[Any]) -> Iterator[Any]:
+def looked_at(session: Session, data: Any, seen: list[Any], ops: Any = OPS
+              ) -> Iterator[Any]:
     """After each of a drawn list of actions, a state looked at before (a standings
     page, a replay, another game's: any of `seen` or since), then the state now."""
-    for op in data.draw(st.lists(OPS, min_size=10, max_size=40)):
+    for op in data.draw(st.lists(ops, min_size=10, max_size=40)):
         with contextlib.suppress(RuleError):
             drive(session, [op])
         seen.append(session.state)
@@ -148,6 +150,34 @@ def test_the_summary_keeps_untouched_rounds_cells_and_equals_one_made_afresh(ide
             [names[seat], r + 1, cell.text, cell.value]
             for r, row in enumerate(state.rounds)
             for seat, cell in enumerate(row) if cell is not None]
+    journal.close()
+
+
+@settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["rounds-highest", "rounds-lowest", "first-to-100", "skat"]),
+       st.integers(1, 5), st.booleans(), st.data())
+def test_the_totals_kept_from_the_last_sums_are_the_cells_added_up(ident, n, decimals,
+                                                                    data):
+    """Each total changes by the rounds an action replaced: after any entry (quarters
+    where the template takes decimals, expressions), correction, clear, leaving, undo
+    or redo, and whichever state was added up before (another game's, an older one),
+    it is the start score plus every value typed, added up afresh."""
+    sheet = dict(template(ident), whole=not decimals)
+    journal = Journal(":memory:")
+    session = Session.start(RULES, journal, setup(sheet, n, confirmed_count=True))
+    other = Session.start(RULES, journal, setup(sheet, max(1, n - 1), confirmed_count=True))
+    drive(other, [("next", "5")] * 6)
+    quarters = st.integers(-400, 400).map(lambda v: f"{v / 4:g}")
+    ops = st.one_of(OPS, st.tuples(st.just("next"), quarters),
+                    st.tuples(st.just("fix"), st.integers(0, 99), st.integers(0, 99), quarters))
+    for state in looked_at(session, data, [session.state, other.state], ops):
+        start = state.template.start
+        assert [scoring.player_total(state, seat) for seat in range(len(state.players))] \
+            == [start + sum(exact(row[seat].value) for row in state.rounds
+                            if row[seat] is not None)
+                + (state.penalties[seat] * (1 if state.template.win == "lowest" else -1)
+                   if state.penalties else 0)
+                for seat in range(len(state.players))]
     journal.close()
 
 

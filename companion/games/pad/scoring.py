@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from companion.games.pad.entry import DECIMALS, Number
-from companion.games.pad.state import Cell, PadState
+from companion.games.pad.state import Cell, PadState, Row
 from companion.games.pad.template import Category, Derive
 
 Units = tuple[tuple[int, ...], ...]
@@ -93,19 +93,67 @@ def player_total(state: PadState, seat: int) -> Number:
 
 def _sheet_total(state: PadState, seat: int) -> Number:
     if state.template.shape == "rounds":
-        total: Number = state.template.start
-        for row in state.rounds:
-            cell = row[seat]
-            if cell is not None:
-                total += exact(cell.value)
-        return total
-    total = 0
+        return _round_sums(state.template.start, len(state.players), state.rounds)[seat]
+    total: Number = 0
     for i, cat in enumerate(state.template.categories):
         if cat.points:
             points = category_points(state, i, seat)
             if points is not None:
                 total += points
     return total
+
+
+#: the rounds last added up: (start, seats), the rows, each seat's sum and each row's
+#: values. A row is immutable and an entry replaces one, so the next sums change by
+#: the rows replaced, added or taken away alone (50 rounds of 8 were added up again at
+#: every entry). Exact numbers: taking a row's values away leaves no rounding behind.
+#: Read and replaced whole: sums made on another thread at worst start again.
+_last_sums: tuple[tuple[Number, int], tuple[Row, ...], tuple[Number, ...],
+                  tuple[tuple[Number, ...], ...]] | None = None
+
+
+def _whole(value: Number) -> Number:
+    """A sum as a plain int when it is whole (a correction of 2.5 to 3 leaves 7/1)."""
+    return int(value) if isinstance(value, Fraction) and value.denominator == 1 else value
+
+
+def _row_values(row: Row) -> tuple[Number, ...]:
+    return tuple(0 if cell is None else exact(cell.value) for cell in row)
+
+
+def _round_sums(start: Number, seats: int, rounds: tuple[Row, ...]) -> tuple[Number, ...]:
+    """Each seat's start score plus every round's value (a blank adds nothing)."""
+    global _last_sums
+    last = _last_sums
+    if last is not None and last[0] == (start, seats):
+        _shape, before, sums, values = last
+        if before is rounds:
+            return sums
+        new_sums = list(sums)
+        new_values = list(values[:len(rounds)])
+        for r in range(max(len(rounds), len(before))):
+            old = before[r] if r < len(before) else None
+            row = rounds[r] if r < len(rounds) else None
+            if old is row:
+                continue
+            if old is not None:
+                new_sums = [total - value for total, value in zip(new_sums, values[r],
+                                                                  strict=True)]
+            if row is not None:
+                row_values = _row_values(row)
+                if r < len(new_values):
+                    new_values[r] = row_values
+                else:
+                    new_values.append(row_values)
+                new_sums = [total + value for total, value in zip(new_sums, row_values,
+                                                                  strict=True)]
+        result, kept = tuple(_whole(v) for v in new_sums), tuple(new_values)
+    else:
+        kept = tuple(_row_values(row) for row in rounds)
+        result = tuple(_whole(start + sum(row[seat] for row in kept))
+                       for seat in range(seats))
+    _last_sums = ((start, seats), rounds, result, kept)
+    return result
 
 
 def totals(state: PadState) -> tuple[Number, ...]:
