@@ -17,6 +17,7 @@ from companion.games.pad import events as e
 from companion.games.pad.entry import evaluate, shown
 from companion.games.pad.outcome import outcome
 from companion.games.pad.scoring import (
+    RoundMemo,
     category_of,
     category_points,
     exact,
@@ -412,35 +413,17 @@ _HANDLERS: dict[type, Any] = {
 
 
 # -- for history, statistics and exports -------------------------------------------------
-#: the rounds last summed up and each one's cells in the summary: a row is immutable and
-#: an entry replaces one, so the next summary rebuilds that row alone (a sheet of 50
-#: rounds rebuilt all 400 cells at each entry). Read and replaced whole: a summary made
-#: on another thread at worst rebuilds what it finds changed.
-_last_rows: tuple[tuple[str, ...], tuple[Row, ...], tuple[list[list[Any]], ...]] = (
-    (), (), ())
-
-
-def _round_cells(names: tuple[str, ...], rounds: tuple[Row, ...]) -> list[list[Any]]:
-    """`[name, round, text, value]` for every cell typed in, round by round."""
-    global _last_rows
-    last_names, last_rounds, last_cells = _last_rows
-    same_names = last_names == names
-    per_row: list[list[list[Any]]] = []
-    for r, row in enumerate(rounds):
-        if same_names and r < len(last_rounds) and last_rounds[r] is row:
-            per_row.append(last_cells[r])
-        else:
-            per_row.append([[names[seat], r + 1, cell.text, cell.value]
-                            for seat, cell in enumerate(row) if cell is not None])
-    _last_rows = (names, rounds, tuple(per_row))
-    return [cell for row_cells in per_row for cell in row_cells]
+#: each round's `[name, round, text, value]` for every cell typed in, by the names
+_round_cells = RoundMemo(lambda names, r, row: [
+    [names[seat], r + 1, cell.text, cell.value]
+    for seat, cell in enumerate(row) if cell is not None])
 
 
 def summary(state: PadState) -> dict[str, Any]:
     t = state.template
     result = outcome(state)
     names = [p.name for p in state.players]
-    cells = _round_cells(tuple(names), state.rounds)
+    cells = [cell for row in _round_cells(tuple(names), state.rounds) for cell in row]
     for i, cat in enumerate(t.categories):
         if state.categories:
             # the category's points (coins: a point per 3; science: the sets), the text

@@ -11,8 +11,9 @@ Derived points come from a small closed vocabulary, never from evaluated text:
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from fractions import Fraction
+from typing import Any
 
 from companion.games.pad.entry import DECIMALS, Number
 from companion.games.pad.state import Cell, PadState, Row
@@ -84,80 +85,67 @@ def _index(state: PadState, ident: str) -> int:
 def player_total(state: PadState, seat: int) -> Number:
     """The seat's own points: the start score and every round, or every scoring
     category; less its penalty points (more, where the lowest wins)."""
-    total = _sheet_total(state, seat)
-    if state.penalties:
-        points = state.penalties[seat]
-        total += points if state.template.win == "lowest" else -points
-    return total
+    return totals(state)[seat]
 
 
-def _sheet_total(state: PadState, seat: int) -> Number:
+def _sheet_totals(state: PadState) -> tuple[Number, ...]:
+    seats = len(state.players)
     if state.template.shape == "rounds":
-        return _round_sums(state.template.start, len(state.players), state.rounds)[seat]
-    total: Number = 0
-    for i, cat in enumerate(state.template.categories):
-        if cat.points:
-            points = category_points(state, i, seat)
-            if points is not None:
-                total += points
-    return total
+        values = _round_values(seats, state.rounds)
+        columns = zip(*values, strict=True) if values else [()] * seats
+        return tuple(_whole(state.template.start + sum(column)) for column in columns)
+    sums: list[Number] = []
+    for seat in range(seats):
+        total: Number = 0
+        for i, cat in enumerate(state.template.categories):
+            if cat.points:
+                points = category_points(state, i, seat)
+                if points is not None:
+                    total += points
+        sums.append(total)
+    return tuple(sums)
 
 
-#: the rounds last added up: (start, seats), the rows, each seat's sum and each row's
-#: values. A row is immutable and an entry replaces one, so the next sums change by
-#: the rows replaced, added or taken away alone (50 rounds of 8 were added up again at
-#: every entry). Exact numbers: taking a row's values away leaves no rounding behind.
-#: Read and replaced whole: sums made on another thread at worst start again.
-_last_sums: tuple[tuple[Number, int], tuple[Row, ...], tuple[Number, ...],
-                  tuple[tuple[Number, ...], ...]] | None = None
+class RoundMemo:
+    """What `make(key, index, row)` gives for each round's row, kept while the row is
+    the same object under the same `key`: a row is immutable and an action replaces
+    one, so a sheet of 50 rounds makes one again, not 50. The last call's results are
+    read and replaced whole: a call on another thread at worst makes again what it
+    finds changed."""
+
+    def __init__(self, make: Callable[[Any, int, Row], Any]) -> None:
+        self._make = make
+        self._last: tuple[Any, tuple[Row, ...], tuple[Any, ...]] = (None, (), ())
+
+    def __call__(self, key: Any, rounds: tuple[Row, ...]) -> tuple[Any, ...]:
+        last_key, last_rounds, last_made = self._last
+        same = last_key == key
+        made = tuple(
+            last_made[r] if same and r < len(last_rounds) and last_rounds[r] is row
+            else self._make(key, r, row)
+            for r, row in enumerate(rounds))
+        self._last = (key, rounds, made)
+        return made
 
 
 def _whole(value: Number) -> Number:
-    """A sum as a plain int when it is whole (a correction of 2.5 to 3 leaves 7/1)."""
+    """A sum as a plain int when it is whole (quarters adding up to 7 leave 7/1)."""
     return int(value) if isinstance(value, Fraction) and value.denominator == 1 else value
 
 
-def _row_values(row: Row) -> tuple[Number, ...]:
-    return tuple(0 if cell is None else exact(cell.value) for cell in row)
-
-
-def _round_sums(start: Number, seats: int, rounds: tuple[Row, ...]) -> tuple[Number, ...]:
-    """Each seat's start score plus every round's value (a blank adds nothing)."""
-    global _last_sums
-    last = _last_sums
-    if last is not None and last[0] == (start, seats):
-        _shape, before, sums, values = last
-        if before is rounds:
-            return sums
-        new_sums = list(sums)
-        new_values = list(values[:len(rounds)])
-        for r in range(max(len(rounds), len(before))):
-            old = before[r] if r < len(before) else None
-            row = rounds[r] if r < len(rounds) else None
-            if old is row:
-                continue
-            if old is not None:
-                new_sums = [total - value for total, value in zip(new_sums, values[r],
-                                                                  strict=True)]
-            if row is not None:
-                row_values = _row_values(row)
-                if r < len(new_values):
-                    new_values[r] = row_values
-                else:
-                    new_values.append(row_values)
-                new_sums = [total + value for total, value in zip(new_sums, row_values,
-                                                                  strict=True)]
-        result, kept = tuple(_whole(v) for v in new_sums), tuple(new_values)
-    else:
-        kept = tuple(_row_values(row) for row in rounds)
-        result = tuple(_whole(start + sum(row[seat] for row in kept))
-                       for seat in range(seats))
-    _last_sums = ((start, seats), rounds, result, kept)
-    return result
+#: each round's values as exact numbers (a blank: 0), by seat
+_round_values = RoundMemo(
+    lambda _seats, _r, row: tuple(0 if cell is None else exact(cell.value) for cell in row))
 
 
 def totals(state: PadState) -> tuple[Number, ...]:
-    return tuple(player_total(state, seat) for seat in range(len(state.players)))
+    """Each seat's own points (`player_total`)."""
+    sheet = _sheet_totals(state)
+    if not state.penalties:
+        return sheet
+    sign = 1 if state.template.win == "lowest" else -1
+    return tuple(total + sign * points
+                 for total, points in zip(sheet, state.penalties, strict=True))
 
 
 def units(state: PadState) -> Units:
