@@ -15,24 +15,33 @@ _KEPT: OrderedDict[tuple[Any, ...], float] = OrderedDict()
 KEEP = 2048
 
 
-def _one_line(core: Any, text: str, width: float) -> float | None:
-    """The height of a text that fits on one line, from the font's measure of it alone
-    (as Kivy's layout makes it: the line's height times `line_height`, whole pixels,
-    and the padding); None when it may wrap or the options ask for Kivy's layout (a
-    new text each action, the score pad's headline: most of fitting it was its
-    layout)."""
+def _font_measure(core: Any, text: str) -> tuple[float, int, int, int] | None:
+    """`text` measured by the font alone, as Kivy's layout counts it: its width on one
+    line, a line's height (times `line_height`, whole pixels) and the padding across
+    and up (Kivy keeps four values, left, top, right, bottom, and counts each pair in
+    whole pixels); None when the options ask for Kivy's layout (lines, markup,
+    shortening, a line limit, another text provider)."""
     options = core.options
-    if "\n" in text or options.get("markup") or options.get("shorten") \
+    if not text or "\n" in text or options.get("markup") or options.get("shorten") \
             or options.get("max_lines") or type(core).__name__ != "LabelSDL2":
         return None
-    # Kivy keeps the padding as four values (left, top, right, bottom) and its layout
-    # counts each pair in whole pixels
     left, top, right, bottom = options["padding"]
-    across, up = int(left + right), int(top + bottom)
     measured, line = core.get_extents(text)
+    return (measured, int(line * float(options.get("line_height") or 1.0)),
+            int(left + right), int(top + bottom))
+
+
+def _one_line(core: Any, text: str, width: float) -> float | None:
+    """The height of a text that fits on one line, from the font's measure of it alone;
+    None when it may wrap or only Kivy's layout can tell (a new text each action, the
+    score pad's headline: most of fitting it was its layout)."""
+    found = _font_measure(core, text)
+    if found is None:
+        return None
+    measured, line, across, up = found
     if measured > int(width) - across - 1:  # a pixel short of the edge: may wrap
         return None
-    return float(int(line * float(options.get("line_height") or 1.0)) + up)
+    return float(line + up)
 
 
 def surely_taller(label: Any, text: str, width: float, height: float) -> bool:
@@ -42,16 +51,10 @@ def surely_taller(label: Any, text: str, width: float, height: float) -> bool:
     high). One measure of the font where a layout makes one a word; False when only a
     layout can tell."""
     core = label._label
-    options = core.options
-    if not text or "\n" in text or options.get("markup") \
-            or type(core).__name__ != "LabelSDL2":
+    found = _font_measure(core, text)
+    if found is None or found[1] <= 0:
         return False
-    left, top, right, bottom = options["padding"]
-    across, up = int(left + right), int(top + bottom)
-    measured, line = core.get_extents(text)
-    line = int(line * float(options.get("line_height") or 1.0))
-    if line <= 0:
-        return False
+    measured, line, across, up = found
     lines = max(1, int((height - up) // line))
     # a wrapped line is at most the width; a break drops its space, and splitting may
     # move a pixel of kerning: a pixel a line to spare
