@@ -587,3 +587,19 @@ def test_the_codec_keeps_records_tuples_and_mappings() -> None:
     # another field name is another version: such a snapshot is never read
     assert version(State).startswith("2:State:")
     assert version(State)[8:] != version(Renamed)[10:]
+
+
+def test_the_codec_writes_the_same_text_whatever_the_path_a_value_takes() -> None:
+    """The encoder's fast path (exact types first) writes what the format says: a
+    snapshot written before it reads the same, and a value it cannot write is refused."""
+    import enum
+
+    class Level(enum.IntEnum):
+        HIGH = 3
+
+    state = State((Inner(1), Inner(Level.HIGH)), {1: ["a", None], "b": (2.5, True)})
+    assert encode(state) == (
+        '{"!":"State","inner":[{"!":"Inner","n":1},{"!":"Inner","n":3}],'
+        '"table":{"!map":[[1,["a",null]],["b",[2.5,true]]]}}')
+    with pytest.raises(SnapshotError, match="cannot encode set"):
+        encode(State((), {1, 2}))
