@@ -156,3 +156,35 @@ def test_a_failed_long_table_takes_the_csv_away(played: tuple[Journal, dict[str,
     with pytest.raises(OSError):
         jobs.run(jobs.export_file(j, "csv", path, Translator("en")))
     assert list(tmp_path.glob("night*")) == [tmp_path / "night-scores.csv"]  # the folder
+
+
+def test_a_game_going_on_is_in_the_long_table_and_its_chart_from_its_journal(
+        tmp_path: Path) -> None:
+    """A game going on writes a summary without its sheet at every action (the whole
+    sheet, again and again, to the card): the long table and the score lines replay it
+    (from its newest snapshot), and an older journal's summary that held its cells
+    while the game went on is read as it is."""
+    from companion.games import rules_for
+    from companion.night import history, stats
+    from companion.session import Session
+
+    j = open_journal(tmp_path)
+    ids = [roster.add(j, n).id for n in ("Ann", "Bob")]
+    going = pad(j, ids, "rounds-highest", rounds((6, 1), (4, 3), end=False))
+    assert "cells" not in j.game(going).summary
+    session = Session.resume(rules_for("pad"), j, going)
+    session.snapshot_every = 1  # the replay starts from a snapshot, then one action
+    session.dispatch(pc.SetCell(0, 2, None, "2+5"))
+    session.dispatch(pc.SetCell(1, 2, None, "0"))
+    rows = [(r["player"], r["round"], r["input"], r["points"], r["total"])
+            for r in _rows(export.scores_csv_text(j, tz=UTC))
+            if r["game_id"] == str(going)]
+    assert rows == [("Ann", "1", "6", "6", "17"), ("Bob", "1", "1", "1", "4"),
+                    ("Ann", "2", "4", "4", "17"), ("Bob", "2", "3", "3", "4"),
+                    ("Ann", "3", "2+5", "7", "17"), ("Bob", "3", "0", "0", "4")]
+    assert stats.score_lines(j, going).points == ((0, 6, 10, 17), (0, 1, 4, 4))
+    # a summary written by an older version, its cells kept while the game went on
+    older = dict(j.game(going).summary, cells=[["Ann", 1, "9", 9]])
+    with j.writing() as db:
+        db.execute("UPDATE games SET summary = ? WHERE id = ?", (json.dumps(older), going))
+    assert history.sheet_cells(j, j.game(going)) == [["Ann", 1, "9", 9]]

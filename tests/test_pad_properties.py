@@ -16,7 +16,7 @@ from companion.games.pad import commands as c
 from companion.games.pad import scoring
 from companion.games.pad import view as view_module
 from companion.games.pad.outcome import outcome
-from companion.games.pad.rules import RULES
+from companion.games.pad.rules import RULES, cells
 from companion.games.pad.scoring import exact
 from companion.games.pad.view import sheet_view, standings_view
 from companion.journal import Journal
@@ -137,19 +137,23 @@ def test_the_sheet_taken_from_the_last_view_is_the_sheet_computed_afresh(ident, 
 @given(st.sampled_from(["rounds-highest", "rounds-lowest", "first-to-100", "skat"]),
        st.integers(1, 5), st.data())
 def test_the_summary_keeps_untouched_rounds_cells_and_equals_one_made_afresh(ident, n, data):
-    """The summary rebuilds only the rounds an action replaced: after any entry,
-    correction, clear, leaving, undo or redo, and whichever state was summed up before
-    (another game's, an older one), its cells are every cell typed in, round by round."""
+    """The cells (a finished game's summary holds them) are made again only for the
+    rounds an action replaced: after any entry, correction, clear, leaving, undo or
+    redo, and whichever state was listed before (another game's, an older one), they
+    are every cell typed in, round by round."""
     journal = Journal(":memory:")
     session = Session.start(RULES, journal, setup(ident, n, confirmed_count=True))
     other = Session.start(RULES, journal, setup(ident, max(1, n - 1), confirmed_count=True))
     drive(other, [("next", "5")] * 6)
     for state in looked_at(session, data, [session.state, other.state]):
         names = [p.name for p in state.players]
-        assert RULES.summary(state)["cells"] == [
+        assert cells(state) == [
             [names[seat], r + 1, cell.text, cell.value]
             for r, row in enumerate(state.rounds)
             for seat, cell in enumerate(row) if cell is not None]
+        # the summary written at every action holds the sheet only once it is final
+        assert RULES.summary(state).get("cells") == (cells(state) if state.finished
+                                                     else None)
     journal.close()
 
 

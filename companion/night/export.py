@@ -67,7 +67,7 @@ from companion.i18n import Translator
 from companion.journal import Journal
 from companion.names import tidy_text
 from companion.night.facts import COOPERATIVE, UNRANKED
-from companion.night.history import GameLine, games
+from companion.night.history import GameLine, games, sheet_cells
 
 CSV_COLUMNS = (
     "game_id", "game", "kind", "started", "duration_min", "status", "seat", "player_id",
@@ -183,7 +183,7 @@ def scores_csv_text(journal: Journal, *, translator: Translator | None = None,
         names = {c.get("id"): c.get("name") for c in template.get("categories") or []
                  if isinstance(c, dict)}
         listed = [str(x) for x in record.summary.get("players") or []]
-        for cell in record.summary.get("cells") or []:
+        for cell in sheet_cells(journal, record):
             if not isinstance(cell, list) or len(cell) != 4 or cell[0] not in listed:
                 continue  # a cell of the wrong shape: not exported
             who, where, text, points = cell

@@ -24,22 +24,27 @@ API for the screens:
   `night.error.not_resumable`).
 - `abandon(journal, game_id)`: an unfinished game stops counting (refused for a
   finished or already abandoned one, `night.error.not_abandonable`).
+- `sheet_cells(journal, record) -> list`: a score pad game's cells, for its chart and
+  the long table.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from companion.games import rules_for
-from companion.journal import DamagedRow, Entry, Journal
+from companion.journal import DamagedRow, Entry, GameRecord, Journal
 from companion.messages import CompanionError, Message, RuleError, msg
 from companion.names import NAME_MAX, shown_name, tidy_text
 from companion.night.facts import NOT_GAMES, Facts, all_facts, game_facts
 from companion.night.roster import link_missing
 from companion.records import decode
 from companion.session import History, Session, Step
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -344,6 +349,29 @@ def resume(journal: Journal, game_id: int) -> Session:
 def abandon(journal: Journal, game_id: int) -> None:
     _unfinished(journal, game_id, "night.error.not_abandonable")
     journal.abandon(game_id)
+
+
+def sheet_cells(journal: Journal, record: GameRecord) -> list[Any]:
+    """A score pad game's cells as its summary lists them (`pad.rules.cells`): a
+    finished game's summary holds them; a game going on is replayed from its newest
+    snapshot for them (its summary, written at every action, leaves them out). Empty
+    for a game that cannot be replayed (a damaged action)."""
+    stored = record.summary.get("cells")
+    if isinstance(stored, list):
+        return stored
+    if record.kind != "pad" or record.damaged is not None:
+        return []
+    from companion.games.pad.rules import cells
+    from companion.session import rebuild
+
+    try:
+        history = rebuild(rules_for("pad"), journal, record.id, record.setup)[0]
+    except CompanionError:  # a damaged action: the history lists the game as damaged
+        return []
+    except Exception as exc:  # a setup this code cannot play: nothing to list
+        logger.warning("game %s: its cells cannot be replayed: %s", record.id, exc)
+        return []
+    return cells(history.state)
 
 
 def kinds_in(journal: Journal) -> Sequence[str]:

@@ -47,6 +47,7 @@ from companion.journal import DamagedRow, Journal
 from companion.messages import RuleError
 from companion.names import display_name
 from companion.night.facts import UNRANKED, Facts, all_facts, effective, game_facts
+from companion.night.history import sheet_cells
 from companion.night.roster import RosterPlayer, link_missing, players
 
 
@@ -293,7 +294,7 @@ def score_lines(journal: Journal, game_id: int) -> ScoreLines:
                 for seat in range(n):
                     lines[seat].append(scores[seat])
     elif facts.kind == "pad":
-        lines = _pad_lines(journal.game(game_id), n)
+        lines = _pad_lines(journal, journal.game(game_id), n)
     else:
         raise RuleError("night.error.no_score_line", kind=facts.kind)
     links = seat_links(journal).get(game_id, {})
@@ -303,7 +304,7 @@ def score_lines(journal: Journal, game_id: int) -> ScoreLines:
                       tuple(tuple(line) for line in lines))
 
 
-def _pad_lines(record: Any, n: int) -> list[list[int]]:
+def _pad_lines(journal: Journal, record: Any, n: int) -> list[list[int]]:
     """A score pad game's running totals: after each round from the start score, or
     after each category in the template's order (a blank counts nothing)."""
     template = record.setup.get("template") or {}
@@ -312,7 +313,7 @@ def _pad_lines(record: Any, n: int) -> list[list[int]]:
     names = [str(x) for x in record.summary.get("players") or []]
     columns: list[Any] = []  # rounds (1, 2...) or category ids, in order
     points: dict[tuple[Any, int], int] = {}
-    for cell in record.summary.get("cells") or []:
+    for cell in sheet_cells(journal, record):
         try:
             who, where, _text, value = cell
             seat = names.index(who)

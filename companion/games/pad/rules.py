@@ -419,11 +419,12 @@ _round_cells = RoundMemo(lambda names, r, row: [
     for seat, cell in enumerate(row) if cell is not None])
 
 
-def summary(state: PadState) -> dict[str, Any]:
+def cells(state: PadState) -> list[list[Any]]:
+    """Every cell typed in, as the long table lists them: `[name, round, text, value]`
+    round by round, then `[name, category id, text, points]` category by category."""
     t = state.template
-    result = outcome(state)
     names = [p.name for p in state.players]
-    cells = [cell for row in _round_cells(tuple(names), state.rounds) for cell in row]
+    out = [cell for row in _round_cells(tuple(names), state.rounds) for cell in row]
     for i, cat in enumerate(t.categories):
         if state.categories:
             # the category's points (coins: a point per 3; science: the sets), the text
@@ -432,8 +433,19 @@ def summary(state: PadState) -> dict[str, Any]:
             for seat, cell in enumerate(state.categories[i]):
                 points = category_points(state, i, seat) if cat.points else None
                 if cell is not None or points is not None:
-                    cells.append([names[seat], cat.id, "" if cell is None else cell.text,
-                                  plain(points)])
+                    out.append([names[seat], cat.id, "" if cell is None else cell.text,
+                                plain(points)])
+    return out
+
+
+def summary(state: PadState) -> dict[str, Any]:
+    """What the history, the statistics and the exports read without replaying the
+    game. A finished game's holds its cells too; a game going on leaves them out: they
+    are the whole sheet, written again at every action (8 players' 200 rounds: 48 KB to
+    the card each time), and a reader replays the game for them (`history.sheet_cells`)."""
+    t = state.template
+    result = outcome(state)
+    names = [p.name for p in state.players]
     played = len(state.rounds) if t.shape == "rounds" else None
     # the round being played (home's "round 3"): the last one while it still misses
     # scores, else the next
@@ -460,7 +472,7 @@ def summary(state: PadState) -> dict[str, Any]:
         "instant_win": [names[s] for s in state.instant] or None,
         "out": [None if x is None else x.how for x in state.exits],
         "bgg_id": t.bgg_id,
-        "cells": cells,
+        **({"cells": cells(state)} if state.finished else {}),
     }
 
 
