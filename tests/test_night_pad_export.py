@@ -188,3 +188,20 @@ def test_a_game_going_on_is_in_the_long_table_and_its_chart_from_its_journal(
     with j.writing() as db:
         db.execute("UPDATE games SET summary = ? WHERE id = ?", (json.dumps(older), going))
     assert history.sheet_cells(j, j.game(going)) == [["Ann", 1, "9", 9]]
+
+
+@pytest.mark.parametrize("command", ['{not json', '{"type": "Teleport"}'])
+def test_a_game_going_on_that_cannot_be_replayed_lists_no_cells(
+        tmp_path: Path, command: str) -> None:
+    """A damaged action (text that is not JSON, a command these rules do not know): no
+    cells, nothing raised; the history lists such a game as damaged."""
+    from companion.night import history
+
+    j = open_journal(tmp_path)
+    ids = [roster.add(j, n).id for n in ("Ann", "Bob")]
+    going = pad(j, ids, "rounds-highest", rounds((6, 1), end=False))
+    assert history.sheet_cells(j, j.game(going)) == [["Ann", 1, "6", 6], ["Bob", 1, "1", 1]]
+    with j.writing() as db:
+        db.execute("UPDATE actions SET command = ? WHERE game_id = ? AND seq = 1",
+                   (command, going))
+    assert history.sheet_cells(j, j.game(going)) == []
