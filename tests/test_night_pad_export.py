@@ -194,7 +194,7 @@ def test_a_game_going_on_is_in_the_long_table_and_its_chart_from_its_journal(
 def test_a_game_going_on_that_cannot_be_replayed_lists_no_cells(
         tmp_path: Path, command: str) -> None:
     """A damaged action (text that is not JSON, a command these rules do not know): no
-    cells, nothing raised; the history lists such a game as damaged."""
+    cells, and nothing raised."""
     from companion.night import history
 
     j = open_journal(tmp_path)

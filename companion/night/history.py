@@ -355,7 +355,7 @@ def sheet_cells(journal: Journal, record: GameRecord) -> list[Any]:
     """A score pad game's cells as its summary lists them (`pad.rules.cells`): a
     finished game's summary holds them; a game going on is replayed from its newest
     snapshot for them (its summary, written at every action, leaves them out). Empty
-    for a game that cannot be replayed (a damaged action)."""
+    for a game whose actions cannot be read or replayed (resuming it says why)."""
     stored = record.summary.get("cells")
     if isinstance(stored, list):
         return stored
@@ -366,7 +366,7 @@ def sheet_cells(journal: Journal, record: GameRecord) -> list[Any]:
 
     try:
         history = rebuild(rules_for("pad"), journal, record.id, record.setup)[0]
-    except CompanionError:  # a damaged action: the history lists the game as damaged
+    except CompanionError:  # a damaged action, or one these rules refuse
         return []
     except Exception as exc:  # a setup this code cannot play: nothing to list
         logger.warning("game %s: its cells cannot be replayed: %s", record.id, exc)

@@ -442,7 +442,8 @@ def summary(state: PadState) -> dict[str, Any]:
     """What the history, the statistics and the exports read without replaying the
     game. A finished game's holds its cells too; a game going on leaves them out: they
     are the whole sheet, written again at every action (8 players' 200 rounds: 48 KB to
-    the card each time), and a reader replays the game for them (`history.sheet_cells`)."""
+    the card each time), and a reader replays the game for them
+    (`night.history.sheet_cells`)."""
     t = state.template
     result = outcome(state)
     names = [p.name for p in state.players]
