@@ -65,6 +65,7 @@ def run_ours(entries: int, data_dir: Path) -> dict[str, Any]:
 
     from bench.apps import FlipProbe
     from companion.games.pad import commands as c
+    from companion.games.pad.outcome import outcome
     from companion.journal import Journal
     from tests.uidriver import Driver
     from ui.app import CompanionApp
@@ -89,14 +90,17 @@ def run_ours(entries: int, data_dir: Path) -> dict[str, Any]:
     probe = FlipProbe(marks.frame, clock=time.perf_counter)
     probe.install()
 
+    seen: dict[str, Any] = {}
+
     def observe(update: Any) -> None:
         if update.verb == "do" and isinstance(update.command, c.SetCell):
             seat = update.command.seat
-            from companion.games.pad.outcome import outcome
-
-            total = number(outcome(update.state).totals[seat])
-            # what the sheet shows once laid out: the player's total on its label
-            marks.update(screen.sheet.total_labels[seat].text == total)
+            # what the sheet shows once laid out: the player's total on its label, checked
+            # against the state's once the sample is taken (the check is not the app's
+            # work: a bare Label's is a comparison)
+            seen.update(text=screen.sheet.total_labels[seat].text, state=update.state,
+                        seat=seat)
+            marks.update(True)
 
     session.subscribe(observe)  # after the app's own observer: the labels are set
     shown: list[float] = []
@@ -106,11 +110,13 @@ def run_ours(entries: int, data_dir: Path) -> dict[str, Any]:
         ui.wait_until(lambda: not app.busy)
         ui.tap(f"keypad.{n % 10}", settle=False)
         ui.pump(1)
+        seen.clear()
         to_update, to_frame = press(enter, marks, EventLoop)
         if n >= WARMUP_ROLLS:
             commit.append(to_update)
             shown.append(to_frame)
-            wrong += not marks.labels_ok
+            total = number(outcome(seen["state"]).totals[seen["seat"]]) if seen else None
+            wrong += not seen or seen["text"] != total
     journaled = len(journal.entries(session.game_id))
     app.close_dialog()
     return {"commit_s": commit, "shown_s": shown, "labels_wrong": wrong,

@@ -113,3 +113,32 @@ def test_a_kept_text_says_whether_it_was_shortened(window: None, fresh: None) ->
     label.texture_update()  # the wide picture again, kept
     assert not label.is_shortened
     assert not label._label.is_shortened
+
+
+def test_a_style_changed_after_a_text_draws_that_style(window: None, fresh: None) -> None:
+    """The style's part of the key is kept between texts: changing the colour, the size
+    or the disabled look of a label that showed a text draws the text in its new style,
+    never the old picture; and the old style's picture comes back with the old style."""
+    label = kept.KeptLabel(text="42", font_size=30, color=(1, 1, 1, 1))
+    label.texture_update()
+    white = label.texture
+    label.text = "43"
+    label.texture_update()
+    label.text = "42"
+    label.color = (1, 0, 0, 1)
+    label.texture_update()
+    red = label.texture
+    assert red is not white
+    label.font_size = 40
+    label.texture_update()
+    assert label.texture.height > red.height
+    label.font_size = 30
+    label.disabled = True  # drawn in disabled_color
+    label.texture_update()
+    assert label.texture is not red and label.texture is not white
+    label.disabled = False
+    label.texture_update()
+    assert label.texture is red
+    label.color = (1, 1, 1, 1)
+    label.texture_update()
+    assert label.texture is white

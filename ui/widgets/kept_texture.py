@@ -28,13 +28,24 @@ _KEPT: OrderedDict[tuple[Any, ...], tuple[Any, bool]] = OrderedDict()
 _kept_pixels = 0
 
 
-def _key(core: Any) -> tuple[Any, ...]:
-    # the options dict holds the text's every style, in Kivy's fixed order of its keys:
-    # its repr is the cheapest exact key (values are strings, numbers and their lists).
-    # The font's file (font_name_r) follows from its name and is filled in at render.
+#: what the provider writes into its options itself: the first text (its text is keyed
+#: apart), and what a render works out from the rest (the font's file, a space's width,
+#: the size asked for, keyed apart as `text_size`)
+_NOT_STYLE = ("text", "font_name_r", "space_width", "text_size")
+
+
+def _style(core: Any) -> str:
+    """Everything else that decides a text's pixels, in Kivy's fixed order of the
+    options' keys: its repr is the cheapest exact key (values are strings, numbers and
+    their lists)."""
     options = dict(core.options)
-    options.pop("font_name_r", None)
-    return (type(core), core.text, repr(core.text_size), repr(options))
+    for name in _NOT_STYLE:
+        options.pop(name, None)
+    return repr(options)
+
+
+def _key(core: Any, style: str) -> tuple[Any, ...]:
+    return (type(core), core.text, repr(core.text_size), style)
 
 
 def _keep(key: tuple[Any, ...], texture: Any, shortened: bool) -> None:
@@ -64,7 +75,19 @@ def forget_all() -> None:
 
 
 class KeptLabel(Label):
-    """A Kivy Label that draws a kept texture when its text and style were shown before."""
+    """A Kivy Label that draws a kept texture when its text and style were shown before.
+
+    Its style's part of the key is worked out once and kept until a style property
+    changes: a new text (most changes: a score, a total) costs a lookup, not the repr of
+    some thirty options (a page of the score pad's sheet re-tells 48 cells)."""
+
+    _style_key: str | None = None
+
+    def _trigger_texture_update(self, name: Any = None, source: Any = None,
+                                value: Any = None) -> None:
+        if name != "text":  # a style changed (markup, a size, a colour...), or may have
+            self._style_key = None
+        super()._trigger_texture_update(name, source, value)
 
     def texture_update(self, *largs: Any) -> None:
         core = self._label
@@ -73,7 +96,10 @@ class KeptLabel(Label):
             if self.texture is not None:
                 one_to_one(self.texture)  # drawn at its size on whole pixels (Kivy's rule)
             return
-        key = _key(core)
+        style = self._style_key
+        if style is None:
+            style = self._style_key = _style(core)
+        key = _key(core, style)
         found = _KEPT.get(key)
         if found is not None:
             _KEPT.move_to_end(key)
