@@ -92,14 +92,14 @@ def _field_names(cls: type) -> tuple[str, ...]:
 
 
 #: what `_record_kind` tells of a type
-NOT_RECORD, FROZEN, MUTABLE = 0, 1, 2
+_NOT_RECORD, _FROZEN, _MUTABLE = 0, 1, 2
 
 
 @cache
 def _record_kind(cls: type) -> int:
     if not dataclasses.is_dataclass(cls):
-        return NOT_RECORD
-    return FROZEN if cls.__dataclass_params__.frozen else MUTABLE  # type: ignore[attr-defined]
+        return _NOT_RECORD
+    return _FROZEN if cls.__dataclass_params__.frozen else _MUTABLE  # type: ignore[attr-defined]
 
 
 _INF = float("inf")
@@ -152,7 +152,7 @@ def _text(value: Any, last: dict[int, tuple[Any, str]], parts: dict[int, tuple[A
     if kind is float:
         return _float(value), True
     record = _record_kind(kind)
-    if kind is tuple or record == FROZEN:
+    if kind is tuple or record == _FROZEN:
         found = last.get(id(value))  # (an entry keeps its value alive: its id is its own)
         if found is not None:
             parts[id(value)] = found
@@ -162,7 +162,7 @@ def _text(value: Any, last: dict[int, tuple[Any, str]], parts: dict[int, tuple[A
         if fixed:
             parts[id(value)] = (value, text)
         return text, fixed
-    if record == MUTABLE:  # a record that may change: written afresh each time
+    if record == _MUTABLE:  # a record that may change: written afresh each time
         return _record(value, kind, last, parts)[0], False
     if kind is list or isinstance(value, (tuple, list)):
         return _list(value, last, parts)[0], False
