@@ -31,14 +31,14 @@ def others() -> dict[str, str]:
         script = ROOT / "bench" / f"{name}.py"
         if not script.exists():
             continue
+        limit = LONGER_TIMEOUTS.get(name, OTHERS_TIMEOUT)
         try:
             done = subprocess.run([sys.executable, str(script)], cwd=ROOT, text=True,
-                                  capture_output=True,
-                                  timeout=LONGER_TIMEOUTS.get(name, OTHERS_TIMEOUT))
+                                  capture_output=True, timeout=limit)
             text = done.stdout if done.returncode == 0 else \
                 f"exit {done.returncode}\n{done.stdout}\n{done.stderr[-2000:]}"
         except subprocess.TimeoutExpired:
-            text = f"stopped after {LONGER_TIMEOUTS.get(name, OTHERS_TIMEOUT)} s"
+            text = f"stopped after {limit} s"
         found[f"bench/{name}.py"] = text
     return found
 
