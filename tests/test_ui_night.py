@@ -262,7 +262,7 @@ def test_export_backup_and_a_refused_restore_change_nothing(launch: Any) -> None
     assert ui.text("export.status") == f"Saved: {csv_files[0]}"
     assert "Bob,Bob,3,1" in csv_files[0].read_text()
     ui.tap("export.bgstats")
-    assert len(list(folder.glob("*-bgstats.json"))) == 1
+    assert len(list(folder.glob("*.bgsplay"))) == 1  # as BG Stats names its play files
     ui.tap("export.backup")
     backups = list(folder.glob("*-backup-*.zip"))
     assert len(backups) == 1

@@ -220,6 +220,7 @@ def bgstats(journal: Journal, *, translator: Translator | None = None,
             for section in sections}
     first = {section: next(g for g in reversed(finished) if _section(g) == section)
              for section in sections}  # the newest game names the template
+    teamed = {_section(line) for line in finished if line.teams}
     players: dict[int, dict[str, Any]] = {}
     plays = []
     seen: set[tuple[str, int]] = set()
@@ -247,12 +248,13 @@ def bgstats(journal: Journal, *, translator: Translator | None = None,
         plays.append(_play(line, game_ids[section], scores, tz))
     return {
         "about": tr("night.export.about"),
-        "games": [_game(tr, section, game_ids[section], first[section], last[section], tz)
-                  for section in sections],
+        "games": [_game(tr, section, game_ids[section], first[section], last[section],
+                        section in teamed, tz) for section in sections],
         "players": [players[k] for k in sorted(players)],
         "locations": [],
         "plays": plays,
         "userInfo": {"meRefId": 0},
+        "tags": [],  # BG Stats' own tag list: none given (a reader looks names up in it)
     }
 
 
@@ -262,27 +264,43 @@ def _section(line: GameLine) -> str:
 
 
 def _game(tr: Translator, section: str, ident: int, line: GameLine, last: float,
-          tz: tzinfo | None) -> dict[str, Any]:
+          teams: bool, tz: tzinfo | None) -> dict[str, Any]:
+    """A game record with every field BG Stats writes on one; what the app does not
+    know (BoardGameGeek's name, year, designers, images, player counts and times) is
+    left as BG Stats leaves it unknown: "" or 0."""
     if line.kind == "pad":
-        return {
-            "id": ident,
-            "uuid": _uuid("game", section),
-            "name": _text(line_name(tr, line)),
-            "modificationDate": _when(last, tz, _BG_DATE),
-            "cooperative": line.win == "coop",
-            "highestWins": line.win != "lowest",
-            "noPoints": line.win in ("coop", "places"),
-            "bggId": line.bgg_id or 0,
-        }
+        name, bgg_id = _text(line_name(tr, line)), line.bgg_id or 0
+        cooperative, highest = line.win == "coop", line.win != "lowest"
+        no_points = line.win in ("coop", "places")
+    else:
+        name, bgg_id = _game_name(tr, section), 0
+        cooperative = no_points = section in COOPERATIVE
+        highest = True
     return {
         "id": ident,
         "uuid": _uuid("game", section),
-        "name": _game_name(tr, section),
+        "name": name,
         "modificationDate": _when(last, tz, _BG_DATE),
-        "cooperative": section in COOPERATIVE,
-        "highestWins": True,
-        "noPoints": section in COOPERATIVE,
-        "bggId": 0,
+        "cooperative": cooperative,
+        "highestWins": highest,
+        "noPoints": no_points,
+        "usesTeams": teams,
+        "bggId": bgg_id,  # the game's BoardGameGeek id (a play's own is on the play)
+        "bggName": "",
+        "bggYear": 0,
+        "designers": "",
+        "urlThumb": "",
+        "urlImage": "",
+        "isBaseGame": 1,
+        "isExpansion": 0,
+        "rating": 0,
+        "minPlayerCount": 0,
+        "maxPlayerCount": 0,
+        "minPlayTime": 0,
+        "maxPlayTime": 0,
+        "minAge": 0,
+        "tags": [],
+        "copies": [],
     }
 
 
