@@ -209,19 +209,31 @@ def _uuid(what: str, ident: Any) -> str:
 _BG_DATE = "%Y-%m-%d %H:%M:%S"
 
 
+def play_uuid(game_id: int) -> str:
+    """The BG Stats uuid of a game of the journal: the same at every export, so BG Stats
+    does not import a play twice."""
+    return _uuid("play", game_id)
+
+
 def bgstats(journal: Journal, *, translator: Translator | None = None,
             tz: tzinfo | None = None) -> dict[str, Any]:
     tr = translator or Translator("en")
     finished = [line for line in games(journal, status="finished", newest_first=False)
                 if line.kind not in UNRANKED]
-    sections = sorted({_section(line) for line in finished})
-    game_ids = {section: i for i, section in enumerate(sections, start=1)}
+    # ids as BG Stats gives them: 1, 2, 3... in the order each game and player first
+    # appears, oldest play first, so a new template or player takes the next id and no
+    # earlier one moves (uuids, not ids, are what BG Stats matches on)
+    game_ids: dict[str, int] = {}
+    for line in finished:
+        game_ids.setdefault(_section(line), len(game_ids) + 1)
+    sections = list(game_ids)
     last = {section: max(g.updated for g in finished if _section(g) == section)
             for section in sections}
     first = {section: next(g for g in reversed(finished) if _section(g) == section)
              for section in sections}  # the newest game names the template
     teamed = {_section(line) for line in finished if line.teams}
-    players: dict[int, dict[str, Any]] = {}
+    players: dict[Any, dict[str, Any]] = {
+        ANONYMOUS: _anonymous(tr, finished[0].started if finished else 0.0, tz)}
     plays = []
     seen: set[tuple[str, int]] = set()
     for line in finished:
@@ -250,11 +262,28 @@ def bgstats(journal: Journal, *, translator: Translator | None = None,
         "about": tr("night.export.about"),
         "games": [_game(tr, section, game_ids[section], first[section], last[section],
                         section in teamed, tz) for section in sections],
-        "players": [players[k] for k in sorted(players)],
+        "players": list(players.values()),
         "locations": [],
         "plays": plays,
-        "userInfo": {"meRefId": 0},
+        # a table has no owner: "me" is the anonymous player, who is in no play, so
+        # importing the file gives none of its plays to whoever imports it
+        "userInfo": {"meRefId": players[ANONYMOUS]["id"]},
         "tags": [],  # BG Stats' own tag list: none given (a reader looks names up in it)
+    }
+
+
+ANONYMOUS = "anonymous"  # the anonymous player's key among the players
+
+
+def _anonymous(tr: Translator, when: float, tz: tzinfo | None) -> dict[str, Any]:
+    """The player BG Stats keeps for a seat with nobody named, id 1 as in its exports."""
+    return {
+        "id": 1,
+        "uuid": _uuid("player", ANONYMOUS),
+        "name": tr("night.export.anonymous"),
+        "isAnonymous": True,
+        "modificationDate": _when(when, tz, _BG_DATE),
+        "bggUsername": "",
     }
 
 
@@ -304,20 +333,20 @@ def _game(tr: Translator, section: str, ident: int, line: GameLine, last: float,
     }
 
 
-def _player_ref(players: dict[int, dict[str, Any]], seat: Any, line: GameLine,
+def _player_ref(players: dict[Any, dict[str, Any]], seat: Any, line: GameLine,
                 tz: tzinfo | None) -> int:
-    # unlinked seats (none after roster.link_missing) get ids past every roster id
-    pid = seat.player_id if seat.player_id is not None else 10**9 + line.id * 100 + seat.seat
-    if pid not in players:
-        players[pid] = {
-            "id": pid,
-            "uuid": _uuid("player", pid),
+    # unlinked seats (none after roster.link_missing) are players of their own
+    key = seat.player_id if seat.player_id is not None else 10**9 + line.id * 100 + seat.seat
+    if key not in players:
+        players[key] = {
+            "id": len(players) + 1,
+            "uuid": _uuid("player", key),
             "name": _text(seat.name),
             "isAnonymous": False,
             "modificationDate": _when(line.updated, tz, _BG_DATE),
             "bggUsername": "",
         }
-    return pid
+    return int(players[key]["id"])
 
 
 def _play(line: GameLine, game_ref: int, scores: list[dict[str, Any]],
