@@ -370,7 +370,8 @@ def _play(line: GameLine, game_ref: int, scores: list[dict[str, Any]],
         "importPlayId": 0,
         "nemestatsId": 0,
         "expansionPlays": [],
-        "locationRefId": 0,
+        # no locationRefId: BG Stats writes none for a play without a location (0
+        # would name a location that is not in the file)
         "playerScores": scores,
     }
 
