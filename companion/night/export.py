@@ -366,7 +366,9 @@ def _play(line: GameLine, game_ref: int, scores: list[dict[str, Any]],
         "playImages": "[]",
         "rating": 0,
         "scoringSetting": 0,
-        "bggId": line.bgg_id or 0,
+        # the play's own BoardGameGeek id, 0 until BG Stats posts the play there (the
+        # game's id is on the game: given here, every play would read as posted)
+        "bggId": 0,
         "importPlayId": 0,
         "nemestatsId": 0,
         "expansionPlays": [],
