@@ -250,7 +250,7 @@ def bgstats(journal: Journal, *, translator: Translator | None = None,
                 "winner": seat.winner,
                 "newPlayer": new,
                 "startPlayer": line.start_player == seat.seat,
-                "seatOrder": seat.seat,
+                "seatOrder": seat.seat + 1,  # from 1: BG Stats reads 0 as "not set"
                 "rank": seat.rank or 0,
                 "role": "",
             }
