@@ -255,7 +255,7 @@ def bgstats(journal: Journal, *, translator: Translator | None = None,
                 "role": "",
             }
             if teams and seat.team is not None:
-                score["team"] = tr("night.export.team", n=seat.team + 1)
+                score["team"] = str(seat.team + 1)  # as BG Stats writes it: "1", "2"...
             scores.append(score)
         plays.append(_play(line, game_ids[section], scores, tz))
     return {
