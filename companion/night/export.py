@@ -240,13 +240,14 @@ def bgstats(journal: Journal, *, translator: Translator | None = None,
         section = _section(line)
         scores = []
         teams = line.teams
+        no_points = _no_points(line)
         for seat in line.seats:
             pid = _player_ref(players, seat, line, tz)
             new = (section, pid) not in seen
             seen.add((section, pid))
             score: dict[str, Any] = {
                 "playerRefId": pid,
-                "score": "" if seat.score is None else str(seat.score),
+                "score": "" if seat.score is None or no_points else str(seat.score),
                 "winner": seat.winner,
                 "newPlayer": new,
                 "startPlayer": line.start_player == seat.seat,
@@ -257,7 +258,7 @@ def bgstats(journal: Journal, *, translator: Translator | None = None,
             if teams and seat.team is not None:
                 score["team"] = str(seat.team + 1)  # as BG Stats writes it: "1", "2"...
             scores.append(score)
-        plays.append(_play(line, game_ids[section], scores, tz))
+        plays.append(_play(line, game_ids[section], scores, _manual_winner(line), tz))
     return {
         "about": tr("night.export.about"),
         "games": [_game(tr, section, game_ids[section], first[section], last[section],
@@ -299,12 +300,11 @@ def _game(tr: Translator, section: str, ident: int, line: GameLine, last: float,
     left as BG Stats leaves it unknown: "" or 0."""
     if line.kind == "pad":
         name, bgg_id = _text(line_name(tr, line)), line.bgg_id or 0
-        cooperative, highest = line.win == "coop", line.win != "lowest"
-        no_points = line.win in ("coop", "places")
+        cooperative = line.win == "coop"
     else:
         name, bgg_id = _game_name(tr, section), 0
-        cooperative = no_points = section in COOPERATIVE
-        highest = True
+        cooperative = section in COOPERATIVE
+    highest, no_points = _highest_wins(line), _no_points(line)
     return {
         "id": ident,
         "uuid": _uuid("game", section),
@@ -349,7 +349,30 @@ def _player_ref(players: dict[Any, dict[str, Any]], seat: Any, line: GameLine,
     return int(players[key]["id"])
 
 
-def _play(line: GameLine, game_ref: int, scores: list[dict[str, Any]],
+def _highest_wins(line: GameLine) -> bool:
+    return line.win != "lowest" if line.kind == "pad" else True
+
+
+def _no_points(line: GameLine) -> bool:
+    """A game won without points (co-op, places): BG Stats' `noPoints`; its seats get
+    no score, as BG Stats writes them ("")."""
+    return line.win in ("coop", "places") if line.kind == "pad" else line.kind in COOPERATIVE
+
+
+def _manual_winner(line: GameLine) -> bool:
+    """Whether the winners are other than the scores alone make them: a tie-breaker, an
+    instant win, a co-op victory, a team's total. Without it BG Stats may work the
+    winners out again from the scores (the best score wins; no score, no winner)."""
+    points = [seat.score for seat in line.seats]
+    if None in points or _no_points(line):
+        by_score = [False] * len(points)
+    else:
+        best = (max if _highest_wins(line) else min)(points)
+        by_score = [p == best for p in points]
+    return [seat.winner for seat in line.seats] != by_score
+
+
+def _play(line: GameLine, game_ref: int, scores: list[dict[str, Any]], manual: bool,
           tz: tzinfo | None) -> dict[str, Any]:
     return {
         "uuid": _uuid("play", line.id),
@@ -360,7 +383,7 @@ def _play(line: GameLine, game_ref: int, scores: list[dict[str, Any]],
         "durationMin": line.played_minutes,
         "rounds": line.rounds or 0,
         "ignored": False,
-        "manualWinner": False,
+        "manualWinner": manual,
         "usesTeams": bool(line.teams),
         "board": _text(line.difficulty or ""),
         "playImages": "[]",
