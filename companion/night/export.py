@@ -265,7 +265,7 @@ def bgstats(journal: Journal, *, translator: Translator | None = None,
                         section in teamed, tz) for section in sections],
         "players": list(players.values()),
         "locations": [],
-        "plays": plays,
+        "plays": plays[::-1],  # the newest first, as BG Stats lists them
         # a table has no owner: "me" is the anonymous player, who is in no play, so
         # importing the file gives none of its plays to whoever imports it
         "userInfo": {"meRefId": players[ANONYMOUS]["id"]},
