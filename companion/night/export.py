@@ -207,6 +207,9 @@ def _uuid(what: str, ident: Any) -> str:
 
 
 _BG_DATE = "%Y-%m-%d %H:%M:%S"
+#: BG Stats' play file: what it writes when plays are shared and opens to add them, of
+#: one play or many; its backup (`BGStatsExport.json`) is the whole app's data instead
+BGSTATS_SUFFIX = ".bgsplay"
 
 
 def play_uuid(game_id: int) -> str:

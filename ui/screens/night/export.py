@@ -21,7 +21,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from companion.journal import Journal
 from companion.messages import CompanionError, Message, msg
-from companion.night import backup, jobs
+from companion.night import backup, export, jobs
 from companion.night.jobs import Job
 from ui import theme
 from ui.background import Running, run_in
@@ -196,7 +196,7 @@ class NightExportScreen(PageScreen):
             path = folder / f"{PREFIX}-backup-{stamp()}.zip"
         else:
             path = folder / (f"{PREFIX}-{stamp()}.csv" if what == "csv"
-                             else f"{PREFIX}-{stamp()}-bgstats.json")
+                             else f"{PREFIX}-{stamp()}{export.BGSTATS_SUFFIX}")
         translator = app.translator
 
         def job(journal: Journal) -> Any:
