@@ -11,32 +11,50 @@ API:
   or other control character, no line separator, no bidi override or isolate, which
   an older journal or a restored backup may hold; names also at most `NAME_MAX`.
 - `bgstats(journal, *, translator=None, tz=None) -> dict` and
-  `bgstats_text(...) -> str`: a Board Game Stats play file of the finished games.
+  `bgstats_text(...) -> str`: a Board Game Stats play file of the finished games;
+  `play_uuid(game_id)`: a game's uuid in it.
 - `write(path, text)`: written atomically (temporary file, fsync, rename).
 
-The Board Game Stats file follows the shape of that app's own export and shared
-play files: top-level `about`, `games`, `players`, `locations`, `plays`, `userInfo`;
-a play has `uuid`, `gameRefId`, `playDate` and `entryDate`/`modificationDate`
-("YYYY-MM-DD hh:mm:ss"), `durationMin`, `rounds`, `ignored`, `manualWinner`,
-`usesTeams`, `board`, `playImages`, `rating`, `scoringSetting`, `expansionPlays`,
-`locationRefId` and `playerScores` (`playerRefId`, `score` as text, `winner`,
-`newPlayer`, `startPlayer`, `seatOrder`, `rank`, `role`); a game has `cooperative`,
-`highestWins`, `noPoints`, `bggId`. Sources: the TypeScript model of a BG Stats
-backup in github.com/exp111/BGGCatalogStats (src/model/bg-stats.ts) and a shared BG
-Stats play file (pastebin.com/iDbHyBui, "This is a Play file that can be read by
-Board Game Stats"). UUIDs are derived from our ids (uuid5), so exporting twice gives
-the same plays and BG Stats does not import them twice. `bggId` is 0 (our games are
-not matched to BoardGameGeek); `startPlayer` is false (not recorded); `rank` is 0.
+The Board Game Stats file is a `.bgsplay` (`BGSTATS_SUFFIX`), BG Stats' play file: the
+JSON it attaches when plays are shared ("You can import this file using Board Game
+Stats.") and imports to add them, of one play or many; its backup
+(`BGStatsExport.json`) is the whole app's data instead (groups, challenges, tags). It
+is written field by field as BG Stats writes its own: top-level `about`, `games`,
+`players`, `locations` (none), `plays` (the newest first), `userInfo`, `tags` (none);
+ids 1, 2, 3... in the order each game and player first appears, oldest play first (a
+new template or player takes the next id, none moves); uuids derived from our ids
+(uuid5), so exporting twice gives the same records and BG Stats, which matches on
+them, imports nothing twice. `userInfo.meRefId` is an anonymous player (id 1,
+`isAnonymous`, as BG Stats keeps one): a table has no owner, and a "me" in no play
+gives none of them to whoever imports the file. A game has `cooperative`,
+`highestWins`, `noPoints`, `usesTeams`, `bggId` (a score pad template's `bgg_id`, else
+0) and BG Stats' other game fields left as it leaves them unknown ("" or 0). A play
+has `gameRefId`, `playDate`/`entryDate` (its start), `modificationDate` ("YYYY-MM-DD
+hh:mm:ss"), `durationMin`, `rounds`, `ignored`, `manualWinner`, `usesTeams`, `board`,
+`bggId` 0 (the play's own BoardGameGeek id, until BG Stats posts it), no
+`locationRefId` (BG Stats writes none for a play without a location), and
+`playerScores`: `playerRefId`, `score` as text ("" for a game won without points),
+`winner`, `newPlayer` (the player's first play of that game), `startPlayer`,
+`seatOrder` from 1 (0 is "not set"), `rank` (0: out of the ranking), `team` "1",
+"2"... with teams, `role`. `manualWinner` is true when the winners are not what the
+scores alone make them (the best score wins; no score, no winner): a tie-breaker, an
+instant win, a co-op victory, a team's total; BG Stats then keeps them as given.
+
+Sources: a real BG Stats export of 217 plays (github.com/sqrtxander/bgstats-wrapped,
+sampleData.json); the TypeScript model of BG Stats' backup and export in
+github.com/exp111/BGGCatalogStats (src/model/bg-stats.ts); readers of the format:
+theiam79/BGStats.Bot (src/BGStats.Bot/Models/*.cs, `.bgsplay` attachments),
+adrianocola/bgstats-merger (index.js: "me" looked up among the players),
+luceleaftea/end-of-year-bgstats-summary (general_summary.py: a year's `.bgsplay`),
+TalitaJames/bgStats-dataVisualiser (dataGathering.py: the top-level `tags`),
+gnidan/bgstats-elo-ratings (src/index.ts: `games[id - 1]`), sqrtxander/bgstats-wrapped
+(get_data.py); a writer, ctuncan/bga_bgstats (bga_bgstats.py: many plays in one
+`.bgsplay`). `tests/test_night_pad_export.py::read_back` reads the file as they do.
 
 Score pad games are exported as their templates: each template is a game of its own
-(name in the translator's language, `bggId` the template's `bgg_id` when it gives one,
-`cooperative` for a co-op template, `highestWins` false for a lowest-wins one,
-`noPoints` for places and co-op); each player's `rank` (0: out of the ranking),
-`winner` (every tied winner), `startPlayer` (the setup's), `seatOrder`, and with
-teams `usesTeams` and each player's `team` ("Team 1"...). A play's `durationMin` is
-the clock's played time (pauses left out) when a clock ran beside the game
-(`GameLine.played_minutes`), else from its start to its last action. Clock sessions
-are not plays (no winners).
+(name in the translator's language). A play's `durationMin` is the clock's played
+time (pauses left out) when a clock ran beside the game (`GameLine.played_minutes`),
+else from its start to its last action. Clock sessions are not plays (no winners).
 
 - `scores_csv_text(journal, *, translator=None, tz=None) -> str | None`: the long
   table of every score pad game, one row per cell entered (`SCORES_COLUMNS`: the game,
@@ -207,8 +225,8 @@ def _uuid(what: str, ident: Any) -> str:
 
 
 _BG_DATE = "%Y-%m-%d %H:%M:%S"
-#: BG Stats' play file: what it writes when plays are shared and opens to add them, of
-#: one play or many; its backup (`BGStatsExport.json`) is the whole app's data instead
+#: BG Stats' play file: what it shares plays in and imports them from, one play or
+#: many; its backup (`BGStatsExport.json`) is the whole app's data instead
 BGSTATS_SUFFIX = ".bgsplay"
 
 
