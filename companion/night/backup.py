@@ -288,6 +288,13 @@ def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, out: Any, path: str) ->
     return written
 
 
+def _create(path: Path) -> BinaryIO:
+    try:
+        return swap.OPS.create(path)
+    except OSError as exc:
+        raise _write_failed(exc, path) from exc
+
+
 class _Out:
     """A file written through `swap.OPS` (where a test makes the card full)."""
 
@@ -295,7 +302,10 @@ class _Out:
         self.handle = handle
 
     def write(self, data: bytes) -> None:
-        swap.OPS.write(self.handle, data)
+        try:
+            swap.OPS.write(self.handle, data)
+        except OSError as exc:  # the card full: never said as a backup unreadable
+            raise _write_failed(exc, Path(self.handle.name)) from exc
 
 
 def _manifest(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> Manifest:
@@ -406,7 +416,7 @@ def _extract_from(handle: BinaryIO, name: str, into: Path) -> Extracted:
             if sorted(listed) != sorted(info.filename for info in own_infos):
                 raise _refuse(name, "files: not as the manifest lists them")
             _room_for(into, database_info.file_size)
-            with swap.OPS.create(db_path) as dst:
+            with _create(db_path) as dst:
                 _inflate(zf, database_info, _Out(dst), name)
             own = _inflate_own(zf, own_infos, listed, into, name)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error,
@@ -427,7 +437,10 @@ def _inflate_own(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo],
     """The table's own files, each into a file named by its index, checked against the
     manifest's size and checksum."""
     folder = into / "own"
-    swap.OPS.mkdir(folder)
+    try:
+        swap.OPS.mkdir(folder)
+    except OSError as exc:
+        raise _write_failed(exc, folder) from exc
     out = []
     for k, info in enumerate(infos):
         _, size, digest = listed[info.filename]
@@ -438,8 +451,8 @@ def _inflate_own(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo],
             raise BackupError("night.backup.damaged", path=name,
                               reason=f"{info.filename[:60]}: checksum")
         part = folder / str(k)
-        with swap.OPS.create(part) as handle:
-            swap.OPS.write(handle, data)
+        with _create(part) as handle:
+            _Out(handle).write(data)
         out.append((info.filename, part))
     return out
 
