@@ -357,3 +357,22 @@ def test_a_kill_at_any_step_reopens_on_the_old_or_the_new_whole(
             _assert_new(run, old_journal)
         shutil.rmtree(run)
     assert outcomes == ["old"] * (decided + 1) + ["new"] * (steps - decided)
+
+
+@pytest.mark.parametrize("after", [-1, 3])  # steps after the decision: before it, in it
+def test_the_app_s_start_finishes_or_undoes_a_restore_left_half_done(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, after: int,
+        caplog: pytest.LogCaptureFixture) -> None:
+    from ui.main import finish_restore
+
+    file, table, _, decided = _steps(tmp_path, monkeypatch)
+    old_journal = (table / "data" / "journal.sqlite3").read_bytes()
+    before = _snapshot(table)
+    assert _killed_at(decided + after, file, table) == signal.SIGKILL
+    assert (table / "data" / "journal.sqlite3.restoring").exists() or after < 0
+    finish_restore(table / "data" / "journal.sqlite3")  # what the start runs first
+    if after < 0:
+        assert _snapshot(table) == before
+    else:
+        _assert_new(table, old_journal)
+        assert "a restore left half done was finished" in caplog.text

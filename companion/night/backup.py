@@ -27,14 +27,18 @@ exactly our keys, each of its type and bounds (`created` a date between 2000 and
 the journal's columns, no other table, and no trigger nor view; its derived tables
 (`game_facts`, `snapshots`: computed from the others) are dropped by the restore when
 their columns are not this journal's, and computed again.
-- `restore(path, journal_path) -> Path | None`: checks everything first (the current
-  data is untouched when refused), then keeps the current journal aside as
-  `<name>.before-restore-<stamp>` (returned; None if there was none) and puts the
-  backup's journal in its place. Close the app's `Journal` before restoring, and open
-  it again afterwards.
+- `restore(path, journal_path) -> Path | None`: checks everything first, then keeps
+  the current journal aside as `<name>.before-restore-<stamp>` (returned; None if
+  there was none) and puts the backup's journal in its place. Close the app's
+  `Journal` before restoring, and open it again afterwards.
 - `restore_all(path, journal_path, config_dir=None) -> Restored`: the same, and the
   table's own files with it (below); `Restored` says the journal kept aside, the files
   written, the files of the table's kept aside, and the files restored but broken.
+- All or nothing: the journal (opened there as a start opens it: checked, migrated)
+  and the files (loaded there by the app's loaders) are staged beside their places,
+  then take them together (`companion.night.swap`); any failure leaves the journal
+  and the table's files exactly as they were. `finish_pending(journal_path)`: what
+  the start runs first, finishing or undoing a restore a kill left half done.
 
 The table's own files (format version 2): the score pad's templates (`pad/*.yaml`)
 and the clock's presets (`clock/*.yaml`) beside the user's config file
@@ -44,12 +48,13 @@ left out), at most `MAX_OWN_FILES` of them, each listed in the manifest's `files
 with its size and SHA-256. A restore accepts only entries the manifest lists, named
 `pad/<name>.yaml` or `clock/<name>.yaml` (letters, digits, `_`, `-`, `.`; no folder,
 no `..` of their own: nothing is ever written outside those two folders), of the size
-and checksum the manifest says. They are written (atomically) after the journal; a
-file of the table's of the same name and other content is kept aside first
+and checksum the manifest says. They take their places with the journal; a file
+of the table's of the same name and other content is kept aside
 (`<name>.yaml.before-restore-<stamp>`, which the loaders never read); the table's
 files the backup does not hold are left as they are. A restored template or preset
-that does not load is restored all the same and listed as broken (as the setup
-screens list it). A version 1 backup (no `files`) restores the journal only.
+that its loader lists as broken is restored all the same and listed as broken (as
+the setup screens list it); one its loader fails on refuses the restore. A version 1
+backup (no `files`) restores the journal only.
 """
 
 from __future__ import annotations
