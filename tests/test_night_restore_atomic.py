@@ -376,3 +376,22 @@ def test_the_app_s_start_finishes_or_undoes_a_restore_left_half_done(
     else:
         _assert_new(table, old_journal)
         assert "a restore left half done was finished" in caplog.text
+
+
+def test_a_card_full_while_sqlite_readies_the_journal_changes_nothing(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLite's own writes in the staged journal (derived tables dropped, migrations)
+    do not go through `swap.OPS`: its "disk is full" is said as a write that failed."""
+    import sqlite3
+
+    file, table = _make(tmp_path)
+    before = _snapshot(table)
+
+    def full(_path: Path) -> list[str]:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(backup, "_drop_stale_derived", full)
+    with pytest.raises(BackupError) as caught:
+        _restore(file, table)
+    assert _is_old(table, before)
+    assert caught.value.message.key == "night.backup.write_failed"

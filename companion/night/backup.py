@@ -623,6 +623,10 @@ def _ready(db_path: Path, name: str) -> None:
         finally:
             journal.close()
     except sqlite3.DatabaseError as exc:
+        if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or \
+                "disk is full" in str(exc):  # the card, not the backup
+            raise BackupError("night.backup.write_failed", path=str(db_path.parent),
+                              reason=str(exc)[:120]) from exc
         raise BackupError("night.backup.damaged", path=name,
                           reason=str(exc)[:120]) from exc
     except JournalError as exc:

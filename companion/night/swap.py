@@ -134,7 +134,8 @@ class Swap:
             except OSError as exc:  # the intent file says staging: the start cleans
                 log.error("removing a refused restore's staging failed (%s)", exc)
 
-    def _write(self, state: str, entries: list[Entry] = ()) -> None:  # type: ignore[assignment]
+    def _write(self, state: str, entries: list[Entry] | None = None) -> None:
+        entries = entries or []
         _write_marker(self.marker, {
             "format": FORMAT, "state": state, "info": self.info,
             "staging": [str(p) for p in self.staging], "made": [str(p) for p in self.made],
