@@ -152,7 +152,8 @@ def test_a_pad_that_is_a_file_changes_nothing(tmp_path: Path) -> None:
     assert _is_old(table, before)
     assert caught.value.message.key == "night.backup.write_failed"
     english, french = _said(caught.value)
-    assert "pad" in english and "Nothing was changed" in english
+    assert f"Could not write {table / 'config' / 'pad'}: " in english
+    assert "Nothing was changed" in english
     assert "Rien n'a été changé" in french
 
 

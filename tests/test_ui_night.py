@@ -334,7 +334,7 @@ def test_a_restore_failing_halfway_changes_nothing_and_says_so(launch: Any) -> N
         ui.tap("restore.ok")
         assert ui.dialog == "error"
         assert "Nothing was changed." in ui.text("error.text")
-        assert str(pad) in ui.text("error.text")
+        assert f"Could not write {pad}: " in ui.text("error.text")
         ui.tap("error.ok")
         assert [p.name for p in roster.players(ui.app.journal)] == ["Anne", "Dan"]
         assert not list(folder.glob("journal.sqlite3.*"))  # nothing kept aside, staged

@@ -153,9 +153,12 @@ class Swap:
         self.made += reversed(missing)
         self.staging.append(staging)
         self._write("staging")
-        for made in reversed(missing):
-            OPS.mkdir(made)
-        OPS.mkdir(staging)
+        try:
+            for made in reversed(missing):
+                OPS.mkdir(made)
+            OPS.mkdir(staging)
+        except OSError as exc:  # said of the folder (a file in its place, read-only)
+            raise OSError(exc.errno, exc.strerror, str(folder)) from exc
         return staging
 
     def commit(self, entries: list[Entry]) -> None:
