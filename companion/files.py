@@ -21,15 +21,21 @@ from typing import BinaryIO
 SIDE_FILES = ("-wal", "-shm")
 
 
-def keep_aside(path: Path, label: str) -> Path:
-    """Rename `path` (and its side files) to `<name>.<label>-<stamp>`, never over an
-    existing file; return the new path."""
+def aside_name(path: Path, label: str) -> Path:
+    """`<name>.<label>-<stamp>` beside `path`, a name no file has (nor its side files)."""
     stamp = time.strftime("%Y%m%d-%H%M%S")
     kept = path.with_name(f"{path.name}.{label}-{stamp}")
     n = 1
-    while kept.exists():
+    while any(os.path.lexists(kept.with_name(kept.name + s)) for s in ("", *SIDE_FILES)):
         n += 1
         kept = path.with_name(f"{path.name}.{label}-{stamp}-{n}")
+    return kept
+
+
+def keep_aside(path: Path, label: str) -> Path:
+    """Rename `path` (and its side files) to `<name>.<label>-<stamp>`, never over an
+    existing file; return the new path."""
+    kept = aside_name(path, label)
     os.replace(path, kept)
     for suffix in SIDE_FILES:
         side = path.with_name(path.name + suffix)

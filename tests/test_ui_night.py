@@ -298,12 +298,51 @@ def test_export_backup_and_a_refused_restore_change_nothing(launch: Any) -> None
     ui.screenshot("night-restore-confirm-800x480")
     ui.tap("restore.ok")
     assert ui.dialog == "restored"
-    assert "kept as" in ui.text("restored.text")
+    [kept] = folder.glob("journal.sqlite3.before-restore-*")
+    assert f"The previous history was kept as {kept}." in ui.text("restored.text")
     ui.tap("restored.ok")
     assert [p.name for p in roster.players(ui.app.journal)] == ["Anne", "Bob"]
     assert len(history.games(ui.app.journal)) == 1
-    assert len(list(folder.glob("journal.sqlite3.before-restore-*"))) == 1
     ui.screenshot("night-export-800x480")
+
+
+def test_a_restore_failing_halfway_changes_nothing_and_says_so(launch: Any) -> None:
+    """A backup holding one of the table's templates, restored where `pad` is now a
+    file: the restore fails when it stages the template, after the journal is ready;
+    the error says nothing was changed, and it is true (the same history, nothing
+    kept aside)."""
+    from companion.night import backup
+
+    ui = launch()
+    journal = ui.app.journal
+    folder = Path(journal.path).parent
+    roster.add(journal, "Anne")
+    pad = backup.own_config_dir() / "pad"
+    pad.mkdir(parents=True, exist_ok=True)
+    (pad / "family-golf.yaml").write_text("id: family-golf\nshape: rounds\nwin: lowest\n")
+    try:
+        ui.tap("home.export")
+        ui.tap("export.backup")
+        [made] = folder.glob("*-backup-*.zip")
+        roster.add(journal, "Dan")  # since the backup: stays, as nothing is restored
+        shutil.rmtree(pad)
+        pad.write_text("a file where the folder goes")
+        ui.tap("export.back")
+        ui.tap("home.export")
+        assert ui.text("restore.0").startswith(made.name)
+        ui.tap("restore.0")
+        ui.tap("restore.ok")
+        assert ui.dialog == "error"
+        assert "Nothing was changed." in ui.text("error.text")
+        assert f"Could not write {pad}: " in ui.text("error.text")
+        ui.tap("error.ok")
+        assert [p.name for p in roster.players(ui.app.journal)] == ["Anne", "Dan"]
+        assert not list(folder.glob("journal.sqlite3.*"))  # nothing kept aside, staged
+        assert pad.read_text() == "a file where the folder goes"
+        assert not ui.find("export.back").disabled
+    finally:
+        if pad.is_file():
+            pad.unlink()
 
 
 def test_settings_are_saved_checked_and_applied(launch: Any, tmp_path: Path,

@@ -174,6 +174,23 @@ def journal_opens(path: Path) -> bool:
     return True
 
 
+def finish_restore(path: Path) -> None:
+    """A restore that a kill or a power cut left half done is finished or undone, whole
+    (`backup.finish_pending`); one that cannot be now is left for the next start."""
+    from companion.night import backup
+
+    try:
+        done = backup.finish_pending(path)
+    except OSError as exc:
+        logging.getLogger("ui.main").error("a restore left half done: %s", exc)
+        return
+    if done is not None:
+        logging.getLogger("ui.main").warning(
+            "a restore left half done was %s (the previous history: %s)",
+            "finished" if done["state"] == "forward" else "undone",
+            done["info"].get("kept"))
+
+
 def start_again() -> None:
     """The same command in a fresh process (same pid: systemd keeps watching it)."""
     os.execv(sys.executable, [sys.executable, *sys.orig_argv[1:]])
@@ -262,6 +279,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         # still moved aside before any read
         # one app per data folder: a second one is told, before it opens the journal
         instance.lock(path.parent)
+        finish_restore(path)  # one a kill left half done: before the journal is read
         precheck = start_check(path)
         # Kivy's rules for the widgets the first screen builds; the whole set once up
         window = True  # from here on the window may exist

@@ -27,14 +27,18 @@ exactly our keys, each of its type and bounds (`created` a date between 2000 and
 the journal's columns, no other table, and no trigger nor view; its derived tables
 (`game_facts`, `snapshots`: computed from the others) are dropped by the restore when
 their columns are not this journal's, and computed again.
-- `restore(path, journal_path) -> Path | None`: checks everything first (the current
-  data is untouched when refused), then keeps the current journal aside as
-  `<name>.before-restore-<stamp>` (returned; None if there was none) and puts the
-  backup's journal in its place. Close the app's `Journal` before restoring, and open
-  it again afterwards.
+- `restore(path, journal_path) -> Path | None`: checks everything first, then keeps
+  the current journal aside as `<name>.before-restore-<stamp>` (returned; None if
+  there was none) and puts the backup's journal in its place. Close the app's
+  `Journal` before restoring, and open it again afterwards.
 - `restore_all(path, journal_path, config_dir=None) -> Restored`: the same, and the
   table's own files with it (below); `Restored` says the journal kept aside, the files
   written, the files of the table's kept aside, and the files restored but broken.
+- All or nothing: the journal (opened there as a start opens it: checked, migrated)
+  and the files (loaded there by the app's loaders) are staged beside their places,
+  then take them together (`companion.night.swap`); any failure leaves the journal
+  and the table's files exactly as they were. `finish_pending(journal_path)`: what
+  the start runs first, finishing or undoing a restore a kill left half done.
 
 The table's own files (format version 2): the score pad's templates (`pad/*.yaml`)
 and the clock's presets (`clock/*.yaml`) beside the user's config file
@@ -44,12 +48,13 @@ left out), at most `MAX_OWN_FILES` of them, each listed in the manifest's `files
 with its size and SHA-256. A restore accepts only entries the manifest lists, named
 `pad/<name>.yaml` or `clock/<name>.yaml` (letters, digits, `_`, `-`, `.`; no folder,
 no `..` of their own: nothing is ever written outside those two folders), of the size
-and checksum the manifest says. They are written (atomically) after the journal; a
-file of the table's of the same name and other content is kept aside first
+and checksum the manifest says. They take their places with the journal; a file
+of the table's of the same name and other content is kept aside
 (`<name>.yaml.before-restore-<stamp>`, which the loaders never read); the table's
 files the backup does not hold are left as they are. A restored template or preset
-that does not load is restored all the same and listed as broken (as the setup
-screens list it). A version 1 backup (no `files`) restores the journal only.
+that its loader lists as broken is restored all the same and listed as broken (as
+the setup screens list it); one its loader fails on refuses the restore. A version 1
+backup (no `files`) restores the journal only.
 """
 
 from __future__ import annotations
@@ -70,9 +75,10 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 import companion
-from companion.files import fsync_dir, keep_aside, open_regular
-from companion.journal import SCHEMA, SCHEMA_VERSION, Journal
+from companion.files import SIDE_FILES, aside_name, fsync_dir, open_regular
+from companion.journal import SCHEMA, SCHEMA_VERSION, Journal, JournalError
 from companion.messages import CompanionError
+from companion.night import swap
 
 FORMAT = "table-companion-backup"
 FORMAT_VERSION = 2
@@ -287,6 +293,26 @@ def _inflate(zf: zipfile.ZipFile, info: zipfile.ZipInfo, out: Any, path: str) ->
     return written
 
 
+def _create(path: Path) -> BinaryIO:
+    try:
+        return swap.OPS.create(path)
+    except OSError as exc:
+        raise _write_failed(exc, path) from exc
+
+
+class _Out:
+    """A file written through `swap.OPS` (where a test makes the card full)."""
+
+    def __init__(self, handle: BinaryIO) -> None:
+        self.handle = handle
+
+    def write(self, data: bytes) -> None:
+        try:
+            swap.OPS.write(self.handle, data)
+        except OSError as exc:  # the card full: never said as a backup unreadable
+            raise _write_failed(exc, Path(self.handle.name)) from exc
+
+
 def _manifest(zf: zipfile.ZipFile, info: zipfile.ZipInfo, path: str) -> Manifest:
     buffer = io.BytesIO()
     _inflate(zf, info, buffer, path)
@@ -395,8 +421,8 @@ def _extract_from(handle: BinaryIO, name: str, into: Path) -> Extracted:
             if sorted(listed) != sorted(info.filename for info in own_infos):
                 raise _refuse(name, "files: not as the manifest lists them")
             _room_for(into, database_info.file_size)
-            with db_path.open("wb") as dst:
-                _inflate(zf, database_info, dst, name)
+            with _create(db_path) as dst:
+                _inflate(zf, database_info, _Out(dst), name)
             own = _inflate_own(zf, own_infos, listed, into, name)
     except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, zlib.error,
             NotImplementedError, RuntimeError, ValueError) as exc:
@@ -416,7 +442,10 @@ def _inflate_own(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo],
     """The table's own files, each into a file named by its index, checked against the
     manifest's size and checksum."""
     folder = into / "own"
-    folder.mkdir()
+    try:
+        swap.OPS.mkdir(folder)
+    except OSError as exc:
+        raise _write_failed(exc, folder) from exc
     out = []
     for k, info in enumerate(infos):
         _, size, digest = listed[info.filename]
@@ -427,7 +456,8 @@ def _inflate_own(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo],
             raise BackupError("night.backup.damaged", path=name,
                               reason=f"{info.filename[:60]}: checksum")
         part = folder / str(k)
-        part.write_bytes(data)
+        with _create(part) as handle:
+            _Out(handle).write(data)
         out.append((info.filename, part))
     return out
 
@@ -534,79 +564,158 @@ def restore(path: Path | str, journal_path: Path | str) -> Path | None:
     return restore_all(path, journal_path, own=False).kept
 
 
+def finish_pending(journal_path: Path | str) -> dict[str, Any] | None:
+    """A restore that a killed process (or a power cut) left half done, finished or
+    undone (`swap.finish`): what the start runs before it opens the journal. None:
+    there was none; else its state (`forward`: finished; else undone) and info."""
+    return swap.finish(swap.marker_for(Path(journal_path)))
+
+
+def _write_failed(exc: OSError, where: Path) -> BackupError:
+    return BackupError("night.backup.write_failed", path=str(exc.filename or where),
+                       reason=exc.strerror or str(exc) or type(exc).__name__)
+
+
 def restore_all(path: Path | str, journal_path: Path | str,
                 config_dir: Path | None = None, *, own: bool = True) -> Restored:
+    """All or nothing: the backup's journal and files are checked and written in
+    staging folders beside their places, then take them together (`swap`); any
+    failure leaves the journal and the table's files exactly as they were."""
     target = Path(journal_path)
+    config = own_config_dir() if config_dir is None else Path(config_dir)
+    marker = swap.marker_for(target)
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
+        swap.finish(marker)  # one a killed process left: finished before another
     except OSError as exc:
-        raise BackupError("night.backup.write_failed", path=str(target.parent),
-                          reason=exc.strerror or str(exc)) from exc
-    # extract next to the journal, so the final rename stays on one file system
-    with tempfile.TemporaryDirectory(prefix=".restore-", dir=target.parent) as tmp:
-        _, db_path, files = _extract(Path(path), Path(tmp))
+        raise _write_failed(exc, target.parent) from exc
+    name = str(path)
+    try:
+        with swap.Swap(marker, info={"backup": name}) as job:
+            _, db_path, files = _extract(Path(path), job.stage(target.parent))
+            _ready(db_path, name)
+            entries, kept = _journal_entries(target, db_path)
+            own_entries, written, broken = _stage_own(job, files, config, name) \
+                if own else ([], [], ())
+            entries += own_entries
+            job.info["kept"] = None if kept is None else str(kept)
+            job.commit(entries)
+    except swap.NotUndone as exc:
+        reason = exc.reason
+        raise BackupError("night.backup.not_undone", path=name, reason=getattr(
+            reason, "strerror", None) or str(reason) or type(reason).__name__) from exc
+    except OSError as exc:
+        raise _write_failed(exc, target.parent) from exc
+    kept_files = tuple(e.kept for e in own_entries if e.kept is not None)
+    return Restored(kept, tuple(written), kept_files, broken)
+
+
+def _ready(db_path: Path, name: str) -> None:
+    """The extracted journal made ready where it is staged: the backup's derived tables
+    of other columns dropped, then opened as a start opens it (checked, migrated), so
+    a journal the app would not open is refused here; then synced."""
+    try:
+        _drop_stale_derived(db_path)
+        journal = Journal(db_path)
         try:
-            _drop_stale_derived(db_path)
-        except sqlite3.DatabaseError as exc:
-            raise BackupError("night.backup.damaged", path=str(path),
+            if journal.moved_aside is not None or journal.read_only is not None:
+                raise BackupError("night.backup.damaged", path=name, reason="journal")
+        finally:
+            journal.close()
+    except sqlite3.DatabaseError as exc:
+        if getattr(exc, "sqlite_errorcode", None) == sqlite3.SQLITE_FULL or \
+                "disk is full" in str(exc):  # the card, not the backup
+            raise BackupError("night.backup.write_failed", path=str(db_path.parent),
                               reason=str(exc)[:120]) from exc
-        with db_path.open("rb") as handle:
-            os.fsync(handle.fileno())
-        kept = None
-        try:
-            if target.exists():
-                kept = keep_aside(target, "before-restore")
-            os.replace(db_path, target)
-            fsync_dir(target.parent)
-        except OSError as exc:
-            raise BackupError("night.backup.write_failed", path=str(target),
-                              reason=exc.strerror or str(exc)) from exc
-        if not own or not files:
-            return Restored(kept)
-        return _put_own(kept, files, own_config_dir() if config_dir is None
-                        else Path(config_dir))
+        raise BackupError("night.backup.damaged", path=name,
+                          reason=str(exc)[:120]) from exc
+    except JournalError as exc:
+        reason = exc.message.params.get("reason") or exc.message.key
+        raise BackupError("night.backup.damaged", path=name,
+                          reason=str(reason)[:120]) from exc
+    for suffix in ("", *SIDE_FILES):
+        side = db_path.with_name(db_path.name + suffix)
+        if side.exists():
+            swap.OPS.sync_file(side)
+    swap.OPS.sync_dir(db_path.parent)
 
 
-def _put_own(kept: Path | None, files: list[tuple[str, Path]], config_dir: Path
-             ) -> Restored:
-    """Write the table's own files into their folders (the name checked again: only
-    `pad/` and `clock/` under `config_dir`), keeping aside a different file of the
-    same name; then list those that do not load."""
-    written, aside = [], []
-    for name, part in files:
-        if not OWN_NAME.match(name):  # checked before extracting; never trusted twice
+def _journal_entries(target: Path, db_path: Path) -> tuple[list[swap.Entry], Path | None]:
+    """The journal's place and its side files': the current ones kept aside under one
+    name (`<name>.before-restore-<stamp>`), the staged ones put in their place. Also
+    the name the current journal is kept under (None: there was none)."""
+    sides = [target.with_name(target.name + s) for s in (*SIDE_FILES, "")]
+    kept = aside_name(target, "before-restore") if any(map(os.path.lexists, sides)) \
+        else None
+    entries = []
+    for suffix in (*SIDE_FILES, ""):  # the old side files first: never the new's
+        place = target.with_name(target.name + suffix)
+        staged = db_path.with_name(db_path.name + suffix)
+        aside = kept.with_name(kept.name + suffix) if kept is not None and \
+            os.path.lexists(place) else None
+        if aside is not None or staged.exists():
+            entries.append(swap.Entry(place, aside, staged if staged.exists() else None))
+    return entries, kept if target.exists() or target.is_symlink() else None
+
+
+def _stage_own(job: swap.Swap, files: list[tuple[str, Path]], config_dir: Path, name: str
+               ) -> tuple[list[swap.Entry], list[str], tuple[str, ...]]:
+    """The table's own files written into a staging folder inside `pad/` and
+    `clock/` under `config_dir` (the name checked again: only those two folders), and
+    loaded there by the app's own loaders: a file a loader fails on (rather than
+    listing it as broken) refuses the restore. The entries to put them in place (a
+    different file of the same name kept aside; an identical one left), the names
+    restored, and those that do not load."""
+    by_folder: dict[str, list[tuple[str, bytes]]] = {}
+    for own_name, part in files:
+        if not OWN_NAME.match(own_name):  # checked before extracting; never trusted twice
             continue
-        folder_name, file_name = name.split("/")
+        folder_name, file_name = own_name.split("/")
+        by_folder.setdefault(folder_name, []).append((file_name, part.read_bytes()))
+    entries, written, staged_in = [], [], {}
+    for folder_name, items in by_folder.items():
         folder = config_dir / folder_name
-        target = folder / file_name
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            data = part.read_bytes()
-            if target.is_file() and not target.is_symlink() and target.read_bytes() == data:
-                written.append(name)
+        staging = staged_in[folder_name] = job.stage(folder)
+        for file_name, data in items:
+            target = folder / file_name
+            written.append(f"{folder_name}/{file_name}")
+            swap.write_file(staging / file_name, data)  # the same too: loaded below
+            if target.is_file() and not target.is_symlink() and _same(target, data):
                 continue
-            if target.exists() or target.is_symlink():
-                aside.append(keep_aside(target, "before-restore"))
-            temporary = folder / f".{file_name}.restoring"
-            with temporary.open("wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temporary, target)
-            fsync_dir(folder)
-        except OSError as exc:
-            raise BackupError("night.backup.write_failed", path=str(target),
-                              reason=exc.strerror or str(exc)) from exc
-        written.append(name)
-    return Restored(kept, tuple(written), tuple(aside), _broken(config_dir, written))
+            kept = aside_name(target, "before-restore") if os.path.lexists(target) \
+                else None
+            entries.append(swap.Entry(target, kept, staging / file_name))
+        swap.OPS.sync_dir(staging)
+    broken = _broken(staged_in, name)
+    return entries, written, tuple(n for n in written if n in broken)
 
 
-def _broken(config_dir: Path, written: list[str]) -> tuple[str, ...]:
-    """The files just written that their loader lists as broken."""
+def _same(path: Path, data: bytes) -> bool:
+    try:
+        with open_regular(path) as handle:
+            return handle.read(MAX_OWN_SIZE + 1) == data
+    except OSError:
+        return False
+
+
+def _broken(staged_in: dict[str, Path], name: str) -> set[str]:
+    """The staged files their loader lists as broken; one it fails on is refused."""
     from companion.games.clock import presets
     from companion.games.pad import templates
 
-    bad = {f"pad/{b.path.name}" for b in templates.load(own_dir=config_dir / "pad").broken}
-    bad |= {f"clock/{Path(f).name}" for f in presets.load_presets(
-        own=config_dir / "clock").broken}
-    return tuple(name for name in written if name in bad)
+    bad: set[str] = set()
+    if "pad" in staged_in:
+        try:
+            catalogue = templates.load(own_dir=staged_in["pad"])
+        except Exception as exc:  # the setup screen would fail on it as well
+            raise _refuse(name, f"pad: {type(exc).__name__}") from exc
+        bad |= {f"pad/{b.path.name}" for b in catalogue.broken}
+    if "clock" in staged_in:
+        for file in sorted(staged_in["clock"].glob("*.yaml")):
+            try:
+                preset, _, _ = presets.read_file(file, own=True)
+            except Exception as exc:  # the clock's setup would fail on it as well
+                raise _refuse(name, f"clock/{file.name[:60]}: {type(exc).__name__}") from exc
+            if preset is None:
+                bad.add(f"clock/{file.name}")
+    return bad

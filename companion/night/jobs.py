@@ -153,12 +153,9 @@ def check_backup(path: Path) -> Job[backup.Manifest]:
 def restore_backup(path: Path, journal_path: Path, config_dir: Path | None = None
                    ) -> Job[backup.Restored]:
     """Put the backup in the journal's place (the journal must be closed), with the
-    table's own templates and presets (`backup.restore_all`), then open it once as a
-    start does (checked, migrated), so the screen can open it at once after
-    (`Journal.already_checked`)."""
-    yield Progress(msg("night.progress.restore", name=path.name), 0, 2, cancellable=False)
-    restored = backup.restore_all(path, journal_path, config_dir)
-    yield Progress(msg("night.progress.restore", name=path.name), 1, 2, cancellable=False)
-    Journal(journal_path).close()
-    return restored
+    table's own templates and presets, all or nothing (`backup.restore_all`, which
+    opens the staged journal as a start does: checked, migrated), so the screen can
+    open it at once after (`Journal.already_checked`)."""
+    yield Progress(msg("night.progress.restore", name=path.name), 0, 1, cancellable=False)
+    return backup.restore_all(path, journal_path, config_dir)
 

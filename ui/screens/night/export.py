@@ -2,8 +2,10 @@
 stick when one is mounted under /media. A backup found there can be restored.
 
 A restore is checked in full first: a refused file shows the domain's message and
-changes nothing. An accepted one closes the journal, puts the backup in its place
-(the current journal is kept aside by `backup.restore_all`) and opens it again.
+changes nothing. An accepted one closes the journal, puts the backup in its place, all
+or nothing (`backup.restore_all`: the current journal is kept aside, and the message
+says where), and opens it again; a restore failing halfway leaves everything as it
+was, the message says so, and the same journal is opened again.
 """
 
 from __future__ import annotations
@@ -265,7 +267,8 @@ class NightExportScreen(PageScreen):
 
         def done(restored: backup.Restored) -> None:
             app.journal = Journal.already_checked(journal_path)  # checked by the job
-            self.status = app.tr("night.ui.restored", kept=str(restored.kept or "-"))
+            self.status = app.tr("night.ui.restored", kept=str(restored.kept)) \
+                if restored.kept is not None else app.tr("night.ui.restored_nothing_kept")
             if restored.files:  # the table's own templates and clock presets
                 self.status += "\n" + app.tr("night.ui.restored_files",
                                              n=len(restored.files))
