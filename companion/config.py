@@ -95,6 +95,7 @@ MAX_BYTES = 64 * 1024  # the defaults, copied whole with their comments, are 12 
 MAX_DEPTH = 32  # nested mappings and lists (the defaults use 5)
 MAX_ALIASES = 32  # `*name` references in one file
 MAX_NODES = 20_000  # values once every alias is expanded (the defaults hold 300)
+MAX_INTEGER = 10**100  # a larger integer is refused as it is read (nothing needs one)
 _TAG = "tag:yaml.org,2002:"
 PLAIN_TAGS = frozenset(_TAG + t for t in ("str", "int", "float", "bool", "null", "seq",
                                           "map"))
@@ -141,7 +142,7 @@ class _Reader:
                                   msg("core.config.merge_key"))
                 if not isinstance(key_node, yaml.ScalarNode):
                     raise _refuse(self.file, key_line, path, msg("core.config.complex_key"))
-                key = str(self._constructor.construct_object(key_node, deep=True))
+                key = str(self.scalar(key_node, path))
                 if key in out:
                     raise _refuse(self.file, key_line, (*path, key),
                                   msg("core.config.duplicate_key"))
@@ -151,7 +152,29 @@ class _Reader:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.node_to_data(item, (*path, str(i))) for i, item in enumerate(node.value)]
-        return self._constructor.construct_object(node, deep=True)
+        return self.scalar(node, path)
+
+    def scalar(self, node: yaml.Node, path: Path_) -> Any:
+        """A scalar's value; what PyYAML's constructors cannot build from its text (an
+        integer of 5000 digits, the date 9999-99-99, year 0) is refused at its key."""
+        import yaml
+
+        kind = (node.tag or "").removeprefix(_TAG)
+        try:
+            value = self._constructor.construct_object(node, deep=True)
+            if isinstance(value, int) and not isinstance(value, bool) \
+                    and abs(value) >= MAX_INTEGER:  # from 0x…, 0b…, 1:59:59…
+                raise OverflowError(kind)
+            str(value)  # what a message or a key makes of it
+        except yaml.YAMLError as exc:  # `!!binary` of what is not base64...
+            reason = " ".join(str(getattr(exc, "problem", None) or exc).split())
+            raise _refuse(self.file, node.start_mark.line + 1, path,
+                          msg("core.config.syntax", reason=reason)) from exc
+        except (ValueError, OverflowError, ArithmeticError, TypeError, KeyError,
+                IndexError) as exc:
+            raise _refuse(self.file, node.start_mark.line + 1, path,
+                          msg("core.config.bad_scalar", kind=kind)) from exc
+        return value
 
 
 def _read_bounded(path: Path) -> str:
