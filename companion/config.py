@@ -180,7 +180,8 @@ def _read_bounded(path: Path) -> str:
         with open_regular(path) as handle:  # a named pipe here must not hang the start
             data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError as exc:
-        raise ConfigError([Problem(file, None, "", msg("core.config.missing_file"))]) from exc
+        key = "core.config.not_regular" if os.path.lexists(path) else "core.config.missing_file"
+        raise ConfigError([Problem(file, None, "", msg(key))]) from exc  # a link to nothing
     except NotRegularFile as exc:
         raise ConfigError([Problem(file, None, "", msg("core.config.not_regular"))]) from exc
     except OSError as exc:

@@ -89,7 +89,9 @@ def _problem(path: Path, lines: dict[tuple[str, ...], int], key: str, message: o
 def _files(folder: Path | None) -> list[Path]:
     if folder is None or not folder.is_dir():
         return []
-    return sorted(p for p in folder.glob("*.yaml") if p.is_file())
+    # a named pipe, a folder or a link to nothing named *.yaml is read, and so named
+    # as broken (the reader opens only a regular file), never skipped without a word
+    return sorted(p for p in folder.glob("*.yaml") if not p.name.startswith("."))
 
 
 def load(builtin_dir: Path = BUILTIN_DIR, own_dir: Path | None = None) -> Catalogue:

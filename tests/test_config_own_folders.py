@@ -1,0 +1,65 @@
+"""The table's own folders beside its config file (`pad/`, `clock/`; issue 44, item
+6): what is not a regular file there is named as broken, never skipped without a
+word; `companion --config FILE` offers the templates beside FILE; a preset's name is
+bounded as a pad label is."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from companion.games.clock import presets
+from companion.games.pad import templates
+from ui.commands import checkconfig
+
+SPECIALS = ("fifo", "folder", "dangling", "device")
+
+
+def special(folder: Path, kind: str) -> Path:
+    """A `<kind>.yaml` in `folder` that is not a regular file."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / f"{kind}.yaml"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "dangling":
+        path.symlink_to(folder / "nothing-here.yaml")
+    else:
+        path.symlink_to("/dev/null")
+    return path
+
+
+@pytest.mark.parametrize("kind", SPECIALS)
+def test_a_special_file_among_the_pad_templates_is_listed_as_broken(
+        tmp_path: Path, kind: str) -> None:
+    path = special(tmp_path / "pad", kind)
+    catalogue = templates.load(own_dir=tmp_path / "pad")
+    (broken,) = catalogue.broken
+    assert broken.path == path
+    assert [(p.file, p.message.key) for p in broken.problems] == [
+        (str(path), "core.config.not_regular")]
+
+
+@pytest.mark.parametrize("kind", SPECIALS)
+def test_a_special_file_among_the_clock_presets_is_listed_as_broken(
+        tmp_path: Path, kind: str) -> None:
+    path = special(tmp_path / "clock", kind)
+    found = presets.load_presets(own=tmp_path / "clock")
+    assert found.broken == [str(path)]
+    assert [(p.file, p.message.key) for p in found.problems] == [
+        (str(path), "core.config.not_regular")]
+
+
+def test_check_config_names_each_special_file(tmp_path: Path, capsys) -> None:
+    user = tmp_path / "config.yaml"
+    user.write_text("language: en\n", encoding="utf-8")
+    made = [special(tmp_path / folder, kind) for folder in ("pad", "clock")
+            for kind in SPECIALS]
+    assert checkconfig.main([str(user)]) == 1
+    out = capsys.readouterr().out.splitlines()
+    for path in made:
+        (line,) = [x for x in out if x.startswith(f"{path}: ")]
+        assert "not a regular file" in line, line
