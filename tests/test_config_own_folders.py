@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -63,3 +64,33 @@ def test_check_config_names_each_special_file(tmp_path: Path, capsys) -> None:
     for path in made:
         (line,) = [x for x in out if x.startswith(f"{path}: ")]
         assert "not a regular file" in line, line
+
+
+@pytest.mark.ui
+@pytest.mark.usefixtures("instant_release")
+def test_the_app_on_a_config_file_offers_and_saves_the_templates_beside_it(
+        launch: Any, tmp_path: Path) -> None:
+    """`companion --config FILE`: `pad/` beside FILE, as for the clock presets and
+    `companion check-config FILE` (not the user's default folder)."""
+    from tests.test_ui_pad_categories import PLACES
+    from tests.test_ui_pad_rounds import enter
+
+    table = tmp_path / "table"
+    (table / "pad").mkdir(parents=True)
+    (table / "pad" / "race.yaml").write_text(PLACES, encoding="utf-8")
+    ui = launch()
+    ui.app.settings.user_file = table / "config.yaml"
+    ui.tap("home.game.pad")
+    ui.tap("setup.template")
+    assert ui.text("templates.race") == "Race\n2–6 players · places"
+    ui.tap("templates.cancel")
+    ui.tap("setup.start")  # the ad-hoc pad, saved as the table's own
+    enter(ui, "4")
+    enter(ui, "6")
+    ui.tap("play.standings")
+    ui.tap("standings.save")
+    for letter in "PUB":
+        ui.tap(f"keyboard.{letter}")
+    ui.tap("keyboard.ok")
+    assert ui.dialog == "saved", ui.text("error.text") if ui.dialog == "error" else ui.dialog
+    assert (table / "pad" / "pub.yaml").is_file()
