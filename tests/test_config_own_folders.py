@@ -94,3 +94,22 @@ def test_the_app_on_a_config_file_offers_and_saves_the_templates_beside_it(
     ui.tap("keyboard.ok")
     assert ui.dialog == "saved", ui.text("error.text") if ui.dialog == "error" else ui.dialog
     assert (table / "pad" / "pub.yaml").is_file()
+
+
+@pytest.mark.parametrize("name", ["x" * 10_000, "{en: " + "x" * 41 + ", fr: Court}",
+                                  "'" + "x" * 41 + "'"])
+def test_a_clock_preset_name_longer_than_a_pad_label_is_refused(tmp_path: Path,
+                                                                name: str) -> None:
+    path = tmp_path / "long.yaml"
+    path.write_text(f"mode: sand\ntime: 1m\nname: {name}\n", encoding="utf-8")
+    preset, problems, _ = presets.read_file(path, own=True)
+    assert preset is None
+    assert [(p.line, p.key, p.message.key, p.message.params) for p in problems] == [
+        (3, "name", "clock.config.name", {"n": 40})]
+
+
+def test_a_clock_preset_name_of_forty_characters_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "long.yaml"
+    path.write_text(f"mode: sand\ntime: 1m\nname: {'x' * 40}\n", encoding="utf-8")
+    preset, problems, _ = presets.read_file(path, own=True)
+    assert problems == [] and preset is not None and preset.names == (("", "x" * 40),)

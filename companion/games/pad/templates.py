@@ -169,7 +169,8 @@ def save_as(template: Template, ident: str, name: str, folder: Path | None = Non
     """Save a game's template (an ad-hoc pad's, say) as the table's own, under a new id
     and name, in `<folder>/<id>.yaml` (`folder` None: `own_folder(user_file)`).
     RuleError for an id that is not valid, a built-in's, or already a file; OSError if
-    it cannot be written. The file is written whole or not at all, and read back before it counts."""
+    it cannot be written. The file is written whole or not at all, and read back
+    before it counts."""
     folder = own_folder(user_file) if folder is None else folder
     if not isinstance(ident, str) or not ID.match(ident):
         raise RuleError("pad.error.save_id")
