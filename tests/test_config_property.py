@@ -26,6 +26,7 @@ from companion.config import ConfigError, Problem
 from companion.games.clock import presets
 from companion.games.pad import templates
 from companion.i18n import Translator
+from ui.commands import checkconfig
 
 LINE = re.compile(r"^(?P<where>[^\n]+?)(:\d+)?: (?P<key>[^\n]+?): (?P<text>\S[^\n]*)$")
 TRANSLATORS = [Translator("en"), Translator("fr")]
@@ -100,6 +101,8 @@ def loaders(folder: Path, path: Path) -> list[tuple[str, Callable[[], Any]]]:
         ("pad folder", pad_folder),
         ("clock preset", lambda: presets.read_file(path, own=True)[1]),
         ("clock folder", clock_folder),
+        # the command prints each problem on its line, and says 1: never a traceback
+        ("check-config", lambda: [checkconfig.main([str(path)])]),
     ]
 
 
@@ -125,6 +128,8 @@ def check_every_loader(raw: bytes, *, lines_from: set[str] = frozenset()) -> Non
             else:
                 problems = [p for p in answer if isinstance(p, Problem)] \
                     if isinstance(answer, list) else []
+                if loader == "check-config":
+                    assert answer in ([0], [1]), answer
             for problem in problems:
                 check_problem(problem, path, loader, want_lines=loader in lines_from)
 
@@ -156,9 +161,10 @@ def with_leaf(base: str, index: int, scalar: str, *, as_key: bool) -> str:
     return "\n".join(lines) + "\n"
 
 
+# the examples' count and randomness from the profile (tests/conftest.py): the same 100
+# in `make test`, 1000 fresh ones in `make fuzz`
 SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow,
-                                           HealthCheck.function_scoped_fixture],
-                    max_examples=150)
+                                           HealthCheck.function_scoped_fixture])
 
 
 @SETTINGS
