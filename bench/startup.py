@@ -52,14 +52,6 @@ class Runner:
         make_journal(self.long_template, long_actions, rules_version=RULES_VERSION)
         self.config = workdir / "config.yaml"
         self.config.write_text("language: en\n", encoding="utf-8")
-        # the data folder as the app's last start left it (after a power cut): the
-        # journal, and what that start parsed of the config (config-parsed.json)
-        from ui.main import load_config, parsed_copies
-
-        for template in (self.template, self.long_template):
-            copies = parsed_copies(str(template.parent))
-            load_config(self.config, str(template.parent), copies)
-            copies.save()
         self.env = dict(os.environ, KIVY_HOME=str(workdir / "kivy-home"),
                         KIVY_NO_ARGS="1", KIVY_NO_FILELOG="1", GPIOZERO_PIN_FACTORY="mock")
 

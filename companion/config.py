@@ -16,9 +16,7 @@ import json
 import logging
 import math
 import os
-import zlib
 from collections.abc import Callable, Mapping
-from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -33,7 +31,6 @@ CONFIG_DIR = Path(__file__).resolve().parents[1] / "config"
 APP_DIR = "table-companion"
 USER_FILE = "config.yaml"
 SETTINGS_FILE = "settings.yaml"  # what the settings screen saves (the app's own file)
-PARSED_FILE = "config-parsed.json"  # what the last start parsed (`ParsedCopies`)
 
 Path_ = tuple[str, ...]
 Validator = Callable[[Mapping[str, Any]], list[tuple[str, Message]]]
@@ -95,6 +92,7 @@ MAX_BYTES = 64 * 1024  # the defaults, copied whole with their comments, are 12 
 MAX_DEPTH = 32  # nested mappings and lists (the defaults use 5)
 MAX_ALIASES = 32  # `*name` references in one file
 MAX_NODES = 20_000  # values once every alias is expanded (the defaults hold 300)
+MAX_INTEGER = 10**100  # a larger integer is refused as it is read (nothing needs one)
 _TAG = "tag:yaml.org,2002:"
 PLAIN_TAGS = frozenset(_TAG + t for t in ("str", "int", "float", "bool", "null", "seq",
                                           "map"))
@@ -105,8 +103,7 @@ def _refuse(file: str, line: int | None, path: Path_, message: Message) -> Confi
 
 
 def _yaml_loader() -> Any:
-    """libyaml's parser where PyYAML has it (same nodes and line marks, much faster).
-    PyYAML is imported only when a file is parsed (see `ParsedCopies`)."""
+    """libyaml's parser where PyYAML has it (same nodes and line marks, much faster)."""
     import yaml
 
     return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
@@ -141,7 +138,7 @@ class _Reader:
                                   msg("core.config.merge_key"))
                 if not isinstance(key_node, yaml.ScalarNode):
                     raise _refuse(self.file, key_line, path, msg("core.config.complex_key"))
-                key = str(self._constructor.construct_object(key_node, deep=True))
+                key = str(self.scalar(key_node, path))
                 if key in out:
                     raise _refuse(self.file, key_line, (*path, key),
                                   msg("core.config.duplicate_key"))
@@ -151,7 +148,29 @@ class _Reader:
             return out
         if isinstance(node, yaml.SequenceNode):
             return [self.node_to_data(item, (*path, str(i))) for i, item in enumerate(node.value)]
-        return self._constructor.construct_object(node, deep=True)
+        return self.scalar(node, path)
+
+    def scalar(self, node: yaml.Node, path: Path_) -> Any:
+        """A scalar's value; what PyYAML's constructors cannot build from its text (an
+        integer of 5000 digits, the date 9999-99-99, year 0) is refused at its key."""
+        import yaml
+
+        kind = (node.tag or "").removeprefix(_TAG)
+        try:
+            value = self._constructor.construct_object(node, deep=True)
+            if isinstance(value, int) and not isinstance(value, bool) \
+                    and abs(value) >= MAX_INTEGER:  # from 0x…, 0b…, 1:59:59…
+                raise OverflowError(kind)
+            str(value)  # what a message or a key makes of it
+        except yaml.YAMLError as exc:  # `!!binary` of what is not base64...
+            reason = " ".join(str(getattr(exc, "problem", None) or exc).split())
+            raise _refuse(self.file, node.start_mark.line + 1, path,
+                          msg("core.config.syntax", reason=reason)) from exc
+        except (ValueError, OverflowError, ArithmeticError, TypeError, KeyError,
+                IndexError) as exc:
+            raise _refuse(self.file, node.start_mark.line + 1, path,
+                          msg("core.config.bad_scalar", kind=kind)) from exc
+        return value
 
 
 def _read_bounded(path: Path) -> str:
@@ -161,7 +180,8 @@ def _read_bounded(path: Path) -> str:
         with open_regular(path) as handle:  # a named pipe here must not hang the start
             data = handle.read(MAX_BYTES + 1)
     except FileNotFoundError as exc:
-        raise ConfigError([Problem(file, None, "", msg("core.config.missing_file"))]) from exc
+        key = "core.config.not_regular" if os.path.lexists(path) else "core.config.missing_file"
+        raise ConfigError([Problem(file, None, "", msg(key))]) from exc  # a link to nothing
     except NotRegularFile as exc:
         raise ConfigError([Problem(file, None, "", msg("core.config.not_regular"))]) from exc
     except OSError as exc:
@@ -229,21 +249,14 @@ def _scan(text: str, file: str, prefix: Path_) -> None:
             anchors.append(event.anchor)
 
 
-def read_yaml(path: Path, prefix: Path_ = (), *, scan: bool = True,
-              copies: ParsedCopies | None = None) -> tuple[Any, dict[Path_, int]]:
+def read_yaml(path: Path, prefix: Path_ = (), *, scan: bool = True
+              ) -> tuple[Any, dict[Path_, int]]:
     """The data of a YAML file and the line of each key; ConfigError otherwise.
     `scan=False` skips the walk over the events, for the shipped defaults only (the
-    tests check them; a start reads six of them). `copies`: what earlier starts parsed,
-    taken when the file's text is the same."""
-    text = _read_bounded(path)
-    if copies is not None:
-        found = copies.get(text, prefix, scan)
-        if found is not None:
-            return found
-    data, lines = _parse(text, str(path), prefix, scan)
-    if copies is not None:
-        copies.put(text, prefix, scan, data, lines)
-    return data, lines
+    tests check them; a start reads six of them). Every start parses its files: what
+    one start parsed is not kept for the next, since a kept copy would have to be
+    checked as its source is (each game's section) to be trusted."""
+    return _parse(_read_bounded(path), str(path), prefix, scan)
 
 
 def _parse(text: str, file: str, prefix: Path_, scan: bool
@@ -277,201 +290,11 @@ def _parse(text: str, file: str, prefix: Path_, scan: bool
     return data, reader.lines
 
 
-class ParsedCopies:
-    """What earlier starts parsed, so that a start whose files have not changed imports
-    no YAML parser (PyYAML's import and parse were ~15 ms of a start here).
-
-    A file (`config-parsed.json` beside the journal) keeps, per file text read whole
-    (with its prefix and whether it was scanned), what `read_yaml` returned for it: the
-    data and the line of each key. Only the exact same text gets it back, and only
-    while this module's source is the one that parsed it (the bounds and the reading
-    live here); everything after the reading (types, ranges, each section's validator)
-    runs on every start as before. A copy is kept only for a file that was read without
-    a problem and whose data JSON gives back unchanged (not a date, NaN).
-
-    It is derived data, never trusted more than its source: its first line holds a
-    checksum of the rest (a flipped bit, a truncated write), and each copy taken is
-    checked as a fresh parse would have built it (plain JSON values only, finite
-    numbers, at most MAX_DEPTH deep and MAX_NODES values, lines that are lines). A
-    copy that does not fit drops them all (`drop`): the file is removed, the sources
-    are parsed again, one line is logged, and `load` tries once more without them
-    whatever failed with them. The file is also removed once read, and written again
-    only after the app's first frame (`save`): a start that dies before it, for
-    whatever reason, leaves the next one nothing to trust but the sources."""
-
-    MAX_BYTES = 1024 * 1024
-    MAGIC = "companion-parsed-copies 2"
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self.stamp = _source_stamp()
-        self._old: dict[str, Any] = {}
-        self._used: dict[str, list[Any]] = {}
-        self.served = 0  # copies handed out by `get`
-        self.dropped: str | None = None  # why the kept copies were not used
-        try:
-            with open_regular(path) as handle:
-                raw = handle.read(self.MAX_BYTES + 1)
-        except FileNotFoundError:
-            return
-        except OSError as exc:  # a named pipe in its place, unreadable...
-            self.drop(f"cannot be read ({exc.strerror or exc})", remove=False)
-            return
-        kept = self._verify(raw)
-        if isinstance(kept, str):
-            self.drop(kept)
-            return
-        self._old = kept
-        # read: a start that dies before its first frame leaves nothing to trust
-        self._remove()
-
-    def _verify(self, raw: bytes) -> dict[str, Any] | str:
-        """The copies in `raw`, or why they cannot be used."""
-        if len(raw) > self.MAX_BYTES:
-            return "too big"
-        head, newline, body = raw.partition(b"\n")
-        fields = head.decode("ascii", "replace").rsplit(" ", 2)
-        if not newline or len(fields) != 3 or fields[0] != self.MAGIC:
-            return "not written by this version"
-        if fields[1] != self.stamp:
-            return "written by another version of the reader"
-        if fields[2] != f"{zlib.crc32(body):08x}":
-            return "its checksum does not match (damaged)"
-        try:
-            kept = json.loads(body, parse_constant=_no_constant)
-        except (ValueError, RecursionError) as exc:
-            return f"not JSON ({type(exc).__name__})"
-        if not isinstance(kept, dict):
-            return "not a mapping of copies"
-        return kept
-
-    @property
-    def kept(self) -> bool:
-        """Whether earlier starts left copies to use."""
-        return bool(self._old)
-
-    def forget(self) -> None:
-        """Use none of the kept copies, silently (`load` decides whether they were at
-        fault, and then says so with `drop`)."""
-        self._old = {}
-        self._used = {}
-
-    def _remove(self) -> None:
-        with suppress(OSError):
-            self.path.unlink()
-
-    def drop(self, reason: str, *, remove: bool = True) -> None:
-        """Use no more of the kept copies: the sources are parsed again (logged once).
-        The copies already taken passed every check; what is parsed is kept."""
-        self.blame(reason)
-        self._old = {}
-        if remove:
-            self._remove()
-
-    def blame(self, reason: str) -> None:
-        """Say, once, that the kept copies were not used, and why."""
-        if self.dropped is None:
-            log.warning("config: %s not used, the files are parsed again: %s",
-                        self.path, reason)
-        self.dropped = reason
-
-    @staticmethod
-    def _key(text: str, prefix: Path_, scan: bool) -> str:
-        return json.dumps([list(prefix), scan, text])
-
-    def get(self, text: str, prefix: Path_, scan: bool
-            ) -> tuple[Any, dict[Path_, int]] | None:
-        key = self._key(text, prefix, scan)
-        entry = self._old.get(key)
-        if entry is None:
-            return None
-        problem = _copy_problem(entry, prefix)
-        if problem is not None:
-            self.drop(f"{'.'.join(prefix) or 'top'}: {problem}")
-            return None
-        data, pairs = entry
-        self._used[key] = entry
-        self.served += 1
-        return data, {tuple(path): line for path, line in pairs}
-
-    def put(self, text: str, prefix: Path_, scan: bool, data: Any,
-            lines: dict[Path_, int]) -> None:
-        entry = [data, [[list(path), line] for path, line in lines.items()]]
-        try:
-            same = json.loads(json.dumps(entry, allow_nan=False)) == entry
-        except (TypeError, ValueError, RecursionError):
-            same = False
-        if same:
-            self._used[self._key(text, prefix, scan)] = entry
-
-    def save(self) -> None:
-        """Keep the copies this start used, for the next (the app does it once its
-        first frame is up; a failed write only costs the next start a parse)."""
-        if not self._used:
-            return
-        body = json.dumps(self._used).encode("utf-8")
-        head = f"{self.MAGIC} {self.stamp} {zlib.crc32(body):08x}\n".encode("ascii")
-        temporary = self.path.with_name(f".{self.path.name}.{os.getpid()}")
-        try:
-            temporary.write_bytes(head + body)
-            os.replace(temporary, self.path)
-        except OSError:
-            with suppress(OSError):
-                temporary.unlink()
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a value a config parse gives")
-
-
-def _copy_problem(entry: Any, prefix: Path_) -> str | None:
-    """Why a kept copy is not what a fresh parse of a file could have given, or None.
-    Walked without recursion: a copy nested 100 000 deep is refused, not followed."""
-    if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[1], list)):
-        return "not a copy"
-    data, pairs = entry
-    todo: list[tuple[Any, int]] = [(data, 0)]
-    nodes = 0
-    while todo:
-        value, depth = todo.pop()
-        nodes += 1
-        if nodes > MAX_NODES:
-            return f"more than {MAX_NODES} values"
-        if isinstance(value, (dict, list)):
-            if depth >= MAX_DEPTH:
-                return f"nested deeper than {MAX_DEPTH}"
-            todo.extend((item, depth + 1)
-                        for item in (value.values() if isinstance(value, dict) else value))
-        elif isinstance(value, float) and not math.isfinite(value):
-            return "a number that is not finite"
-        elif not isinstance(value, (str, int, float, bool)) and value is not None:
-            return f"a {type(value).__name__}"
-    if len(pairs) > MAX_NODES:
-        return f"more than {MAX_NODES} lines"
-    for pair in pairs:
-        if not (isinstance(pair, list) and len(pair) == 2 and isinstance(pair[0], list)
-                and len(pair[0]) <= MAX_DEPTH + len(prefix) + 1
-                and all(isinstance(part, str) for part in pair[0])
-                and tuple(pair[0][:len(prefix)]) == prefix
-                and type(pair[1]) is int and 1 <= pair[1] <= MAX_BYTES):
-            return "a line that is not a line"
-    return None
-
-
-def _source_stamp() -> str:
-    """This module's source, as a checksum: a changed reader parses again."""
-    try:
-        return f"{zlib.crc32(Path(__file__).read_bytes()):08x}"
-    except OSError:
-        return ""
-
-
 # -- defaults -------------------------------------------------------------------------
 Where = dict[Path_, tuple[str, int]]
 
 
-def load_defaults(config_dir: Path = CONFIG_DIR, copies: ParsedCopies | None = None
-                  ) -> tuple[dict[str, Any], Where]:
+def load_defaults(config_dir: Path = CONFIG_DIR) -> tuple[dict[str, Any], Where]:
     """`app.yaml` at the top, `games/<kind>.yaml` under `games.<kind>`, `hardware.yaml`
     under `hardware`. Returns the data and where each key was set."""
     data: dict[str, Any] = {}
@@ -481,7 +304,7 @@ def load_defaults(config_dir: Path = CONFIG_DIR, copies: ParsedCopies | None = N
     if (config_dir / "hardware.yaml").exists():
         parts.append((config_dir / "hardware.yaml", ("hardware",)))
     for path, prefix in parts:
-        part, lines = read_yaml(path, prefix, scan=config_dir != CONFIG_DIR, copies=copies)
+        part, lines = read_yaml(path, prefix, scan=config_dir != CONFIG_DIR)
         if not isinstance(part, dict):
             problem = Problem(str(path), 1, ".".join(prefix), msg("core.config.not_mapping"))
             raise ConfigError([problem])
@@ -625,11 +448,10 @@ Layer = tuple[str, dict[Path_, int]]  # a file and the line of each key it sets
 
 
 def read_layer(path: Path, defaults: Mapping[str, Any],
-               refused_keys: tuple[str, ...] = (), copies: ParsedCopies | None = None
-               ) -> tuple[dict[str, Any], Layer]:
+               refused_keys: tuple[str, ...] = ()) -> tuple[dict[str, Any], Layer]:
     """A user file checked against the defaults (the schema); ConfigError otherwise."""
     file = str(path)
-    data, lines = read_yaml(path, copies=copies)
+    data, lines = read_yaml(path)
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -665,14 +487,9 @@ class _TooMany(Exception):
 def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
          *, use_default_user_file: bool = True, check_defaults: bool = False,
          settings_file: Path | None = None, data_dir: str | None = None,
-         copies: ParsedCopies | None = None, set_aside_settings: bool = False) -> Config:
+         set_aside_settings: bool = False) -> Config:
     """The defaults, then the user's file, then the app's settings file, each layer
     over the one before; raises ConfigError listing every problem.
-
-    `copies`: what earlier starts parsed (`ParsedCopies`); what this one parses is
-    added to it, for its `save()`. Whatever fails with them (a refusal, an exception)
-    is tried again from the files themselves, which decide: a damaged copy can neither
-    stop a start nor blame a correct file.
 
     `set_aside_settings` (the app's start): a settings file that is refused (it cannot
     be read, or a value in it is) is moved aside with its reason (`set_aside`) and the
@@ -686,45 +503,20 @@ def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
     start does not import every game to check them."""
     import companion.games  # noqa: F401  (registers each game's validator)
 
-    def attempt(copies_: ParsedCopies | None, set_aside: bool) -> Config:
-        return _load(user_file, config_dir, use_default_user_file, check_defaults,
-                     settings_file, data_dir, copies_, set_aside)
-
-    if copies is None or not copies.kept:
-        return attempt(copies, set_aside_settings)
-    try:  # without setting anything aside: that is decided on the files themselves
-        return attempt(copies, False)
-    except Exception as exc:  # whatever a damaged copy can cause
-        first = exc
-    copies.forget()
-    try:
-        cfg = attempt(copies, set_aside_settings)
-    except ConfigError as exc:
-        if not (isinstance(first, ConfigError) and first.problems == exc.problems):
-            copies.blame(f"with them: {_describe(first)}; without: refused")
-        raise
-    if cfg.set_aside is None:  # the files are fine: the copies were not
-        copies.blame(f"with them: {_describe(first)}")
-    return cfg
-
-
-def _describe(exc: BaseException) -> str:
-    if isinstance(exc, ConfigError):
-        return f"refused ({exc})"[:300]
-    return f"{type(exc).__name__}: {exc}"[:300]
+    return _load(user_file, config_dir, use_default_user_file, check_defaults,
+                 settings_file, data_dir, set_aside_settings)
 
 
 def _load(user_file: Path | None, config_dir: Path, use_default_user_file: bool,
           check_defaults: bool, settings_file: Path | None, data_dir: str | None,
-          copies: ParsedCopies | None, set_aside_settings: bool,
-          without_settings: SetAside | None = None) -> Config:
-    defaults, where = load_defaults(config_dir, copies)
+          set_aside_settings: bool, without_settings: SetAside | None = None) -> Config:
+    defaults, where = load_defaults(config_dir)
     if user_file is None and use_default_user_file:
         user_file = user_config_path()
     data = defaults
     layers: list[Layer] = []
     if user_file is not None:
-        user, layer = read_layer(Path(user_file), defaults, copies=copies)
+        user, layer = read_layer(Path(user_file), defaults)
         data = merge(defaults, user)
         layers.append(layer)
     settings = settings_file
@@ -735,8 +527,7 @@ def _load(user_file: Path | None, config_dir: Path, use_default_user_file: bool,
             and (settings_file is not None or Path(settings).exists()):
         # the journal's place cannot move with a file kept in that place
         try:
-            saved, layer = read_layer(Path(settings), defaults, refused_keys=("data_dir",),
-                                      copies=copies)
+            saved, layer = read_layer(Path(settings), defaults, refused_keys=("data_dir",))
         except ConfigError as exc:
             if not set_aside_settings:
                 raise
@@ -761,7 +552,7 @@ def _load(user_file: Path | None, config_dir: Path, use_default_user_file: bool,
         blamed = [p for p in problems if p.file == str(settings)]
         if blamed:  # a saved value a section refuses: the start goes on without the file
             return _load(user_file, config_dir, use_default_user_file, check_defaults,
-                         settings_file, data_dir, copies, set_aside_settings,
+                         settings_file, data_dir, set_aside_settings,
                          without_settings=_set_aside(Path(settings), blamed))
     if problems:
         raise ConfigError(problems)

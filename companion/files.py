@@ -3,9 +3,9 @@
 The journal's own file is never deleted: a journal that cannot be read, one replaced by
 a restore, and one replaced by a salvage are each kept beside it under a new name.
 
-Where a file is expected (the config, its parsed copies, the settings, a backup to
-restore), only a regular file is opened (`open_regular`): a named pipe or a device put
-in its place is refused with a message, never waited on.
+Where a file is expected (the config, the settings, a backup to restore), only a
+regular file is opened (`open_regular`): a named pipe or a device put in its place is
+refused with a message, never waited on.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """`companion journal check`: what in the journal cannot be read, and a salvage of the
-rest into a new journal (the old one is kept beside it, never changed).
+rest into a new journal (the old one and its WAL are kept beside it, never changed).
 
 - `check(path) -> Report`: SQLite's own quick check, then every game: its row, its
   actions in order, and a replay of them by the game's rules. A game is damaged from
@@ -12,7 +12,8 @@ rest into a new journal (the old one is kept beside it, never changed).
   over, and `rebuild_snapshots(path)` writes the replay's state in its place.
 - `salvage(path) -> Salvaged`: a new journal with every readable game up to its
   damage (the summary and the events computed again by the rules), the roster and
-  the links of games to players; the old file (with its WAL) is kept as
+  the links of games to players; the old file (with its WAL, both byte for byte: the
+  WAL's actions are read from a merged copy) is kept as
   `<name>.before-salvage-<stamp>` and the new one takes its place. Stop the app first.
   A game whose row is damaged only in what its actions say again (its summary, its
   times) is kept, those computed again; actions are read one row at a time past a
@@ -26,6 +27,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shutil
 import sqlite3
 import time
 from dataclasses import dataclass, field
@@ -430,15 +432,21 @@ def salvage(path: Path | str) -> Salvaged:
     (`core.error.journal_newer`), not rewritten as this version."""
     source_path = Path(path)
     report = Report(source_path, "")
-    _checkpoint(source_path)
-    source = Journal(source_path, read_only=True)
     building = source_path.with_name(source_path.name + ".salvaging")
-    for stale in (building, *(building.with_name(building.name + s) for s in SIDE_FILES)):
-        stale.unlink(missing_ok=True)
+    reading = source_path.with_name(source_path.name + ".salvage-source")
+    for stale in (building, reading):
+        for name in (stale, *(stale.with_name(stale.name + s) for s in SIDE_FILES)):
+            name.unlink(missing_ok=True)
+    try:
+        source = Journal(_merged_copy(source_path, reading), read_only=True)
+    except BaseException:
+        _remove(reading)
+        raise
     try:
         target = Journal(building)
     except BaseException:
         source.close()
+        _remove(reading)
         raise
     try:
         report.integrity = _integrity(source)
@@ -449,17 +457,32 @@ def salvage(path: Path | str) -> Salvaged:
     finally:
         source.close()
         target.close()
+        _remove(reading)
     kept = _swap(source_path, building)
     return Salvaged(source_path, kept, report.games, report.actions, report)
 
 
-def _checkpoint(path: Path) -> None:
-    """Actions a crash left in the journal's WAL written into the journal itself (same
-    content, as SQLite would on its next open), so that the journal is one file when
-    it is swapped. Best effort: a WAL that cannot be checkpointed stays beside it."""
+def _merged_copy(path: Path, copy: Path) -> Path:
+    """What salvage reads: the journal itself when no WAL is beside it, else a copy of
+    the two with the WAL's actions (a crash left them) written into it, as SQLite
+    would on its next open. The old journal and its WAL are kept as they are."""
     wal = path.with_name(path.name + "-wal")
     if not wal.exists() or wal.stat().st_size == 0:
-        return
+        return path
+    shutil.copyfile(path, copy)
+    shutil.copyfile(wal, copy.with_name(copy.name + "-wal"))
+    _checkpoint(copy)
+    return copy
+
+
+def _remove(path: Path) -> None:
+    for name in (path, *(path.with_name(path.name + s) for s in SIDE_FILES)):
+        name.unlink(missing_ok=True)
+
+
+def _checkpoint(path: Path) -> None:
+    """The WAL's actions written into the journal file (best effort: a WAL that cannot
+    be checkpointed stays beside it, and is read with it)."""
     try:
         db = sqlite3.connect(str(path), isolation_level=None, timeout=2)
         try:

@@ -1,5 +1,5 @@
-"""Only regular files are opened where a file is expected (issue 33): the config, its
-parsed copies, the settings, the catalogs, the unit templates, a backup to restore.
+"""Only regular files are opened where a file is expected (issue 33): the config, the
+settings, the catalogs, the unit templates, a backup to restore.
 
 `companion.files.open_regular` opens without waiting (a named pipe with no writer
 would block an ordinary open for ever) and checks the descriptor itself; each test

@@ -215,3 +215,31 @@ def test_a_kill_at_any_point_of_the_swap_leaves_a_journal_and_the_old_one(
             assert check(live).ok and games == set(ids.values())
         n += 1
     assert steps is not None and steps >= 5
+
+
+def test_salvage_leaves_the_old_journal_and_its_wal_byte_for_byte(tmp_path: Path) -> None:
+    """Issue 44, item 6: actions a crash left in the journal's WAL are salvaged, and the
+    old journal and its WAL are kept as they were (not merged into each other)."""
+    live = tmp_path / "live"
+    live.mkdir()
+    journal = Journal(live / FILE_NAME)
+    session = _evil_game(journal, rolls=12, every=1000)
+    crashed = tmp_path / "crashed"
+    crashed.mkdir()
+    for suffix in ("", "-wal"):  # the files as a pulled plug leaves them
+        shutil.copy(live / (FILE_NAME + suffix), crashed / (FILE_NAME + suffix))
+    seq = len(journal.entries(session.game_id))
+    journal.close()
+    path = crashed / FILE_NAME
+    wal = crashed / (FILE_NAME + "-wal")
+    assert wal.stat().st_size > 0
+    before = {"": _sha(path), "-wal": _sha(wal)}
+    done = salvage(path)
+    assert _sha(done.kept) == before[""]
+    assert _sha(done.kept.with_name(done.kept.name + "-wal")) == before["-wal"]
+    assert sorted(p.name for p in crashed.iterdir() if "salvag" in p.name
+                  and "before-salvage" not in p.name) == []  # no working copy left
+    salvaged = Journal(path)
+    (game,) = salvaged.games()
+    assert len(salvaged.entries(game.id)) == seq
+    salvaged.close()

@@ -2,10 +2,9 @@
 
 A bad config or an unreadable data folder does not crash-loop: the problem is printed
 (to the journal, via stderr) and shown on screen until someone reads it. Any other
-failure before the first frame is handled the same way (`start_failed`): what the app
-derived from its files (`config-parsed.json`) is dropped and the app starts once more
-from the files alone; only a failure that repeats without it reaches the problem
-screen, so nothing derived can lock the table out.
+failure before the first frame is handled the same way (`start_failed`): the app
+starts once more; only a failure that repeats reaches the problem screen. Every
+start parses the config's files: nothing a start derived is kept for the next.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 # The app's own modules are imported in main(), once the collector is paused for the
 # start (see settle_memory).
 if TYPE_CHECKING:
-    from companion.config import Config, ParsedCopies
+    from companion.config import Config
 
 
 def configure_kivy(cfg: Config | None) -> None:
@@ -82,27 +81,16 @@ def journal_path(cfg: Config, override: str | None = None) -> Path:
     return Path(folder) / "journal.sqlite3" if folder else default_path()
 
 
-def load_config(user_file: Path | None, data_dir: str | None = None,
-                copies: ParsedCopies | None = None) -> Config:
+def load_config(user_file: Path | None, data_dir: str | None = None) -> Config:
     """The config the app starts with: defaults, the user's file, the settings saved
     from the screen (beside the journal, in `data_dir`); ConfigError lists every
-    problem. `copies`: what the last start parsed (see `parsed_copies`)."""
+    problem."""
     import hardware  # noqa: F401  (registers the hardware section's checks)
     from companion import config as config_module
 
     # the app's own settings file, refused, is set aside: the start goes on with the
     # user's config, and the table is told (`CompanionApp`, `config.SetAside`)
-    return config_module.load(user_file, data_dir=data_dir, copies=copies,
-                              set_aside_settings=True)
-
-
-def parsed_copies(data_dir: str | None = None) -> ParsedCopies:
-    """What the last start parsed of the config, kept in the data folder (the given
-    one, else the default one; a `data_dir` set in the config is not known yet):
-    the same files then need no YAML parser (`companion.config.ParsedCopies`)."""
-    from companion.config import PARSED_FILE, ParsedCopies, default_data_dir
-
-    return ParsedCopies((Path(data_dir) if data_dir else default_data_dir()) / PARSED_FILE)
+    return config_module.load(user_file, data_dir=data_dir, set_aside_settings=True)
 
 
 def load_hardware(cfg: Config) -> Any:
@@ -197,19 +185,16 @@ def start_again() -> None:
 
 
 #: set in a start that failed before its first frame, for the process that replaces it
-RETRIED = "COMPANION_START_RETRIED"  # the start is tried again once without derived data
+RETRIED = "COMPANION_START_RETRIED"  # the start is tried again once
 PROBLEM = "COMPANION_START_PROBLEM"  # what failed again: the problem screen shows it
 
 
-def start_failed(exc: BaseException, copies: ParsedCopies, *, window: bool,
-                 language: str | None = None) -> int:
-    """A start that failed before its first frame: what was derived from the files is
-    dropped (it may be the cause; it never is again), then the app starts once more in
-    a fresh process (same pid, for systemd). Failing again, from the files alone, the
-    problem is shown on screen (from a fresh process too when this one's window is
-    made: Kivy runs one app per process)."""
+def start_failed(exc: BaseException, *, window: bool, language: str | None = None) -> int:
+    """A start that failed before its first frame: the app starts once more in a fresh
+    process (same pid, for systemd). Failing again, the problem is shown on screen
+    (from a fresh process too when this one's window is made: Kivy runs one app per
+    process)."""
     logging.getLogger("ui.main").error("the start failed", exc_info=exc)
-    copies.drop(f"the start failed: {type(exc).__name__}")
     if not os.environ.get(RETRIED):
         os.environ[RETRIED] = "1"
         start_again()
@@ -252,9 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         title, lines = json.loads(shown)
         configure_kivy(None)
         return show_problem(title, lines)
-    copies = parsed_copies(args.data_dir)
     try:
-        cfg = load_config(Path(args.config) if args.config else None, args.data_dir, copies)
+        cfg = load_config(Path(args.config) if args.config else None, args.data_dir)
     except ConfigError as exc:
         from companion.config import user_config_path
         from ui.commands.checkconfig import configured_language
@@ -267,7 +251,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         configure_kivy(None)
         return show_problem(tr("core.config.refused"), lines)
     except Exception as exc:  # anything else: never a crash loop
-        return start_failed(exc, copies, window=False)
+        return start_failed(exc, window=False)
 
     window = False
     try:
@@ -308,7 +292,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             start_again()
         return answer
     except Exception as exc:
-        return start_failed(exc, copies, window=window, language=cfg.get("language"))
+        return start_failed(exc, window=window, language=cfg.get("language"))
 
     started = False
 
@@ -316,10 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         nonlocal started
         started = True
         os.environ.pop(RETRIED, None)  # a later start may be retried again
-        # Kivy's other rules, what this start parsed kept for the next (not before:
-        # a data folder the app cannot use is left as it is), and memory settled
+        # Kivy's other rules, and memory settled
         all_rules()
-        copies.save()
         settle_memory()
 
     try:
@@ -329,12 +311,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:
         journal.close()
         if started:
-            # during play: systemd restarts the app (the journal has every action);
-            # what this start derived is not trusted by the next (a forged copy of a
-            # game's defaults fails only when that game starts: it fails once)
-            copies.drop(f"the app failed: {type(exc).__name__}")
-            raise
-        return start_failed(exc, copies, window=True, language=cfg.get("language"))
+            raise  # during play: systemd restarts the app (the journal has every action)
+        return start_failed(exc, window=True, language=cfg.get("language"))
     journal.close()
     return 0
 

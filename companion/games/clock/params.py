@@ -301,17 +301,23 @@ def read_preset(data: Any) -> Read:
     return Read(params, names, [], warnings)
 
 
+NAME_MAX = 40  # characters of a preset's name, as a score pad's label (a button's line)
+
+
 def _names(value: Any, problems: list[tuple[str, Message]]) -> dict[str, str]:
     """The preset's name: one text for every language, or one per language."""
     if value is None:
         return {}
-    if isinstance(value, str) and value.strip():
+
+    def fits(text: Any) -> bool:
+        return isinstance(text, str) and 0 < len(text.strip()) <= NAME_MAX
+
+    if fits(value):
         return {"": value.strip()}
     if isinstance(value, Mapping) and value and all(
-            isinstance(k, str) and isinstance(v, str) and v.strip()
-            for k, v in value.items()):
+            isinstance(k, str) and fits(v) for k, v in value.items()):
         return {str(k): str(v).strip() for k, v in value.items()}
-    problems.append(("name", msg("clock.config.name")))
+    problems.append(("name", msg("clock.config.name", n=NAME_MAX)))
     return {}
 
 

@@ -89,12 +89,22 @@ def _problem(path: Path, lines: dict[tuple[str, ...], int], key: str, message: o
 def _files(folder: Path | None) -> list[Path]:
     if folder is None or not folder.is_dir():
         return []
-    return sorted(p for p in folder.glob("*.yaml") if p.is_file())
+    # a named pipe, a folder or a link to nothing named *.yaml is read, and so named
+    # as broken (the reader opens only a regular file), never skipped without a word
+    return sorted(p for p in folder.glob("*.yaml") if not p.name.startswith("."))
 
 
-def load(builtin_dir: Path = BUILTIN_DIR, own_dir: Path | None = None) -> Catalogue:
-    """Every template, the built-ins then the table's own; `own_dir` None: `user_dir()`."""
-    own = user_dir() if own_dir is None else own_dir
+def own_folder(user_file: Path | None = None) -> Path:
+    """The table's own templates: `pad/` beside the config file in use (the one
+    `companion --config FILE` was given, as for the clock presets), else `user_dir()`."""
+    return Path(user_file).parent / FOLDER if user_file is not None else user_dir()
+
+
+def load(builtin_dir: Path = BUILTIN_DIR, own_dir: Path | None = None,
+         user_file: Path | None = None) -> Catalogue:
+    """Every template, the built-ins then the table's own (`own_dir`, else
+    `own_folder(user_file)`)."""
+    own = own_folder(user_file) if own_dir is None else own_dir
     found: dict[str, Found] = {}
     broken: list[Broken] = []
     for builtin, folder in ((True, builtin_dir), (False, own)):
@@ -155,12 +165,13 @@ HEADER = ("# A score pad template saved from the app. Edit it freely (the schema
 
 
 def save_as(template: Template, ident: str, name: str, folder: Path | None = None,
-            builtin_dir: Path = BUILTIN_DIR) -> Path:
+            builtin_dir: Path = BUILTIN_DIR, user_file: Path | None = None) -> Path:
     """Save a game's template (an ad-hoc pad's, say) as the table's own, under a new id
-    and name, in `<folder>/<id>.yaml` (`folder` None: `user_dir()`). RuleError for an
-    id that is not valid, a built-in's, or already a file; OSError if it cannot be
-    written. The file is written whole or not at all, and read back before it counts."""
-    folder = user_dir() if folder is None else folder
+    and name, in `<folder>/<id>.yaml` (`folder` None: `own_folder(user_file)`).
+    RuleError for an id that is not valid, a built-in's, or already a file; OSError if
+    it cannot be written. The file is written whole or not at all, and read back
+    before it counts."""
+    folder = own_folder(user_file) if folder is None else folder
     if not isinstance(ident, str) or not ID.match(ident):
         raise RuleError("pad.error.save_id")
     clean = " ".join(str(name or "").split())

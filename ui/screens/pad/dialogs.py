@@ -51,7 +51,7 @@ def template_dialog(on_chosen: Callable[[dict[str, Any]], Any]) -> Dialog:
     from companion.games.pad.templates import load
 
     app = App.get_running_app()
-    catalogue = load()
+    catalogue = load(user_file=app.settings.user_file)  # `pad/` beside --config FILE
     dialog = Dialog(app.tr("pad.ui.templates_title"), "templates", size_hint=(0.94, 0.96))
     # two columns: the built-ins and a few of the table's own fit without scrolling
     scroller, rows = scroll_list(theme.SPACE_XS)
@@ -104,7 +104,8 @@ def save_template(state: Any) -> None:
         if not name:
             return
         try:
-            path = save_as(state.template, ident_for(name), name)
+            path = save_as(state.template, ident_for(name), name,
+                           user_file=app.settings.user_file)
         except CompanionError as exc:
             app.show_error(exc.message)
             return

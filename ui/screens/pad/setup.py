@@ -92,7 +92,7 @@ class PadSetupScreen(Screen):
         from companion.games.pad.template import to_data
         from companion.games.pad.templates import load
 
-        found = load().get(ADHOC)
+        found = load(user_file=App.get_running_app().settings.user_file).get(ADHOC)
         return to_data(found) if found is not None else dict(ADHOC_DATA)
 
     def range(self) -> tuple[int, int]:
