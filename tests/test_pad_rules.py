@@ -452,3 +452,42 @@ def outcome_of(state):
     from companion.games.pad.outcome import outcome
 
     return outcome(state)
+
+
+def test_a_blank_in_an_earlier_round_blocks_the_end_and_is_listed():
+    """Issue 46, item 10: "A blank in an earlier round counts as 0 and the game can
+    still end: clear one cell of round 1 after three complete rounds; End is accepted,
+    the winner changes, a new round can be opened and the missing list is empty." A
+    blank is never a zero: every blank of every round is listed and blocks the end; a
+    new round may still be opened (the table plays on and fills it in later)."""
+    state = play(start("rounds-highest"), *rounds(("9", "1", "1"), ("1", "2", "2"),
+                                                  ("1", "2", "2")))
+    state = play(state, c.ClearCell(0, 0, None))  # Ann's 9 of round 1
+    view = sheet_view(state)
+    assert view.blanks == ((0, (0,)),)
+    assert view.rows[0].cells[0].missing
+    message = refused(state, c.End(), "pad.error.round_incomplete")
+    assert en(message) == ("Round 1 is not complete; no score yet for Ann (a blank is not "
+                           "a zero).")
+    assert en(headline(state)) == "No score yet in round 1: Ann (a blank is not a zero)"
+    assert fr(headline(state)) == ("Pas encore de score en manche 1 : Ann (une case vide "
+                                   "n’est pas un zéro)")
+    # the table plays on: round 4 opens, and another blank in round 2 is listed too
+    assert view.can_open_round and view.current == (3, None)
+    state = play(state, *[c.SetCell(s, 3, None, "1") for s in range(3)],
+                 c.ClearCell(2, 1, None))
+    assert sheet_view(state).blanks == ((0, (0,)), (1, (2,)))
+    message = refused(state, c.End(), "pad.error.blanks")
+    assert en(message) == ("No score yet in round 1: Ann; round 2: Cy (a blank is not a "
+                           "zero).")
+    assert fr(message) == ("Pas encore de score en manche 1 : Ann ; manche 2 : Cy (une "
+                           "case vide n’est pas un zéro).")
+    # with the rounds counted out, the keypad goes to the first blank and no end is offered
+    counted = dict(template("rounds-highest"), rounds={"count": 3})
+    state = play(start(counted), *rounds(("9", "1", "1"), ("1", "2", "2"), ("1", "2", "2")),
+                 c.ClearCell(1, 1, None))
+    assert not outcome_of(state).end_offered
+    assert sheet_view(state).current == (1, None) and sheet_view(state).current_seat == 1
+    state = play(state, c.SetCell(1, 1, None, "2"))
+    assert outcome_of(state).end_offered
+    assert RULES.summary(play(state, c.End()))["winners"] == ["Ann"]

@@ -8,9 +8,9 @@ from dataclasses import dataclass
 from companion.games.pad.entry import Number
 from companion.games.pad.ranking import rank, ranks_of_groups
 from companion.games.pad.scoring import (
+    blanks,
     category_of,
     exact,
-    round_complete,
     totals,
     unit_total,
     units,
@@ -118,7 +118,7 @@ def _outcome(state: PadState) -> Outcome:
 def _end(state: PadState, active: list[tuple[int, ...]], unit_totals: tuple[Number, ...]
          ) -> tuple[bool, tuple[int, ...]]:
     t = state.template
-    if t.shape != "rounds" or not state.rounds or not round_complete(state, len(state.rounds) - 1):
+    if t.shape != "rounds" or not state.rounds or blanks(state):  # a blank is not a zero
         return False, ()
     reached: tuple[int, ...] = ()
     if t.reach is not None:

@@ -3,7 +3,8 @@
 A game keeps a copy of its template (the setup holds it as plain data), so a later
 edit of the template file never changes it. Cells hold what the table typed and its
 value; totals, ranks and the end are derived (`outcome`). Any cell may be corrected at
-any time, even after the end; a new round opens only once the last one is complete.
+any time, even after the end; a new round opens only once the last one is complete,
+and the game ends only once no round holds a blank (a blank is never a zero).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from companion.games.pad.entry import evaluate, shown
 from companion.games.pad.outcome import outcome
 from companion.games.pad.scoring import (
     RoundMemo,
+    blanks,
     category_of,
     category_points,
     exact,
@@ -176,6 +178,16 @@ def _where(state: PadState, seat: int, round_: Any, category: Any, opening: bool
     if not found[1].entered:
         raise RuleError("pad.error.computed", category=label(found[1].name))
     return "category", found[0]
+
+
+def blank_list(state: PadState, owed: tuple[tuple[int, tuple[int, ...]], ...]) -> Message:
+    """Every round with a blank and whose it is: "round 1: Ann; round 3: Bob, Cy"."""
+    parts = [msg("pad.blank.round", round=r + 1, players=", ".join(_names(state, seats)))
+             for r, seats in owed]
+    said = parts[-1]
+    for part in reversed(parts[:-1]):
+        said = msg("pad.blank.join", first=part, rest=said)
+    return said
 
 
 # -- commands --------------------------------------------------------------------------
@@ -365,10 +377,12 @@ def _end(state: PadState, _: c.End) -> tuple[PadState, Events]:
     if t.shape == "rounds":
         if not state.rounds:
             raise RuleError("pad.error.nothing_entered")
-        missing = missing_in_round(state, len(state.rounds) - 1)
-        if missing:
-            raise RuleError("pad.error.round_incomplete", round=len(state.rounds),
-                            players=", ".join(_names(state, missing)))
+        owed = blanks(state)  # in any round: a blank is never a zero
+        if len(owed) == 1:
+            raise RuleError("pad.error.round_incomplete", round=owed[0][0] + 1,
+                            players=", ".join(_names(state, owed[0][1])))
+        if owed:
+            raise RuleError("pad.error.blanks", cells=blank_list(state, owed))
     else:
         for i, cat in enumerate(t.categories):
             missing = missing_in_category(state, i)

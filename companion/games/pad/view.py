@@ -9,6 +9,7 @@ from companion.games.pad.entry import Number, evaluate
 from companion.games.pad.outcome import Outcome, outcome
 from companion.games.pad.rules import RULES
 from companion.games.pad.scoring import (
+    blanks,
     category_points,
     exact,
     missing_in_category,
@@ -65,6 +66,8 @@ class SheetView:
     can_open_round: bool  # a new round may start (the last one is complete)
     end_offered: bool
     finished: bool
+    #: every round holding a blank owed, the open one too: (round index, seats)
+    blanks: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -208,7 +211,8 @@ def _sheet_view(state: PadState, last: tuple[PadState, SheetView] | None) -> She
         t.rounds_count is None or len(state.rounds) < t.rounds_count) and (
         not state.rounds or not missing_in_round(state, len(state.rounds) - 1))
     return SheetView(t.shape, columns, tuple(rows), missing, current, seat, can_open,
-                     result.end_offered, state.finished)
+                     result.end_offered, state.finished,
+                     blanks(state) if t.shape == "rounds" else ())
 
 
 def _current(state: PadState) -> tuple[tuple[int | None, str | None] | None, int | None,
@@ -223,6 +227,10 @@ def _current(state: PadState) -> tuple[tuple[int | None, str | None] | None, int
                 return (last, None), missing[0], missing
         if state.finished or (t.rounds_count is not None
                               and len(state.rounds) >= t.rounds_count):
+            # no round to open: the keypad goes to the first blank of an earlier round
+            owed = blanks(state)
+            if owed:
+                return (owed[0][0], None), owed[0][1][0], owed[0][1]
             return None, None, ()
         first = next((s for s in range(len(state.players))
                       if required(state, s, len(state.rounds))), None)
