@@ -98,6 +98,8 @@ CATS = "id: x\nshape: categories\ncategories:\n  - {id: a}\n  - {id: b}\n"
     ("id: x\nshape: triangles\n", "t.yaml:2: shape: expected one of: rounds, categories"),
     ("id: x\nshape: categories\ncategories:\n  - {id: a, derive: {calc: magic}}\n",
      "t.yaml:4: categories.0.derive.calc: unknown calculation (known: science_sets)"),
+    ("id: x\nshape: categories\ncategories:\n  - id: a\n    derive: {per: 3, unit: gold}\n",
+     "t.yaml:5: categories.0.derive.unit: unit is one of: coins, cards, tokens"),
 ])
 def test_every_refusal_names_file_line_and_key(tmp_path, text, expected):
     lines = _refusal(tmp_path, text)

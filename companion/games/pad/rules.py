@@ -16,7 +16,7 @@ from typing import Any
 from companion.games.pad import commands as c
 from companion.games.pad import events as e
 from companion.games.pad.entry import evaluate, shown
-from companion.games.pad.outcome import outcome
+from companion.games.pad.outcome import Outcome, outcome
 from companion.games.pad.scoring import (
     RoundMemo,
     blanks,
@@ -30,7 +30,13 @@ from companion.games.pad.scoring import (
     units,
 )
 from companion.games.pad.state import Cell, Exit, PadState, Player, Row
-from companion.games.pad.template import TemplateError, label, label_text, parse
+from companion.games.pad.template import (
+    TemplateError,
+    label,
+    label_in_sentence,
+    label_text,
+    parse,
+)
 from companion.messages import Message, RuleError, msg
 from companion.names import clean_name
 
@@ -277,9 +283,18 @@ def _set_tie_input(state: PadState, cmd: c.SetTieInput) -> tuple[PadState, Event
         raise RuleError("pad.error.unchanged")
     row = (*row[:seat], cell, *row[seat + 1:])
     inputs = (*((k, r) for k, r in state.tie_inputs if k != cmd.key), (cmd.key, row))
-    return replace(state, tie_inputs=tuple(sorted(inputs))), [
-        e.TieInputSet(_name(state, seat), cmd.key, None if old is None else _shown(old.value),
-                      _shown(value), breaker.name)]
+    after = replace(state, tie_inputs=tuple(sorted(inputs)))
+    events: Events = [e.TieInputSet(_name(state, seat), cmd.key,
+                                    None if old is None else _shown(old.value),
+                                    _shown(value), breaker.name)]
+    if after.finished:
+        before, now = outcome(state), outcome(after)
+        # the win is said once every tie-breaker is in, and again if a correction
+        # changes it
+        if not now.pending and (before.pending or before.winners != now.winners
+                                or before.tie != now.tie):
+            events += _ended(after)
+    return after, events
 
 
 def _settle_tie(state: PadState, cmd: c.SettleTie) -> tuple[PadState, Events]:
@@ -390,7 +405,44 @@ def _end(state: PadState, _: c.End) -> tuple[PadState, Events]:
                 raise RuleError("pad.error.category_incomplete", category=label(cat.name),
                                 players=", ".join(_names(state, missing)))
     state = replace(state, finished=True)
-    return state, [e.GameEnded(_names(state, outcome(state).winners))]
+    return state, _ended(state)
+
+
+def _ended(state: PadState) -> Events:
+    """What the end says: the winners and how their tie went; or, tied for the win, the
+    tie-breaker to ask or the table's choice (no shared win said before it is asked)."""
+    result = outcome(state)
+    if result.pending:
+        seats, tb = result.pending[0]
+        return [e.TieWaits(_names(state, seats), tb.name)]
+    if result.undecided:
+        return [e.TieWaits(_names(state, result.undecided))]
+    events: Events = [e.GameEnded(_names(state, result.winners))]
+    broken = tie_broken(state, result)
+    if broken is not None:
+        events.append(broken)
+    return events
+
+
+def tie_broken(state: PadState, result: Outcome) -> e.TieBroken | None:
+    """How the tie for the win went, as the log and the screens say it."""
+    tie = result.tie
+    if tie is None:
+        return None
+    return e.TieBroken(_names(state, tie.first), tie.breaker.name, shown(tie.value),
+                       tuple(shown(v) for v in tie.beaten))
+
+
+def tie_line(event: e.TieBroken, ahead: bool = False) -> Message:
+    """"Bob wins the tie on coins, 11 to 9" (`ahead`, the game going on: "Bob is ahead
+    on coins, 11 to 9"); "Still tied on coins (9 each)"."""
+    what = label_in_sentence(event.label)
+    if not event.beaten:
+        return msg("pad.say.tie_still", what=what, value=event.value)
+    values = msg("pad.say.tie_values", best=event.value, rest=", ".join(event.beaten))
+    key = "pad.say.tie_ahead" if ahead else "pad.say.tie_won"
+    return msg(key if len(event.winners) == 1 else f"{key}_shared",
+               players=", ".join(event.winners), what=what, values=values)
 
 
 #: penalty points at most per command (a clock's started intervals: far below it)
@@ -476,7 +528,9 @@ def summary(state: PadState) -> dict[str, Any]:
         "win": t.win,
         "totals": [plain(v) for v in result.totals],
         "ranks": list(result.ranks),
-        "winners": [names[s] for s in result.winners] if state.finished or t.win in (
+        # a finished game tied for the win has none until its tie-breaker is asked
+        "winners": [] if state.finished and (result.pending or result.undecided) else
+        [names[s] for s in result.winners] if state.finished or t.win in (
             "highest", "lowest") else [],
         "rounds": played,
         "turn": turn,
@@ -546,5 +600,11 @@ def describe(events: Iterable[Any]) -> list[Message]:
             case e.GameEnded(winners=winners):
                 out.append(msg("pad.say.game_won" if len(winners) == 1 else
                                "pad.say.game_shared", players=", ".join(winners)))
+            case e.TieBroken() as ev:
+                out.append(tie_line(ev))
+            case e.TieWaits(players=players, label=name):
+                out.append(msg("pad.head.tie_input", players=", ".join(players),
+                               what=label(name)) if name else
+                           msg("pad.head.tie_choose", players=", ".join(players)))
     return out
 
