@@ -525,14 +525,14 @@ def test_7_wonders_a_tie_won_on_coins_is_said_on_the_standings_and_in_the_log():
     state, events = RULES.apply(state, c.End())
     assert [en(m) for m in describe(events)] == ["Bob wins", "Bob wins the tie on coins, 11 to 9"]
     assert [fr(m) for m in describe(events)] == [
-        "Bob gagne", "Bob remporte l’égalité (pièces : 11 à 9)"]
+        "Bob gagne", "Bob remporte l’égalité (pièces, 11 à 9)"]
     assert en(standings_view(state).tie) == "Bob wins the tie on coins, 11 to 9"
     # the same coins: "then the victory is shared", and said so
     same = play(start("7-wonders", 2), *cats(dict(TIED_51, coins=(11, 11))))
     same, events = RULES.apply(same, c.End())
     assert [en(m) for m in describe(events)] == ["Ann, Bob share the win",
                                                  "Still tied on coins (11 each)"]
-    assert fr(standings_view(same).tie) == "Toujours à égalité (pièces : 11 chacun)"
+    assert fr(standings_view(same).tie) == "Toujours à égalité (pièces, 11 chacun)"
 
 
 def test_wingspan_a_shared_win_is_logged_only_once_the_food_is_asked():
@@ -550,7 +550,7 @@ def test_wingspan_a_shared_win_is_logged_only_once_the_food_is_asked():
         "Bob, Unused food tokens: 4", "Bob wins",
         "Bob wins the tie on unused food tokens, 4 to 2"]
     assert fr(standings_view(won).tie) == \
-        "Bob remporte l’égalité (jetons nourriture restants : 4 à 2)"
+        "Bob remporte l’égalité (jetons nourriture restants, 4 à 2)"
     assert RULES.summary(won)["winners"] == ["Bob"]
     shared, events = RULES.apply(asked, c.SetTieInput(1, "leftover_food", "2"))
     assert [en(m) for m in describe(events)][1:] == [

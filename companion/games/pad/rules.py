@@ -32,6 +32,7 @@ from companion.games.pad.scoring import (
 from companion.games.pad.state import Cell, Exit, PadState, Player, Row
 from companion.games.pad.template import (
     TemplateError,
+    TieBreak,
     label,
     label_in_sentence,
     label_text,
@@ -291,8 +292,9 @@ def _set_tie_input(state: PadState, cmd: c.SetTieInput) -> tuple[PadState, Event
         before, now = outcome(state), outcome(after)
         # the win is said once every tie-breaker is in, and again if a correction
         # changes it
-        if not now.pending and (before.pending or before.winners != now.winners
-                                or before.tie != now.tie):
+        if _tie_for_the_win(now) is None and (
+                _tie_for_the_win(before) is not None or before.winners != now.winners
+                or before.tie != now.tie):
             events += _ended(after)
     return after, events
 
@@ -412,8 +414,9 @@ def _ended(state: PadState) -> Events:
     """What the end says: the winners and how their tie went; or, tied for the win, the
     tie-breaker to ask or the table's choice (no shared win said before it is asked)."""
     result = outcome(state)
-    if result.pending:
-        seats, tb = result.pending[0]
+    waiting = _tie_for_the_win(result)
+    if waiting is not None:
+        seats, tb = waiting
         return [e.TieWaits(_names(state, seats), tb.name)]
     if result.undecided:
         return [e.TieWaits(_names(state, result.undecided))]
@@ -422,6 +425,13 @@ def _ended(state: PadState) -> Events:
     if broken is not None:
         events.append(broken)
     return events
+
+
+def _tie_for_the_win(result: Outcome) -> tuple[tuple[int, ...], TieBreak] | None:
+    """The tie for the win still waiting for a tie-breaker's input, if any (a tie
+    further down waits too, but the win is decided)."""
+    return next(((seats, tb) for seats, tb in result.pending
+                 if set(seats) & set(result.winners)), None)
 
 
 def tie_broken(state: PadState, result: Outcome) -> e.TieBroken | None:
@@ -529,7 +539,8 @@ def summary(state: PadState) -> dict[str, Any]:
         "totals": [plain(v) for v in result.totals],
         "ranks": list(result.ranks),
         # a finished game tied for the win has none until its tie-breaker is asked
-        "winners": [] if state.finished and (result.pending or result.undecided) else
+        "winners": [] if state.finished and (_tie_for_the_win(result) is not None
+                                             or result.undecided) else
         [names[s] for s in result.winners] if state.finished or t.win in (
             "highest", "lowest") else [],
         "rounds": played,
