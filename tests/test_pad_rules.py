@@ -452,3 +452,111 @@ def outcome_of(state):
     from companion.games.pad.outcome import outcome
 
     return outcome(state)
+
+
+def test_a_blank_in_an_earlier_round_blocks_the_end_and_is_listed():
+    """Issue 46, item 10: "A blank in an earlier round counts as 0 and the game can
+    still end: clear one cell of round 1 after three complete rounds; End is accepted,
+    the winner changes, a new round can be opened and the missing list is empty." A
+    blank is never a zero: every blank of every round is listed and blocks the end; a
+    new round may still be opened (the table plays on and fills it in later)."""
+    state = play(start("rounds-highest"), *rounds(("9", "1", "1"), ("1", "2", "2"),
+                                                  ("1", "2", "2")))
+    state = play(state, c.ClearCell(0, 0, None))  # Ann's 9 of round 1
+    view = sheet_view(state)
+    assert view.blanks == ((0, (0,)),)
+    assert view.rows[0].cells[0].missing
+    message = refused(state, c.End(), "pad.error.round_incomplete")
+    assert en(message) == ("Round 1 is not complete; no score yet for Ann (a blank is not "
+                           "a zero).")
+    assert en(headline(state)) == "No score yet in round 1: Ann (a blank is not a zero)"
+    assert fr(headline(state)) == ("Pas encore de score en manche 1 : Ann (une case vide "
+                                   "n’est pas un zéro)")
+    # the table plays on: round 4 opens, and another blank in round 2 is listed too
+    assert view.can_open_round and view.current == (3, None)
+    state = play(state, *[c.SetCell(s, 3, None, "1") for s in range(3)],
+                 c.ClearCell(2, 1, None))
+    assert sheet_view(state).blanks == ((0, (0,)), (1, (2,)))
+    message = refused(state, c.End(), "pad.error.blanks")
+    assert en(message) == ("No score yet in round 1: Ann; round 2: Cy (a blank is not a "
+                           "zero).")
+    assert fr(message) == ("Pas encore de score en manche 1 : Ann ; manche 2 : Cy (une "
+                           "case vide n’est pas un zéro).")
+    # with the rounds counted out, the keypad goes to the first blank and no end is offered
+    counted = dict(template("rounds-highest"), rounds={"count": 3})
+    state = play(start(counted), *rounds(("9", "1", "1"), ("1", "2", "2"), ("1", "2", "2")),
+                 c.ClearCell(1, 1, None))
+    assert not outcome_of(state).end_offered
+    assert sheet_view(state).current == (1, None) and sheet_view(state).current_seat == 1
+    state = play(state, c.SetCell(1, 1, None, "2"))
+    assert outcome_of(state).end_offered
+    assert RULES.summary(play(state, c.End()))["winners"] == ["Ann"]
+
+
+# -- issue 46, item 9: what the table typed, and why a tie went the way it did ---------
+TIED_51 = {"military": (5, 3), "coins": (9, 11), "wonder": (10, 5), "civilian": (20, 23),
+           "commerce": (3, 0), "guilds": (0, 7), "gear": (1, 1), "tablet": (1, 1),
+           "compass": (1, 1)}
+
+
+def test_7_wonders_treasury_shows_the_coins_typed_and_what_they_score():
+    """7 Wonders' rules, Treasury: "1 victory point per full 3 coins". 9 coins and 11
+    coins both score 3: the cell says what was typed ("11 coins → 3"), so that a
+    correction types coins, never points."""
+    state = play(start("7-wonders", 2), *cats(TIED_51))
+    coins = next(row for row in sheet_view(state).rows if row.category == "coins")
+    assert [en(cell.said) for cell in coins.cells] == ["9 coins → 3", "11 coins → 3"]
+    assert [fr(cell.said) for cell in coins.cells] == ["9 pièces → 3", "11 pièces → 3"]
+    assert [cell.value for cell in coins.cells] == [3, 3]
+    seen = preview(state, 0, None, "coins", "1")
+    assert en(seen.said) == "1 coin → 0" and fr(seen.said) == "1 pièce → 0"
+    assert seen.total == 48
+
+
+def test_7_wonders_a_tie_won_on_coins_is_said_on_the_standings_and_in_the_log():
+    """7 Wonders' rules: "In case of a tie, the player with the most coins in his or
+    her treasury is the winner." Ann and Bob tie at 51; Bob has 11 coins, Ann 9."""
+    # by hand: Ann 5 + 9//3=3 + 10 + 20 + 3 + 0 + (1+1+1 + 7) = 51
+    #          Bob 3 + 11//3=3 + 5 + 23 + 0 + 7 + (1+1+1 + 7) = 51
+    state = play(start("7-wonders", 2), *cats(TIED_51))
+    assert RULES.summary(state)["totals"] == [51, 51]
+    assert RULES.summary(state)["ranks"] == [2, 1]
+    assert en(standings_view(state).tie) == "Bob is ahead on coins, 11 to 9"
+    state, events = RULES.apply(state, c.End())
+    assert [en(m) for m in describe(events)] == ["Bob wins", "Bob wins the tie on coins, 11 to 9"]
+    assert [fr(m) for m in describe(events)] == [
+        "Bob gagne", "Bob remporte l’égalité (pièces, 11 à 9)"]
+    assert en(standings_view(state).tie) == "Bob wins the tie on coins, 11 to 9"
+    # the same coins: "then the victory is shared", and said so
+    same = play(start("7-wonders", 2), *cats(dict(TIED_51, coins=(11, 11))))
+    same, events = RULES.apply(same, c.End())
+    assert [en(m) for m in describe(events)] == ["Ann, Bob share the win",
+                                                 "Still tied on coins (11 each)"]
+    assert fr(standings_view(same).tie) == "Toujours à égalité (pièces, 11 chacun)"
+
+
+def test_wingspan_a_shared_win_is_logged_only_once_the_food_is_asked():
+    """Wingspan's rules: "In case of a tie, the player with the most unused food tokens
+    wins. If still tied, the players share the victory." Issue 46: "a tied Wingspan
+    game is logged as a shared win before the food is asked"."""
+    state = play(start("wingspan", 2), *cats(WINGSPAN))  # 79 each, by hand above
+    state, events = RULES.apply(state, c.End())
+    assert [en(m) for m in describe(events)] == ["Tie between Ann, Bob: Unused food tokens?"]
+    assert RULES.summary(state)["finished"] and RULES.summary(state)["winners"] == []
+    asked, events = RULES.apply(state, c.SetTieInput(0, "leftover_food", "2"))
+    assert [en(m) for m in describe(events)] == ["Ann, Unused food tokens: 2"]
+    won, events = RULES.apply(asked, c.SetTieInput(1, "leftover_food", "4"))
+    assert [en(m) for m in describe(events)] == [
+        "Bob, Unused food tokens: 4", "Bob wins",
+        "Bob wins the tie on unused food tokens, 4 to 2"]
+    assert fr(standings_view(won).tie) == \
+        "Bob remporte l’égalité (jetons nourriture restants, 4 à 2)"
+    assert RULES.summary(won)["winners"] == ["Bob"]
+    shared, events = RULES.apply(asked, c.SetTieInput(1, "leftover_food", "2"))
+    assert [en(m) for m in describe(events)][1:] == [
+        "Ann, Bob share the win", "Still tied on unused food tokens (2 each)"]
+    assert RULES.summary(shared)["winners"] == ["Ann", "Bob"]
+    # a correction that changes the winner says the new one
+    _, events = RULES.apply(won, c.SetTieInput(0, "leftover_food", "5"))
+    assert [en(m) for m in describe(events)][1:] == [
+        "Ann wins", "Ann wins the tie on unused food tokens, 5 to 4"]

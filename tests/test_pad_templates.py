@@ -98,6 +98,8 @@ CATS = "id: x\nshape: categories\ncategories:\n  - {id: a}\n  - {id: b}\n"
     ("id: x\nshape: triangles\n", "t.yaml:2: shape: expected one of: rounds, categories"),
     ("id: x\nshape: categories\ncategories:\n  - {id: a, derive: {calc: magic}}\n",
      "t.yaml:4: categories.0.derive.calc: unknown calculation (known: science_sets)"),
+    ("id: x\nshape: categories\ncategories:\n  - id: a\n    derive: {per: 3, unit: gold}\n",
+     "t.yaml:5: categories.0.derive.unit: unit is one of: coins, cards, tokens"),
 ])
 def test_every_refusal_names_file_line_and_key(tmp_path, text, expected):
     lines = _refusal(tmp_path, text)
@@ -246,3 +248,19 @@ def test_a_timer_naming_no_clock_preset_is_a_warning_with_file_and_line(tmp_path
     assert fr.message(warnings[0].message) == (
         "aucun préréglage d'horloge ne s'appelle « hourglass » (la partie se joue sans "
         "son horloge)")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("# a comment first\nid: x\nwin: highest\n", "t.yaml:2: shape: this key is required"),
+    ("name: Nameless\nshape: rounds\n", "t.yaml:1: id: an id is 1 to 40"),
+    ("id: x\nshape: categories\ncategories:\n  - {id: a}\n  - name: B\n    points: true\n",
+     "t.yaml:5: categories.1.id: an id is 1 to 40"),
+    (CATS + "tiebreak:\n  - {better: lower}\n", "t.yaml:7: tiebreak.0: "),
+])
+def test_a_missing_key_is_refused_on_the_line_of_the_mapping_that_lacks_it(
+        tmp_path, text, expected):
+    """Issue 46, item 13: "A template missing a required key is refused as `file: key:
+    …` with no line." The refusal names the line of the mapping the key is missing
+    from (the file's own first line of data for a top-level key)."""
+    lines = _refusal(tmp_path, text)
+    assert any(line.startswith(expected) for line in lines), lines

@@ -45,6 +45,15 @@ def test_seven_wonders_with_seven_players(launch: Any, language: str, player: st
     expected = [4 * s + 14 + (10 if s % 2 else 2) for s in range(7)]
     assert totals(ui, 7) == [str(t) for t in expected]
     ui.screenshot(f"pad-7-wonders-{language}-800x480")
+    # seven narrow columns: the Treasury cell says what it can ("20 → 6", else "6"),
+    # the keypad all of it
+    from tests.test_ui_pad_fairness import on_page, plain
+
+    treasury = on_page(ui, "Trésor (pièces)" if language == "fr" else "Treasury (coins)", 6)
+    assert plain(ui, treasury) in ("20 → 6", "6")
+    ui.tap(treasury)
+    assert plain(ui, "keypad.typed") == ("20 pièces → 6" if language == "fr"
+                                         else "20 coins → 6")
     # the science row is the calculation's: on the next page, not typed in
     ui.tap("sheet.down")
     science = "Science"
@@ -106,6 +115,7 @@ def test_a_tie_breaker_is_asked_at_the_end_and_undone_from_the_question(launch: 
     ui.tap("play.standings")
     ui.tap("standings.end")
     assert ui.dialog == "tie"
+    assert ui.text("end.title") == "Tie: Player 1, Player 2"  # no winner said before
     assert ui.text("tie.ask") == "Unused food tokens of Player 1?"
     ui.tap("tie.3")
     ui.tap("tie.ok")
@@ -116,6 +126,9 @@ def test_a_tie_breaker_is_asked_at_the_end_and_undone_from_the_question(launch: 
     assert ui.dialog is None
     assert ui.screen == "pad_end"
     assert ui.text("end.title") == "Player 1 wins"
+    # Wingspan's rules: "In case of a tie, the player with the most unused food tokens
+    # wins": said on the end page
+    assert ui.text("end.story.0") == "Player 1 wins the tie on unused food tokens, 3 to 1"
 
 
 PLACES = """id: race

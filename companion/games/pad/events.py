@@ -89,6 +89,27 @@ class GameEnded:
 
 
 @dataclass(frozen=True)
+class TieBroken:
+    """How the tie for the win went: `winners` ahead on the tie-breaker `label`, their
+    `value` to the `beaten` values (best first); no `beaten`: still tied on it, the
+    win shared."""
+
+    winners: tuple[str, ...]
+    label: Label
+    value: str
+    beaten: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TieWaits:
+    """The game ended tied for the win: the tie-breaker `label` is asked of `players`
+    (no label: the table chooses the winner). No winner is said before."""
+
+    players: tuple[str, ...]
+    label: Label = ()
+
+
+@dataclass(frozen=True)
 class PenaltyWritten:
     """`points` penalty points against `player` (`total`: all of theirs so far)."""
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from companion.games.pad.outcome import outcome
-from companion.games.pad.scoring import missing_in_category, missing_in_round
+from companion.games.pad.rules import blank_list
+from companion.games.pad.scoring import blanks, missing_in_category, missing_in_round
 from companion.games.pad.state import PadState
 from companion.games.pad.template import label
 from companion.messages import Message, msg
@@ -35,6 +36,9 @@ def headline(state: PadState) -> Message:
             if missing:
                 return msg("pad.head.round_missing", round=last + 1,
                            players=_names(state, missing))
+            owed = blanks(state)  # the open round is complete: an earlier one is not
+            if owed:
+                return msg("pad.head.blanks", cells=blank_list(state, owed))
         if result.reached:
             return msg("pad.head.reached", players=_names(state, result.reached),
                        score=t.reach)

@@ -6,17 +6,28 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from companion.games.pad.entry import Number
-from companion.games.pad.ranking import rank, ranks_of_groups
+from companion.games.pad.ranking import first_tie, rank, ranks_of_groups
 from companion.games.pad.scoring import (
+    blanks,
     category_of,
     exact,
-    round_complete,
     totals,
     unit_total,
     units,
 )
 from companion.games.pad.state import PadState
 from companion.games.pad.template import TieBreak
+
+
+@dataclass(frozen=True)
+class TieWon:
+    """How the tie for the win on points went (the standings, the end page and the log
+    say it): the tie-breaker that decided it, or the last one, still tied."""
+
+    breaker: TieBreak
+    first: tuple[int, ...]  # seats it put first (several: still tied, the win shared)
+    value: Number  # their value
+    beaten: tuple[Number, ...]  # the values it put behind them, best first; () still tied
 
 
 @dataclass(frozen=True)
@@ -30,6 +41,7 @@ class Outcome:
     undecided: tuple[int, ...]  # `ties: chosen`: seats tied for the win, not yet chosen
     end_offered: bool  # the fixed count is played, or a total reached the end score
     reached: tuple[int, ...]  # seats whose unit reached the end score
+    tie: TieWon | None = None  # the tie for the win on points, once its values are in
 
 
 def _breaker(state: PadState, tb: TieBreak, members: tuple[int, ...]) -> Number | None:
@@ -111,14 +123,24 @@ def _outcome(state: PadState) -> Outcome:
                 seat_ranks[s] = unit_ranks[u]
     winners = tuple(sorted(s for u in groups[0] for s in active[u] if state.active(s))) \
         if groups else ()
+    tie = None
+    story = None if state.instant else first_tie(
+        unit_totals, t.win == "lowest", breakers, [tb.better for tb in t.tiebreak])
+    if story is not None and (story.beaten or t.ties == "shared"):  # (else the table chose)
+        values = breakers[story.breaker]
+        tb = t.tiebreak[story.breaker]
+        beaten = sorted((values[u] for u in story.beaten), reverse=tb.better != "lower")
+        tie = TieWon(tb, tuple(sorted(s for u in story.first for s in active[u]
+                                      if state.active(s))),
+                     values[story.first[0]], tuple(beaten))  # type: ignore[arg-type]
     return Outcome(seat_totals, unit_totals, tuple(seat_ranks), winners, tuple(pending),
-                   undecided, offered, reached)
+                   undecided, offered, reached, tie)
 
 
 def _end(state: PadState, active: list[tuple[int, ...]], unit_totals: tuple[Number, ...]
          ) -> tuple[bool, tuple[int, ...]]:
     t = state.template
-    if t.shape != "rounds" or not state.rounds or not round_complete(state, len(state.rounds) - 1):
+    if t.shape != "rounds" or not state.rounds or blanks(state):  # a blank is not a zero
         return False, ()
     reached: tuple[int, ...] = ()
     if t.reach is not None:

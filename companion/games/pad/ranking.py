@@ -65,6 +65,39 @@ def rank(totals: Sequence[Number], lower: bool,
     return Ranked(tuple(ranks), tuple(tuple(g) for g in groups), tuple(pending))
 
 
+@dataclass(frozen=True)
+class TieStory:
+    """How the tie for first place on totals went: the tie-breaker that decided it, or
+    the last one when the units are still tied after every tie-breaker."""
+
+    breaker: int
+    first: tuple[int, ...]  # the units it put first (several: still tied)
+    beaten: tuple[int, ...]  # the units it put behind them (none: still tied)
+
+
+def first_tie(totals: Sequence[Number], lower: bool,
+              breakers: Sequence[Sequence[Number | None]] = (),
+              better: Sequence[str] = ()) -> TieStory | None:
+    """The tie-breakers' story of the units tied first on totals (`rank`'s arguments):
+    None without such a tie, without tie-breakers, or while a value is still missing."""
+    if not totals or not breakers:
+        return None
+    best = min(totals) if lower else max(totals)
+    group = [u for u in range(len(totals)) if totals[u] == best]
+    if len(group) < 2:
+        return None
+    for b, values in enumerate(breakers):
+        if any(values[u] is None for u in group):
+            return None  # the table is asked for it first
+        pick = min if better[b] == "lower" else max
+        top = pick(values[u] for u in group)  # type: ignore[type-var]
+        first = [u for u in group if values[u] == top]
+        if len(first) == 1:
+            return TieStory(b, tuple(first), tuple(u for u in group if u not in first))
+        group = first
+    return TieStory(len(breakers) - 1, tuple(group), ())
+
+
 def ranks_of_groups(groups: Sequence[Sequence[int]], size: int) -> tuple[int | None, ...]:
     """Competition ranks of units given as groups best first (places, a chosen winner)."""
     ranks: list[int | None] = [None] * size

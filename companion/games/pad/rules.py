@@ -3,7 +3,8 @@
 A game keeps a copy of its template (the setup holds it as plain data), so a later
 edit of the template file never changes it. Cells hold what the table typed and its
 value; totals, ranks and the end are derived (`outcome`). Any cell may be corrected at
-any time, even after the end; a new round opens only once the last one is complete.
+any time, even after the end; a new round opens only once the last one is complete,
+and the game ends only once no round holds a blank (a blank is never a zero).
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ from typing import Any
 from companion.games.pad import commands as c
 from companion.games.pad import events as e
 from companion.games.pad.entry import evaluate, shown
-from companion.games.pad.outcome import outcome
+from companion.games.pad.outcome import Outcome, outcome
 from companion.games.pad.scoring import (
     RoundMemo,
+    blanks,
     category_of,
     category_points,
     exact,
@@ -28,7 +30,14 @@ from companion.games.pad.scoring import (
     units,
 )
 from companion.games.pad.state import Cell, Exit, PadState, Player, Row
-from companion.games.pad.template import TemplateError, label, label_text, parse
+from companion.games.pad.template import (
+    TemplateError,
+    TieBreak,
+    label,
+    label_in_sentence,
+    label_text,
+    parse,
+)
 from companion.messages import Message, RuleError, msg
 from companion.names import clean_name
 
@@ -178,6 +187,16 @@ def _where(state: PadState, seat: int, round_: Any, category: Any, opening: bool
     return "category", found[0]
 
 
+def blank_list(state: PadState, owed: tuple[tuple[int, tuple[int, ...]], ...]) -> Message:
+    """Every round with a blank and whose it is: "round 1: Ann; round 3: Bob, Cy"."""
+    parts = [msg("pad.blank.round", round=r + 1, players=", ".join(_names(state, seats)))
+             for r, seats in owed]
+    said = parts[-1]
+    for part in reversed(parts[:-1]):
+        said = msg("pad.blank.join", first=part, rest=said)
+    return said
+
+
 # -- commands --------------------------------------------------------------------------
 def _set_cell(state: PadState, cmd: c.SetCell) -> tuple[PadState, Events]:
     seat = _seat(state, cmd.seat)
@@ -265,9 +284,19 @@ def _set_tie_input(state: PadState, cmd: c.SetTieInput) -> tuple[PadState, Event
         raise RuleError("pad.error.unchanged")
     row = (*row[:seat], cell, *row[seat + 1:])
     inputs = (*((k, r) for k, r in state.tie_inputs if k != cmd.key), (cmd.key, row))
-    return replace(state, tie_inputs=tuple(sorted(inputs))), [
-        e.TieInputSet(_name(state, seat), cmd.key, None if old is None else _shown(old.value),
-                      _shown(value), breaker.name)]
+    after = replace(state, tie_inputs=tuple(sorted(inputs)))
+    events: Events = [e.TieInputSet(_name(state, seat), cmd.key,
+                                    None if old is None else _shown(old.value),
+                                    _shown(value), breaker.name)]
+    if after.finished:
+        before, now = outcome(state), outcome(after)
+        # the win is said once every tie-breaker is in, and again if a correction
+        # changes it
+        if _tie_for_the_win(now) is None and (
+                _tie_for_the_win(before) is not None or before.winners != now.winners
+                or before.tie != now.tie):
+            events += _ended(after)
+    return after, events
 
 
 def _settle_tie(state: PadState, cmd: c.SettleTie) -> tuple[PadState, Events]:
@@ -365,10 +394,12 @@ def _end(state: PadState, _: c.End) -> tuple[PadState, Events]:
     if t.shape == "rounds":
         if not state.rounds:
             raise RuleError("pad.error.nothing_entered")
-        missing = missing_in_round(state, len(state.rounds) - 1)
-        if missing:
-            raise RuleError("pad.error.round_incomplete", round=len(state.rounds),
-                            players=", ".join(_names(state, missing)))
+        owed = blanks(state)  # in any round: a blank is never a zero
+        if len(owed) == 1:
+            raise RuleError("pad.error.round_incomplete", round=owed[0][0] + 1,
+                            players=", ".join(_names(state, owed[0][1])))
+        if owed:
+            raise RuleError("pad.error.blanks", cells=blank_list(state, owed))
     else:
         for i, cat in enumerate(t.categories):
             missing = missing_in_category(state, i)
@@ -376,7 +407,52 @@ def _end(state: PadState, _: c.End) -> tuple[PadState, Events]:
                 raise RuleError("pad.error.category_incomplete", category=label(cat.name),
                                 players=", ".join(_names(state, missing)))
     state = replace(state, finished=True)
-    return state, [e.GameEnded(_names(state, outcome(state).winners))]
+    return state, _ended(state)
+
+
+def _ended(state: PadState) -> Events:
+    """What the end says: the winners and how their tie went; or, tied for the win, the
+    tie-breaker to ask or the table's choice (no shared win said before it is asked)."""
+    result = outcome(state)
+    waiting = _tie_for_the_win(result)
+    if waiting is not None:
+        seats, tb = waiting
+        return [e.TieWaits(_names(state, seats), tb.name)]
+    if result.undecided:
+        return [e.TieWaits(_names(state, result.undecided))]
+    events: Events = [e.GameEnded(_names(state, result.winners))]
+    broken = tie_broken(state, result)
+    if broken is not None:
+        events.append(broken)
+    return events
+
+
+def _tie_for_the_win(result: Outcome) -> tuple[tuple[int, ...], TieBreak] | None:
+    """The tie for the win still waiting for a tie-breaker's input, if any (a tie
+    further down waits too, but the win is decided)."""
+    return next(((seats, tb) for seats, tb in result.pending
+                 if set(seats) & set(result.winners)), None)
+
+
+def tie_broken(state: PadState, result: Outcome) -> e.TieBroken | None:
+    """How the tie for the win went, as the log and the screens say it."""
+    tie = result.tie
+    if tie is None:
+        return None
+    return e.TieBroken(_names(state, tie.first), tie.breaker.name, shown(tie.value),
+                       tuple(shown(v) for v in tie.beaten))
+
+
+def tie_line(event: e.TieBroken, ahead: bool = False) -> Message:
+    """"Bob wins the tie on coins, 11 to 9" (`ahead`, the game going on: "Bob is ahead
+    on coins, 11 to 9"); "Still tied on coins (9 each)"."""
+    what = label_in_sentence(event.label)
+    if not event.beaten:
+        return msg("pad.say.tie_still", what=what, value=event.value)
+    values = msg("pad.say.tie_values", best=event.value, rest=", ".join(event.beaten))
+    key = "pad.say.tie_ahead" if ahead else "pad.say.tie_won"
+    return msg(key if len(event.winners) == 1 else f"{key}_shared",
+               players=", ".join(event.winners), what=what, values=values)
 
 
 #: penalty points at most per command (a clock's started intervals: far below it)
@@ -462,7 +538,10 @@ def summary(state: PadState) -> dict[str, Any]:
         "win": t.win,
         "totals": [plain(v) for v in result.totals],
         "ranks": list(result.ranks),
-        "winners": [names[s] for s in result.winners] if state.finished or t.win in (
+        # a finished game tied for the win has none until its tie-breaker is asked
+        "winners": [] if state.finished and (_tie_for_the_win(result) is not None
+                                             or result.undecided) else
+        [names[s] for s in result.winners] if state.finished or t.win in (
             "highest", "lowest") else [],
         "rounds": played,
         "turn": turn,
@@ -532,5 +611,11 @@ def describe(events: Iterable[Any]) -> list[Message]:
             case e.GameEnded(winners=winners):
                 out.append(msg("pad.say.game_won" if len(winners) == 1 else
                                "pad.say.game_shared", players=", ".join(winners)))
+            case e.TieBroken() as ev:
+                out.append(tie_line(ev))
+            case e.TieWaits(players=players, label=name):
+                out.append(msg("pad.head.tie_input", players=", ".join(players),
+                               what=label(name)) if name else
+                           msg("pad.head.tie_choose", players=", ".join(players)))
     return out
 

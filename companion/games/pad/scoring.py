@@ -201,6 +201,25 @@ def round_complete(state: PadState, index: int) -> bool:
     return not missing_in_round(state, index)
 
 
+def _owed(key: tuple[tuple[bool, ...], tuple[Any, ...]], r: int, row: Row) -> tuple[int, ...]:
+    scorers, exits = key
+    return tuple(s for s, cell in enumerate(row) if cell is None and scorers[s]
+                 and (exits[s] is None or r < exits[s].rounds))
+
+
+#: each round's seats owing a cell (`missing_in_round`, for every round at once)
+_round_blanks = RoundMemo(_owed)
+
+
+def blanks(state: PadState) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """Every round holding a blank the table owes, first round first: (round index,
+    seats). A blank is never a zero: any of them, in any round, keeps the game from
+    ending."""
+    key = (tuple(scorer(state, s) for s in range(len(state.players))), state.exits)
+    return tuple((r, seats) for r, seats in enumerate(_round_blanks(key, state.rounds))
+                 if seats)
+
+
 def category_of(state: PadState, ident: str) -> tuple[int, Category] | None:
     for i, cat in enumerate(state.template.categories):
         if cat.id == ident:

@@ -30,6 +30,9 @@ TEAM_SCORES = ("sum", "own")
 BETTER = ("higher", "lower")
 #: the named calculations (`derive: {calc: ...}`) and how many inputs each takes
 CALCS = {"science_sets": 3}
+#: what a derived category's input counts (`derive: {per: 3, unit: coins}`): the sheet
+#: says "11 coins → 3", each unit's words in the catalogs (`pad.unit.<unit>`)
+UNITS = ("coins", "cards", "tokens")
 ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 LABEL_MAX = 40
 MAX_CATEGORIES = 30
@@ -47,6 +50,7 @@ class Derive:
     table: tuple[tuple[int, int], ...] = ()  # (input, points), inputs rising
     calc: str | None = None  # a name in CALCS, computed from other categories' inputs
     inputs: tuple[str, ...] = ()  # the calc's input categories
+    unit: str | None = None  # a name in UNITS: what the input counts (per, table)
 
 
 @dataclass(frozen=True)
@@ -123,6 +127,15 @@ def label(name: Label) -> Message:
     first = name[0][1] if name else ""
     fallback = texts.get("en") or texts.get("") or first
     return msg("pad.label", **{lang: texts.get(lang) or fallback for lang in LANGUAGES})
+
+
+def label_in_sentence(name: Label) -> Message:
+    """A label inside a sentence ("wins the tie on coins"): its first letter in lower
+    case, unless it starts an acronym."""
+    def lower(text: str) -> str:
+        return text if text[1:2].isupper() else text[:1].lower() + text[1:]
+
+    return label(tuple((lang, lower(text)) for lang, text in name))
 
 
 def label_text(name: Label, language: str = "en") -> str:
@@ -218,19 +231,23 @@ def _derive(ck: _Checker, raw: Any, path: str) -> Derive | None:
         if raw is not None:
             ck.add(path, "pad.template.derive_one")
         return None
-    ck.keys(data, {"per", "table", "calc", "inputs"}, f"{path}.")
+    ck.keys(data, {"per", "table", "calc", "inputs", "unit"}, f"{path}.")
     ways = [k for k in ("per", "table", "calc") if k in data]
     if len(ways) != 1:
         ck.add(path, "pad.template.derive_one")
         return None
     if "inputs" in data and ways[0] != "calc":
         ck.add(f"{path}.inputs", "pad.template.inputs_calc_only")
+    unit = data.get("unit")
+    if unit is not None and (ways[0] == "calc" or unit not in UNITS):
+        ck.add(f"{path}.unit", "pad.template.unit", units=", ".join(UNITS))
+        unit = None
     if ways[0] == "per":
         per = data["per"]
         if not _is_int(per) or per < 1 or per > VALUE_LIMIT:
             ck.add(f"{path}.per", "pad.template.per_zero")
             return None
-        return Derive(per=int(per))
+        return Derive(per=int(per), unit=unit)
     if ways[0] == "table":
         table = data["table"]
         if not isinstance(table, Mapping) or not table or len(table) > MAX_TABLE:
@@ -247,7 +264,7 @@ def _derive(ck: _Checker, raw: Any, path: str) -> Derive | None:
                 ck.add(f"{path}.table.{key}", "pad.template.table_entry")
                 return None
             pairs.append((entry, int(value)))
-        return Derive(table=tuple(sorted(pairs)))
+        return Derive(table=tuple(sorted(pairs)), unit=unit)
     calc = data["calc"]
     if calc not in CALCS:
         ck.add(f"{path}.calc", "pad.template.unknown_calc", calcs=", ".join(sorted(CALCS)))
@@ -456,6 +473,8 @@ def to_data(t: Template) -> dict[str, Any]:
                 item["derive"] = ({"per": d.per} if d.per is not None else
                                   {"table": {k: v for k, v in d.table}} if d.table else
                                   {"calc": d.calc, "inputs": list(d.inputs)})
+                if d.unit is not None:
+                    item["derive"]["unit"] = d.unit
             if not c.points:
                 item["points"] = False
             cats.append(item)

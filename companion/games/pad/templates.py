@@ -79,11 +79,11 @@ def _read(path: Path) -> tuple[Template, dict[tuple[str, ...], int]]:
 def _problem(path: Path, lines: dict[tuple[str, ...], int], key: str, message: object
              ) -> Problem:
     parts = tuple(key.split(".")) if key else ()
-    line = None
-    while parts and line is None:  # a key not written (a required one): its parent's line
+    line = lines.get(parts)
+    while parts and line is None:  # a key not written (a required one): the line of the
+        parts = parts[:-1]  # mapping that lacks it, the file's own for a top-level key
         line = lines.get(parts)
-        parts = parts[:-1]
-    return Problem(str(path), line or (1 if not key else None), key, message)  # type: ignore[arg-type]
+    return Problem(str(path), line or 1, key, message)  # type: ignore[arg-type]
 
 
 def _files(folder: Path | None) -> list[Path]:

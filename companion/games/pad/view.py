@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.games.pad.commands import SetCell
-from companion.games.pad.entry import Number, evaluate
+from companion.games.pad.entry import Number, evaluate, shown
 from companion.games.pad.outcome import Outcome, outcome
-from companion.games.pad.rules import RULES
+from companion.games.pad.rules import RULES, tie_broken, tie_line
 from companion.games.pad.scoring import (
+    blanks,
     category_points,
     exact,
     missing_in_category,
@@ -19,7 +20,7 @@ from companion.games.pad.scoring import (
     unit_total,
 )
 from companion.games.pad.state import Cell, PadState
-from companion.games.pad.template import label
+from companion.games.pad.template import Derive, label
 from companion.messages import Message, RuleError, msg
 
 
@@ -30,6 +31,7 @@ class CellView:
     note: str | None  # "check": outside the category's configured range
     missing: bool  # blank and owed by an active player
     entered: int | float | None = None  # the value typed, when points derive from it
+    said: Message | None = None  # a derived category's: what was typed and what it scores
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,8 @@ class SheetView:
     can_open_round: bool  # a new round may start (the last one is complete)
     end_offered: bool
     finished: bool
+    #: every round holding a blank owed, the open one too: (round index, seats)
+    blanks: tuple[tuple[int, tuple[int, ...]], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,7 @@ class StandingsView:
     ties: tuple[TieView, ...]
     winners: tuple[str, ...]
     finished: bool
+    tie: Message | None = None  # how the tie for the win went ("Bob wins the tie on coins")
 
 
 @dataclass(frozen=True)
@@ -106,6 +111,7 @@ class Preview:
     total: int | float | None  # the player's new total
     error: Message | None
     note: str | None = None
+    said: Message | None = None  # a derived category's: "11 coins → 3"
 
 
 def _team_of(state: PadState, seat: int) -> int | None:
@@ -136,6 +142,24 @@ def _cell(cell: Cell | None, missing: bool, note: str | None = None,
     entered = cell.value if points is not None and exact(cell.value) != points else None
     return CellView(cell.text, cell.value if points is None else plain(points), note, False,
                     entered)
+
+
+def _figure(value: int | float | Number) -> str:
+    """A value as the sheet writes it, with a true minus sign."""
+    return shown(exact(value) if isinstance(value, float) else value).replace("-", "\u2212")
+
+
+def derived_said(derive: Derive | None, value: int | float | None,
+                 points: int | float | Number | None) -> Message | None:
+    """A derived category's cell as the table reads it, what was typed and what it
+    scores ("11 coins → 3"): 9 coins and 11 coins both score 3, and a correction types
+    the coins."""
+    if derive is None or derive.calc is not None or value is None or points is None:
+        return None
+    typed = _figure(value)
+    entered: Message | str = typed if derive.unit is None else msg(
+        f"pad.unit.{derive.unit}", n=value)
+    return msg("pad.cell.derived", entered=entered, points=_figure(points))
 
 
 #: the last sheet asked and its view: an entry changes one round, and the view of every
@@ -197,8 +221,12 @@ def _sheet_view(state: PadState, last: tuple[PadState, SheetView] | None) -> She
                     points = category_points(state, i, s)
                     cells.append(CellView("", plain(points), None, False))
                 elif cat.derive is not None:
-                    cells.append(_cell(cell, s in owed, note,
-                                       category_points(state, i, s)))
+                    points = category_points(state, i, s)
+                    cells.append(replace(
+                        _cell(cell, s in owed, note, points),
+                        entered=None if cell is None else cell.value,
+                        said=derived_said(cat.derive, None if cell is None else cell.value,
+                                          points)))
                 else:
                     cells.append(_cell(cell, s in owed, note))
             rows.append(RowView(None, cat.id, label(cat.name), tuple(cells),
@@ -208,7 +236,8 @@ def _sheet_view(state: PadState, last: tuple[PadState, SheetView] | None) -> She
         t.rounds_count is None or len(state.rounds) < t.rounds_count) and (
         not state.rounds or not missing_in_round(state, len(state.rounds) - 1))
     return SheetView(t.shape, columns, tuple(rows), missing, current, seat, can_open,
-                     result.end_offered, state.finished)
+                     result.end_offered, state.finished,
+                     blanks(state) if t.shape == "rounds" else ())
 
 
 def _current(state: PadState) -> tuple[tuple[int | None, str | None] | None, int | None,
@@ -223,6 +252,10 @@ def _current(state: PadState) -> tuple[tuple[int | None, str | None] | None, int
                 return (last, None), missing[0], missing
         if state.finished or (t.rounds_count is not None
                               and len(state.rounds) >= t.rounds_count):
+            # no round to open: the keypad goes to the first blank of an earlier round
+            owed = blanks(state)
+            if owed:
+                return (owed[0][0], None), owed[0][1][0], owed[0][1]
             return None, None, ()
         first = next((s for s in range(len(state.players))
                       if required(state, s, len(state.rounds))), None)
@@ -276,9 +309,11 @@ def standings_view(state: PadState) -> StandingsView:
         ties.append(TieView(result.undecided,
                             tuple(state.players[s].name for s in result.undecided),
                             None, None, None, True))
+    broken = tie_broken(state, result)
     return StandingsView(tuple(entries), _end_message(state, result), tuple(ties),
                          tuple(state.players[s].name for s in result.winners),
-                         state.finished)
+                         state.finished, None if broken is None else
+                         tie_line(broken, ahead=not state.finished))
 
 
 def _end_message(state: PadState, result: Outcome) -> Message | None:
@@ -310,17 +345,19 @@ def preview(state: PadState, seat: int, round_: int | None, category: str | None
     result = outcome(after)
     points: Number | None = exact(stored(value))
     note = None
+    said = None
     if category is not None:
         for i, cat in enumerate(after.template.categories):
             if cat.id == category:
                 points = category_points(after, i, seat)
+                said = derived_said(cat.derive, stored(value), points)
                 cell = after.categories[i][seat]
                 if cell is not None and ((cat.low is not None and exact(cell.value) < cat.low)
                                          or (cat.high is not None
                                              and exact(cell.value) > cat.high)):
                     note = "check"
     return Preview(" ".join(expression.split()), stored(value), plain(points),
-                   _shown_total(after, result, seat), None, note)
+                   _shown_total(after, result, seat), None, note, said)
 
 
 __all__ = ["CellView", "ColumnView", "EntryView", "Preview", "RowView", "SheetView",

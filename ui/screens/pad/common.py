@@ -34,6 +34,25 @@ def label(name: Any) -> str:
     return label_text(name, app.translator.language)
 
 
+ARROW = "\u2192"
+
+
+def set_text(widget: Any, text: str) -> None:
+    """`text` on a label; Roboto has no arrow ("11 coins → 3"): it is drawn in the
+    DejaVu font Kivy ships, as markup, the rest of the text escaped."""
+    from kivy.utils import escape_markup
+
+    from ui.screens.castor.common import SYMBOL_FONT
+
+    if ARROW in text:
+        arrow = f"[font={SYMBOL_FONT}]{ARROW}[/font]"
+        widget.markup = True
+        widget.text = arrow.join(escape_markup(part) for part in text.split(ARROW))
+    else:
+        widget.markup = False
+        widget.text = text
+
+
 def seat_colour(player: Any, seat: int) -> theme.Rgba:
     """A seat's colour: the one chosen (roster or set-up), else the roster's by id,
     else the palette's by seat."""

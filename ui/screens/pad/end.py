@@ -33,6 +33,10 @@ class PadEndScreen(Screen):
             won = bool(state.coop_won)
             title = app.tr("pad.ui.coop_won_title" if won else "pad.ui.coop_lost_title")
             colour = theme.SUCCESS_TEXT if won else theme.DANGER_TEXT
+        elif any(set(tie.names) & set(view.winners) for tie in view.ties):
+            # tied for the win, its question still to answer: no winner yet
+            title = app.tr("pad.ui.tied_title", players=", ".join(winners))
+            colour = theme.TEXT
         else:
             title = app.tr("pad.ui.won_title" if len(winners) == 1 else "pad.ui.shared_title",
                            players=", ".join(winners))
@@ -48,7 +52,10 @@ class PadEndScreen(Screen):
                                     entry.winner))
         sheet = Tap(app.tr("pad.ui.sheet"), size=theme.SIZE_BUTTON, tid="end.sheet")
         sheet.bind(on_release=lambda _b: setattr(app.root, "current", "pad_play"))
-        self.page.show(title, colour, text, scores, self.story(state), self.again,
+        story = self.story(state)
+        if view.tie is not None:  # how the tie for the win went, first
+            story.insert(0, app.say(view.tie))
+        self.page.show(title, colour, text, scores, story, self.again,
                        extra=[sheet], caption=app.tr("pad.ui.final_scores"))
 
     def story(self, state: Any) -> list[str]:

@@ -17,6 +17,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
 from ui.screens.castor.common import SYMBOL_FONT
+from ui.screens.pad.common import set_text
 from ui.widgets.basics import Tap, Text, TouchesWithin, follow_height, paint_background
 
 ROWS = (("7", "8", "9", "del"), ("4", "5", "6", "plus"), ("1", "2", "3", "pm"))
@@ -91,6 +92,6 @@ class Keypad(TouchesWithin, BoxLayout):
 
     def tell(self, who: str, typed: str, preview: str, error: bool = False) -> None:
         self.who.text = who
-        self.typed.text = typed
+        set_text(self.typed, typed)  # "11 coins → 3"
         self.preview.text = preview
         self.preview.color = theme.DANGER_TEXT if error else theme.TEXT

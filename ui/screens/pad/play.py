@@ -207,11 +207,15 @@ class PadPlayScreen(PlayScreen):
             for seat, cell in enumerate(row.cells):
                 selected = selected_seat == seat
                 text = number(cell.value)
+                short: tuple[str, ...] = ()
+                if cell.said is not None:  # a derived category's: what was typed too
+                    short = (f"{number(cell.entered)} → {text}", text)
+                    text = app.say(cell.said)
                 if cell.missing and not text:
                     text = "?"
                 cells.append(Cell(text, selected, bool(cell.missing), bool(cell.note),
                                   bool(row.computed) or (columns_out[seat]
-                                                         and cell.value is None)))
+                                                         and cell.value is None), short))
             # a round's number alone beside its row (the corner says "Round")
             result = Row(str(row.round + 1) if row.round is not None else label(row.label),
                          tuple(cells))
@@ -312,7 +316,8 @@ class PadPlayScreen(PlayScreen):
         if not self.typed:
             if cell.value is not None:
                 typed = typing.shown(cell.text) if typing.adds_up(cell.text) else ""
-                shown = f"{typed} = {number(cell.value)}" if typed else number(cell.value)
+                value = app.say(cell.said) if cell.said is not None else number(cell.value)
+                shown = f"{typed} = {value}" if typed else value
                 self.keypad.tell(who, shown, note or app.tr("pad.ui.type_to_correct"))
             else:
                 self.keypad.tell(who, "", note or app.tr("pad.ui.type_score"))
@@ -322,7 +327,10 @@ class PadPlayScreen(PlayScreen):
         if seen.error is not None:
             self.keypad.tell(who, typed, app.say(seen.error), error=True)
             return
-        if typing.adds_up(self.typed):
+        if seen.said is not None:  # a derived category's: "11 coins → 3"
+            typed = f"{typed} = {app.say(seen.said)}" if typing.adds_up(self.typed) \
+                else app.say(seen.said)
+        elif typing.adds_up(self.typed):
             typed = f"{typed} = {number(seen.value)}"
         self.keypad.tell(who, typed, app.tr("pad.ui.new_total", player=name,
                                             total=number(seen.total)))

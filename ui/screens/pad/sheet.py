@@ -33,6 +33,7 @@ from kivy.uix.widget import Widget
 
 from ui import theme
 from ui.screens.castor.common import SYMBOL_FONT
+from ui.screens.pad.common import set_text
 from ui.widgets.basics import Tap, Text, TouchesWithin, follow_height, follow_width
 
 GAP = 2  # px between rows and columns
@@ -49,6 +50,9 @@ class Cell:
     missing: bool = False
     note: bool = False  # out of its category's range: "check"
     fixed: bool = False  # not typed in: a calculation's result, or a player out
+    #: shown instead where `text` is wider than the cell, the first that fits ("11 → 3",
+    #: then "3": eight players' cells are narrow; the keypad says it whole)
+    short: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -100,6 +104,16 @@ def fitted(name: str, width: float, size: float, bold: bool = True) -> str:
         if first is not None:
             return f"{first}\n{words[-1]}"
     return _cut(name, width, size, bold) or name[:1]
+
+
+def _fitting(texts: Sequence[str], width: float, scale: float) -> str:
+    """The first of a cell's texts that fits its width, else the last."""
+    size = sp(theme.SIZE_BUTTON) * scale
+    for text in texts[:-1]:
+        # the button's text box is 8 px narrower than the button (`Tap`)
+        if _text_width(text, size, True) <= width - dp(8) - 2:
+            return text
+    return texts[-1]
 
 
 class GridCell(Tap):
@@ -320,16 +334,18 @@ class Sheet(TouchesWithin, BoxLayout):
             label.text = "" if row is None else row.label
             for seat, tap in enumerate(cells):
                 cell = row.cells[seat] if row is not None else None
-                if tap._told == (cell,):
+                told = (cell, width, app_scale) if cell is not None and cell.short \
+                    else (cell,)
+                if tap._told == told:
                     continue
-                tap._told = (cell,)
+                tap._told = told
                 tap.tid = "" if cell is None else f"sheet.cell.{k}.{seat}"
                 tap.opacity = 0 if cell is None else 1
                 tap.disabled = cell is None or cell.fixed
                 if cell is None:
                     tap.text = ""
                     continue
-                tap.text = cell.text
+                set_text(tap, _fitting((cell.text, *cell.short), width, app_scale))
                 fill = theme.SELECTED if cell.selected else (
                     theme.BUTTON if cell.missing else theme.PANEL)
                 if fill != tap._fill:  # re-told only where it changed

@@ -3,7 +3,7 @@ read from every seat), who is out, the end condition's state, and End game.
 
 Tags: `standings.rank.<i>`, `standings.name.<i>`, `standings.total.<i>`,
 `standings.note.<i>` (the i-th line, best first), `standings.status`, `standings.end`,
-`standings.back`.
+`standings.back`, `standings.tie` (how the tie for the win went).
 """
 
 from __future__ import annotations
@@ -84,6 +84,9 @@ class PadStandingsScreen(Screen):
                                   else BoxLayout())
             grid.add_widget(column)
         box.add_widget(grid)
+        if view.tie is not None:  # why one of the tied is ahead ("on coins, 11 to 9")
+            box.add_widget(Text(app.say(view.tie), size=theme.SIZE_BODY, tid="standings.tie",
+                                size_hint_y=None, height=dp(28)))
         if view.end is not None and not state.finished:
             box.add_widget(Text(app.say(view.end), size=theme.SIZE_BODY, color=theme.MUTED,
                                 tid="standings.end_state", size_hint_y=None, height=dp(28)))
