@@ -496,3 +496,37 @@ def test_time_taken_to_zero_by_hand_is_refused_where_a_zero_acts() -> None:
     assert banks(RULES.apply(clock, c.Adjust(S, 1, -9 * S))[0]) == [9 * S, S, 10 * S]
     overtime, _ = run(state("chess-5m-3s", 2), [c.Start(0), c.Adjust(S, 1, -6 * M)])
     assert banks(overtime)[1] == -M  # overtime: a debt is the table's to give
+
+
+# Issue 46, item 3: a bank's penalty is counted over the player's total overtime.
+SCRABBLE = {"mode": "bank", "time": "1m", "at_zero": "penalty",
+            "penalty": {"points": 10, "every": "1m"}}
+
+
+def test_a_bank_penalty_counts_the_players_whole_overtime() -> None:
+    """NASPA tournament rules: "a 10-point penalty for each minute or part thereof
+    that is used in excess [of the player's time]... 61 seconds carries a 20-point
+    penalty". Three turns of 20 s over, 60 s in all: 10 points, not 30."""
+    clock, events = run(state(SCRABBLE, 2), [
+        c.Start(0), c.Switch(80 * S),  # Ann: her minute and 20 s over
+        c.Switch(81 * S), c.Switch(101 * S),  # Bob 1 s; Ann 20 s over (40 s)
+        c.Switch(102 * S), c.Switch(122 * S)])  # Bob 1 s; Ann 20 s over (60 s)
+    assert clock.seats[0].overtime_ms == 60 * S
+    assert [ev for ev in events if isinstance(ev, e.PenaltyGiven)] == [
+        e.PenaltyGiven(0, 10, 10, 20 * S)]
+    assert RULES.summary(clock)["penalties"] == [10, 0]
+    clock, _ = run(clock, [c.Switch(123 * S)])  # Bob
+    assert clock_view(clock, 124 * S).seats[0].penalty == 20  # 61 s: a second minute
+    assert next_deadline(clock, 123 * S) == 123 * S + 1  # the 61st second begun
+    clock, events = run(clock, [c.Switch(124 * S)])
+    assert e.PenaltyGiven(0, 10, 20, S) in events
+    assert RULES.summary(clock)["penalties"] == [20, 0]
+
+
+def test_a_turn_timer_penalty_stays_per_turn() -> None:
+    """A turn timer's overtime is the turn's: each turn over by 20 s costs its own."""
+    clock = state({"mode": "turn", "time": "1m", "at_zero": "penalty",
+                   "penalty": {"points": 10, "every": "1m"}}, 2)
+    clock, _ = run(clock, [c.Start(0), c.Switch(80 * S), c.Switch(81 * S),
+                           c.Switch(161 * S)])
+    assert RULES.summary(clock)["penalties"] == [20, 0]

@@ -127,6 +127,29 @@ def begin_turn(state: ClockState, index: int) -> ClockState:
     return state
 
 
+def penalty_overtime(state: ClockState) -> int:
+    """The overtime the active seat's penalty is counted on: a bank's whole overtime
+    (Scrabble: "a 10-point penalty for each minute or part thereof that is used in
+    excess"), a turn timer's turn (each turn has its own time)."""
+    if state.params.mode == "bank":
+        return state.seats[state.active].overtime_ms
+    return state.turn_over_ms
+
+
+def penalty_owed(state: ClockState) -> int:
+    """The active seat's penalty points as they stand (at_zero "penalty"): points per
+    started interval of its overtime, the turn under way included."""
+    p = state.params
+    if p.at_zero != "penalty" or state.active < 0:
+        return 0
+    seat = state.seats[state.active]
+    if state.turn_over_ms <= 0:
+        return seat.penalty
+    if p.mode == "bank":
+        return -(-seat.overtime_ms // p.penalty_every_ms) * p.penalty_points
+    return seat.penalty + -(-state.turn_over_ms // p.penalty_every_ms) * p.penalty_points
+
+
 def close_turn(state: ClockState, *, credit: bool = True) -> tuple[ClockState, int, Events]:
     """End the active seat's turn: its statistics, penalty points, the credits
     (Bronstein: what the turn used, at most the delay; Fischer: the stage's increment)
@@ -137,9 +160,8 @@ def close_turn(state: ClockState, *, credit: bool = True) -> tuple[ClockState, i
     used = state.turn_used_ms
     events: Events = []
     seat = replace(seat, turns=seat.turns + 1, longest_ms=max(seat.longest_ms, used))
-    if p.at_zero == "penalty" and state.turn_over_ms > 0:
-        intervals = -(-state.turn_over_ms // p.penalty_every_ms)
-        points = intervals * p.penalty_points
+    points = penalty_owed(state) - state.seats[index].penalty
+    if points > 0:
         seat = replace(seat, penalty=seat.penalty + points)
         events.append(e.PenaltyGiven(index, points, seat.penalty, state.turn_over_ms))
     credited = 0
