@@ -530,3 +530,32 @@ def test_a_turn_timer_penalty_stays_per_turn() -> None:
     clock, _ = run(clock, [c.Start(0), c.Switch(80 * S), c.Switch(81 * S),
                            c.Switch(161 * S)])
     assert RULES.summary(clock)["penalties"] == [20, 0]
+
+
+# Issue 46, item 2: a tap at (or just after) a zero ends only the turn the zero ended.
+@pytest.mark.parametrize("at_zero", ["next", "out"])
+@pytest.mark.parametrize("late", [0, 40])
+def test_a_switch_at_the_zero_ends_only_the_turn_the_zero_ended(at_zero: str,
+                                                                 late: int) -> None:
+    """Ann taps as her 10 s run out (at the zero's ms, or 40 ms after): the zero ends
+    her turn; the tap was meant for that turn, not for Bob's, which has just begun."""
+    clock = state({"mode": "bank", "time": "10s", "at_zero": at_zero}, 3)
+    clock, events = run(clock, [c.Start(0), c.Switch(10 * S + late)])
+    assert not [ev for ev in events if isinstance(ev, e.TurnEnded) and ev.seat == 1]
+    assert events[1] == e.ZeroReached(0, 10 * S, at_zero)
+    assert clock.active == 1 and clock.turn_used_ms == late and clock.switches == 1
+    assert clock.seats[1].turns == 0 and banks(clock)[1] == 10 * S - late
+
+
+@pytest.mark.parametrize("at_zero", ["next", "out"])
+def test_a_tap_behind_the_zeros_commit_ends_nothing_more(at_zero: str) -> None:
+    """The screen journals `Zero` at the deadline; a tap read 40 ms later and applied
+    after it is still the tap meant for Ann's turn."""
+    clock = state({"mode": "bank", "time": "10s", "at_zero": at_zero}, 3)
+    clock, events = run(clock, [c.Start(0), c.Zero(10 * S), c.Switch(10 * S + 40),
+                                c.Pass(10 * S + 80), c.Switch(10 * S + 90, seat=0)])
+    assert clock.active == 1 and clock.turn_used_ms == 90 and not clock.seats[1].passed
+    assert [type(ev) for ev in events if isinstance(ev, e.TurnEnded)] == (
+        [e.TurnEnded] if at_zero == "next" else [])
+    clock, events = run(clock, [c.Switch(12 * S)])  # Bob's own tap, 2 s into his turn
+    assert clock.active == 2 and e.TurnEnded(1, 2, 2 * S, 0, 8 * S) in events

@@ -116,8 +116,21 @@ def has_time(state: ClockState, index: int) -> bool:
     return True
 
 
+#: a switch or a pass this soon after a zero ended a turn (at_zero next, out) was
+#: meant for the turn the zero ended: it ends nothing more (the tap met the zero, or
+#: waited behind its commit). The screen shows a zero within a look (a quarter of a
+#: second) and a commit, and refuses presses for its zero tune from then on; nobody
+#: ends a turn they were given this fast on purpose
+ZERO_GRACE_MS = 1000
+
+
+def in_zero_grace(state: ClockState, at: int) -> bool:
+    """Whether a switch or pass at `at` comes just after a zero ended the last turn."""
+    return state.timed_out_at >= 0 and at - state.timed_out_at < ZERO_GRACE_MS
+
+
 def begin_turn(state: ClockState, index: int) -> ClockState:
-    state = replace(state, active=index, turn_used_ms=0, turn_over_ms=0)
+    state = replace(state, active=index, turn_used_ms=0, turn_over_ms=0, timed_out_at=-1)
     if state.params.mode == "turn":
         seat = state.seats[index]
         state = with_seat(state, index, replace(seat, bank_ms=seat.bank_ms
@@ -293,9 +306,9 @@ def on_zero(state: ClockState) -> tuple[ClockState, Events]:
     events: Events = [e.ZeroReached(index, at, p.at_zero)]
     if p.at_zero == "next":
         state, ended = end_turn(state, timed_out=True)
-        return state, [*events, *ended]
+        return replace(state, timed_out_at=at), [*events, *ended]
     if p.at_zero == "out":
         state, _, closed = close_turn(state, credit=False)
         state, gone = eliminate(state, index)
-        return state, [*events, *closed, *gone]
+        return replace(state, timed_out_at=at), [*events, *closed, *gone]
     return state, events

@@ -212,6 +212,8 @@ def _switch(state: ClockState, cmd: c.Switch) -> tuple[ClockState, Events]:
         state = replace(state, status="running", stop_reason="",
                         switches=state.switches + 1)
         return engine.begin_turn(state, nxt), [*events, ended]
+    if engine.in_zero_grace(state, cmd.at):
+        return state, events  # the tap meant for the turn a zero has just ended
     _running(state)
     if cmd.seat is not None and cmd.seat != state.active:
         raise _not_active(state, cmd.seat)
@@ -223,6 +225,8 @@ def _pass(state: ClockState, cmd: c.Pass) -> tuple[ClockState, Events]:
     _modes(state, "turn", "bank", "countup")
     _started(state)
     state, events = engine.settle(state, cmd.at)
+    if engine.in_zero_grace(state, cmd.at):
+        return state, events  # the tap meant for the turn a zero has just ended
     _running(state)
     state, ended = engine.end_turn(state, passed=True)
     return state, [*events, *ended]
