@@ -24,6 +24,7 @@ from companion.session import Session
 from tests.helpers.clock import banks, run, setup, state
 
 Row = tuple[Any, list[int]]  # a command, then every seat's bank after it
+S, M = 1000, 60_000
 
 
 def _golden(clock: ClockState, rows: list[Row]) -> ClockState:
@@ -207,3 +208,45 @@ def test_a_power_cut_loses_at_most_one_checkpoint_interval() -> None:
         (c.Interrupted(), [280_000, 300_000]), (c.Resume(1500), [280_000, 300_000]),
         (c.Switch(6500), [278_000, 300_000])])
     assert clock.elapsed_ms == 25_000
+
+
+# Issue 46, item 4: the increment before each move, a later stage's included.
+FIDE_STAGES = {"mode": "bank", "increment_first": "before",
+               "stages": [{"moves": 40, "time": "120m"}, {"moves": 20, "time": "60m"},
+                          {"moves": 0, "time": "15m", "increment": "30s"}]}
+
+
+def test_a_later_stages_increment_is_there_for_its_first_move() -> None:
+    """FIDE Laws of Chess, Glossary: "increment: an amount of time (from 2 to 60
+    seconds) added from a control before each move of the player" (`increment_first:
+    before`). With 40/120, 20/60, then 15 min + 30 s, move 61 is played with its 30 s
+    already on the clock."""
+    clock, _ = run(state(FIDE_STAGES, 2), [c.Start(0)] + [
+        c.Switch(S * (i + 1)) for i in range(120)])  # 60 moves each, 1 s a move
+    assert (clock.active, clock.seats[0].stage) == (0, 2)
+    start = (120 + 60 + 15) * M
+    assert banks(clock) == [start - 60 * S + 30 * S] * 2  # move 61's 30 s credited
+    clock, events = run(clock, [c.Switch(121 * S)])  # move 61: 1 s, move 62's 30 s
+    assert banks(clock)[0] == start - 61 * S + 60 * S
+    assert e.TurnEnded(0, 1, S, 30 * S, start - S, False, False) in events
+    after = dict(FIDE_STAGES, increment_first="after")  # after each move: from 61 on
+    late, _ = run(state(after, 2), [c.Start(0)] + [c.Switch(S * (i + 1))
+                                                   for i in range(121)])
+    assert banks(late)[0] == start - 61 * S + 30 * S
+
+
+# Issue 46, item 4: a used-up bank is used up, whatever the delay.
+@pytest.mark.parametrize("kind", ["simple", "bronstein"])
+def test_a_bank_run_out_under_next_stays_run_out_with_either_delay(kind: str) -> None:
+    """An increment or a delay's time is credited "after each move, unless the
+    player's main time ran out before they completed their move" (Time control, as
+    FIDE and US Chess play it); a simple delay gives nothing back at all. Under
+    `at_zero: next` the turn that ran Ann's bank out earns no credit, so she is passed
+    over from then on, with a simple delay as with a Bronstein one."""
+    clock = state({"mode": "bank", "time": "10s", "delay": "5s", "delay_kind": kind,
+                   "at_zero": "next"}, 3)
+    clock, events = run(clock, [c.Start(0), c.Checkpoint(16 * S)])  # Ann runs out
+    ended = next(ev for ev in events if isinstance(ev, e.TurnEnded))
+    assert ended.timed_out and ended.credit_ms == 0 and banks(clock)[0] == 0
+    clock, _ = run(clock, [c.Switch(17 * S), c.Switch(18 * S)])  # Bob, Cid
+    assert clock.active == 1  # Ann passed over

@@ -164,9 +164,9 @@ def penalty_owed(state: ClockState) -> int:
 
 
 def close_turn(state: ClockState, *, credit: bool = True) -> tuple[ClockState, int, Events]:
-    """End the active seat's turn: its statistics, penalty points, the credits
-    (Bronstein: what the turn used, at most the delay; Fischer: the stage's increment)
-    and the next stage. Returns the state, the credit, the events."""
+    """End the active seat's turn: its statistics, penalty points, the next stage and
+    the credits (Bronstein: what the turn used, at most the delay; Fischer: the stage's
+    increment). Returns the state, the credit, the events."""
     p = state.params
     index = state.active
     seat = state.seats[index]
@@ -182,14 +182,19 @@ def close_turn(state: ClockState, *, credit: bool = True) -> tuple[ClockState, i
         seat = replace(seat, bank_ms=0)
     if p.mode == "bank":
         stage = p.stages[seat.stage]
-        if credit:
-            credited = min(p.bronstein_ms, used) + stage.increment_ms
-        seat = replace(seat, bank_ms=seat.bank_ms + credited, stage_turns=seat.stage_turns + 1)
+        seat = replace(seat, stage_turns=seat.stage_turns + 1)
         if stage.moves and seat.stage_turns >= stage.moves:
             following = min(seat.stage + 1, len(p.stages) - 1)  # a last stage repeats
             added = p.stages[following].time_ms
             seat = replace(seat, stage=following, stage_turns=0, bank_ms=seat.bank_ms + added)
             events.append(e.StageReached(index, following, added))
+        if credit:
+            # after: the increment of the stage the move was made in; before (FIDE:
+            # "added before each move"): the next move's, a new stage's from its first
+            # move (its first increment was credited at Start)
+            paid = stage if p.increment_first == "after" else p.stages[seat.stage]
+            credited = min(p.bronstein_ms, used) + paid.increment_ms
+        seat = replace(seat, bank_ms=seat.bank_ms + credited)
     state = with_seat(state, index, seat)
     return replace(state, switches=state.switches + 1), credited, events
 
@@ -267,7 +272,9 @@ def end_turn(state: ClockState, *, passed: bool = False, timed_out: bool = False
         state = with_seat(state, index, replace(state.seats[index], passed=True))
         if state.first_passed < 0:
             state = replace(state, first_passed=index)
-    state, credit, closed = close_turn(state)
+    # a turn the zero ended earns no credit (increment, Bronstein): the bank is used
+    # up, as a simple delay leaves it (it gives nothing back)
+    state, credit, closed = close_turn(state, credit=not timed_out)
     bank = state.seats[index].bank_ms
     state, handed = hand_on(state, index)
     ended = e.TurnEnded(index, state.active, used, credit, bank, passed, timed_out)
