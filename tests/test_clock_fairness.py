@@ -8,19 +8,22 @@ pausing during a delay resumes the remaining delay"."""
 
 from __future__ import annotations
 
+import sqlite3
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from companion.games.clock import commands as c
 from companion.games.clock import events as e
-from companion.games.clock.rules import RULES
+from companion.games.clock.rules import RULES, redo_press, undo_press
 from companion.games.clock.state import ClockState
 from companion.games.clock.view import clock_view, next_deadline, zero_at
-from companion.journal import Journal
+from companion.journal import FILE_NAME, Journal, JournalError
 from companion.messages import RuleError
-from companion.session import Session
+from companion.session import Session, replay
+from companion.writer import Writer
 from tests.helpers.clock import banks, run, setup, state
 
 Row = tuple[Any, list[int]]  # a command, then every seat's bank after it
@@ -250,3 +253,130 @@ def test_a_bank_run_out_under_next_stays_run_out_with_either_delay(kind: str) ->
     assert ended.timed_out and ended.credit_ms == 0 and banks(clock)[0] == 0
     clock, _ = run(clock, [c.Switch(17 * S), c.Switch(18 * S)])  # Bob, Cid
     assert clock.active == 1  # Ann passed over
+
+
+# 11. A pause's time, once it ran, is never charged to a player (issue 46, item 1).
+def _seen(session: Session, now: int) -> tuple[list[int], int, int]:
+    view = clock_view(session.state, now)
+    return [s.remaining_ms for s in view.seats], view.pause_ms, view.admin_ms
+
+
+def _replayed(session: Session) -> ClockState:
+    return replay(RULES, session.setup, session.journal.entries(session.game_id)).state
+
+
+def test_undoing_a_pause_never_charges_it_to_the_player_on_turn() -> None:
+    """Issue 46: "4 players, chess clock: Pause, about 14 s, Resume, Undo twice: Player 3
+    drops from 5:00 to 4:44 at once and the end page says "pauses 0:00"". Cid's turn
+    begins at 10 s; the table pauses at 11 s, resumes at 25 s and undoes both."""
+    session = Session.start(RULES, Journal(":memory:"), setup("chess-5m-3s", 4))
+    for command in (c.Start(0), c.Switch(5000), c.Switch(10_000), c.Pause(11_000),
+                    c.Resume(25_000)):
+        session.dispatch(command)
+    undo_press(session, 25_500)  # the Resume: paused again, the 0.5 s since a pause
+    assert _seen(session, 25_500) == ([298_000, 298_000, 299_000, 300_000], 14_500, 0)
+    undo_press(session, 26_000)  # the Pause: Cid's clock runs, his 1 s charged only
+    assert session.state.status == "running"
+    assert _seen(session, 26_000) == ([298_000, 298_000, 299_000, 300_000], 15_000, 0)
+    assert _seen(session, 30_000)[0][2] == 295_000  # and his time runs from there
+    assert _replayed(session) == session.state  # the journal holds the same clock
+    # the pizza break: the switch made before the pause undone too, at 27 s. Bob's
+    # turn again, as if the switch never happened (his 5 s, and Cid's 1 s before the
+    # pause and 1 s after the undo), the pause still nobody's
+    undo_press(session, 27_000)
+    assert _seen(session, 27_000) == ([298_000, 293_000, 300_000, 300_000], 15_000, 0)
+    assert RULES.summary(session.state)["pause_ms"] == 15_000
+    # redone: the switch (Cid's 3 s run since his turn began are his), the pause (from
+    # the 15 s counted, the time since is a pause too), the resume
+    expected = {28_000: ([298_000, 298_000, 297_000, 300_000], 15_000, 0),
+                29_000: ([298_000, 298_000, 299_000, 300_000], 18_000, 0),
+                30_000: ([298_000, 298_000, 299_000, 300_000], 19_000, 0)}
+    for at, seen in expected.items():
+        redo_press(session, at)
+        assert _seen(session, at) == seen, at
+    figures = clock_view(session.state, 30_000)
+    assert sum(s.total_ms for s in figures.seats) + figures.pause_ms == 30_000
+    assert _replayed(session) == session.state
+
+
+def test_undoing_across_admin_time_never_charges_it_to_a_player() -> None:
+    """The same for admin time (a rules look-up): counted apart, whatever is undone."""
+    session = Session.start(RULES, Journal(":memory:"), setup("chess-5m-3s", 2))
+    for command in (c.Start(0), c.Switch(4000), c.Admin(6000, True),
+                    c.Admin(66_000, False)):
+        session.dispatch(command)
+    undo_press(session, 67_000)  # admin time back on: its minute and the second since
+    undo_press(session, 68_000)  # no admin time at all: Bob's 2 s before it only
+    assert _seen(session, 68_000) == ([299_000, 298_000], 0, 62_000)
+    undo_press(session, 69_000)  # Ann's switch: her turn again, all 7 s run hers
+    assert _seen(session, 69_000) == ([293_000, 300_000], 0, 62_000)
+    assert _replayed(session) == session.state
+
+
+def test_undo_of_a_wrong_switch_still_gives_back_the_time() -> None:
+    """Without a pause in between, an undo with its time is the plain undo."""
+    session = Session.start(RULES, Journal(":memory:"), setup("chess-5m-3s", 2))
+    for command in (c.Start(0), c.Switch(10_000)):
+        session.dispatch(command)
+    before = session.state
+    session.dispatch(c.Switch(12_000))
+    undo_press(session, 20_000)
+    assert session.state == before
+
+
+def _paused_and_resumed(journal: Journal) -> Session:
+    session = Session.start(RULES, journal, setup("chess-5m-3s", 4))
+    for command in (c.Start(0), c.Switch(5000), c.Switch(10_000), c.Pause(11_000),
+                    c.Resume(25_000)):
+        session.dispatch(command)
+        session.settle()
+    return session
+
+
+def test_an_undo_through_the_writer_lands_as_it_does_at_once(tmp_path: Path) -> None:
+    """The app's session writes on its writer thread: the undo's landing reaches the
+    stacks once durable, the same clock as a session writing at once."""
+    journal = Journal(tmp_path / FILE_NAME)
+    session = _paused_and_resumed(journal)
+    writer = Writer(journal)
+    session.writer = writer
+    try:
+        undo_press(session, 25_500)
+        undo_press(session, 26_000)
+        session.settle()
+        assert _seen(session, 26_000) == ([298_000, 298_000, 299_000, 300_000], 15_000, 0)
+        assert _replayed(session) == session.state
+    finally:
+        writer.close()
+        journal.close()
+
+
+def test_an_undo_whose_commit_fails_is_taken_back_with_its_landing(
+        tmp_path: Path) -> None:
+    journal = Journal(tmp_path / FILE_NAME)
+    session = _paused_and_resumed(journal)
+    undo_press(session, 25_500)
+    before = session.state
+    session.hold_commits = True
+    real = journal._db
+
+    class Failing:
+        def execute(self, sql: str, *args: Any) -> Any:
+            if sql.split()[0] == "COMMIT":
+                raise sqlite3.OperationalError("database or disk is full")
+            return real.execute(sql, *args)
+
+        def __getattr__(self, name: str) -> Any:
+            return getattr(real, name)
+
+    journal._db = Failing()  # type: ignore[assignment]
+    undo_press(session, 26_000)
+    with pytest.raises(JournalError):
+        session.settle()
+    journal._db = real
+    assert session.state == before  # landed where it was, the undo never made
+    session.hold_commits = False
+    session.undo()  # without a time: the state before the Pause exactly, no landing left
+    assert session.state == session.steps[-1].after
+    assert _replayed(session) == session.state
+    journal.close()

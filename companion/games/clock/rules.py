@@ -109,6 +109,25 @@ class ClockRules:
             "pad_game": state.pad_game,
         }
 
+    def landing(self, current: ClockState, target: ClockState, at: int) -> ClockState:
+        """The state an undo or redo at `at` lands on (the session asks): `target`, the
+        state before (or after) the command, with the pause and admin time counted
+        since it was the clock's charged to nobody, moved to its `last_at`. A pause's
+        time, once it ran, is never charged to a player, whatever is undone or redone;
+        the rest of the time since is charged as if the command had (not) been made."""
+        if not (current.started and target.started) or current.rebase or target.rebase \
+                or target.status == "closed":
+            return target  # nothing ran since, or on another monotonic clock
+        shown, _ = engine.settle(current, at)
+        span = max(0, shown.last_at - target.last_at)
+        paused = min(max(0, shown.pause_ms - target.pause_ms), span)
+        admin = min(max(0, shown.admin_ms - target.admin_ms), span - paused)
+        if not paused and not admin:
+            return target
+        return replace(target, last_at=target.last_at + paused + admin,
+                       elapsed_ms=target.elapsed_ms + paused + admin,
+                       pause_ms=target.pause_ms + paused, admin_ms=target.admin_ms + admin)
+
     def apply(self, state: ClockState, command: Any) -> tuple[ClockState, Events]:
         if state.status == "closed":
             raise RuleError("clock.error.closed")
@@ -386,11 +405,12 @@ def is_silent(command: Any) -> bool:
     return isinstance(command, c.SILENT)
 
 
-def undo_press(session: Any) -> Any:
+def undo_press(session: Any, at: int | None = None) -> Any:
     """What the Undo button does: undo the checkpoints on top, then the last command
     the table made (all one action to the table). Refuses, changing nothing, when
     there is none, or when it lies before a power cut (`Interrupted`): the times on
-    either side of one are not on the same monotonic clock."""
+    either side of one are not on the same monotonic clock. `at`: the press's time
+    (the pauses since stay charged to nobody: `ClockRules.landing`)."""
     steps = session.steps
     index = len(steps) - 1
     while index >= 0 and is_silent(steps[index].command):
@@ -402,17 +422,17 @@ def undo_press(session: Any) -> Any:
     depth = len(steps) - index
     undone = None
     for _ in range(depth):
-        undone = session.undo()
+        undone = session.undo(at)
     return undone
 
 
-def redo_press(session: Any) -> Any:
+def redo_press(session: Any, at: int | None = None) -> Any:
     """The Redo button: redo the next table command and the checkpoints after it."""
     if not session.can_redo():
         raise RuleError("core.error.nothing_to_redo")
-    done = session.redo()
+    done = session.redo(at)
     while session.can_redo() and is_silent(session.next_redo()):
-        session.redo()
+        session.redo(at)
     return done
 
 

@@ -597,11 +597,14 @@ class ClockPlayScreen(PlayScreen):
 
     def undo_turn(self) -> None:
         """Undo takes back the last action the table made, with the checkpoints
-        journaled since (they only charged time)."""
-        App.get_running_app()._act(undo_press)
+        journaled since (they only charged time); the pauses since stay nobody's (the
+        press's time, read now, goes with it)."""
+        at = moment.now()
+        App.get_running_app()._act(lambda session: undo_press(session, at))
 
     def redo_turn(self) -> None:
-        App.get_running_app()._act(redo_press)
+        at = moment.now()
+        App.get_running_app()._act(lambda session: redo_press(session, at))
 
     def refresh_history_buttons(self) -> None:
         assert self.session is not None
