@@ -389,6 +389,9 @@ def test_headline_and_instructions() -> None:
     fr = Translator("fr")
     assert fr.message(instructions(events, clock)[2]) == \
         "Notez 2 points de pénalité pour Ann sur le bloc de score"
+    # the app wrote them in the score pad game itself: not asked of the table
+    assert [m.key for m in instructions(events, clock, written=True)] == [
+        "clock.say.zero_penalty", "clock.say.penalty"]
     paused, _ = run(clock, [c.Interrupted()])
     assert fr.message(headline(clock_view(paused, 0))) == \
         "Interrompue : en pause jusqu'à la reprise"
