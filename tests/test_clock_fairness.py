@@ -380,3 +380,32 @@ def test_an_undo_whose_commit_fails_is_taken_back_with_its_landing(
     assert session.state == session.steps[-1].after
     assert _replayed(session) == session.state
     journal.close()
+
+
+def test_a_resumed_clock_undoes_past_its_snapshot_with_the_same_landings(
+        tmp_path: Path) -> None:
+    """A resume starts from a snapshot; undoing past it rebuilds the older steps from
+    the journal, the undos' landings included: the clock the table had."""
+    def played(journal: Journal) -> Session:
+        session = Session.start(RULES, journal, setup("chess-5m-3s", 4))
+        session.snapshot_every = 3
+        for command in (c.Start(0), c.Switch(5000), c.Switch(10_000), c.Pause(11_000),
+                        c.Resume(25_000)):
+            session.dispatch(command)
+        undo_press(session, 25_500)
+        redo_press(session, 26_000)  # the Resume again: the 0.5 s paused between stays
+        for command in (c.Switch(30_000), c.Switch(31_000), c.Switch(32_000)):
+            session.dispatch(command)
+        return session
+
+    live = played(Journal(":memory:"))
+    journal = Journal(tmp_path / FILE_NAME)
+    resumed = Session.resume(RULES, journal, played(journal).game_id)
+    assert resumed.state == live.state
+    for at in (33_000, 34_000, 35_000, 36_000, 37_000):
+        undo_press(live, at)
+        undo_press(resumed, at)
+        assert resumed.state == live.state, at
+    # the Resume undone too: from the pause at 11 s on, all of it was pause
+    assert _seen(live, 37_000)[1] == 26_000
+    journal.close()
