@@ -409,3 +409,18 @@ def test_a_resumed_clock_undoes_past_its_snapshot_with_the_same_landings(
     # the Resume undone too: from the pause at 11 s on, all of it was pause
     assert _seen(live, 37_000)[1] == 26_000
     journal.close()
+
+
+def test_the_start_undone_and_redone_charges_nobody_for_the_time_between() -> None:
+    """Undone to before its Start, the clock did not run: redone, the time since the
+    Start is nobody's, the pause before the undo included."""
+    session = Session.start(RULES, Journal(":memory:"), setup("chess-5m-3s", 2))
+    for command in (c.Start(0), c.Pause(2000)):
+        session.dispatch(command)
+    undo_press(session, 10_000)
+    undo_press(session, 11_000)  # the Start: the clock waits
+    assert not session.state.started
+    redo_press(session, 50_000)
+    assert _seen(session, 50_000) == ([300_000, 300_000], 50_000, 0)
+    redo_press(session, 51_000)  # the Pause: Ann's 2 s before it hers
+    assert _seen(session, 51_000) == ([298_000, 300_000], 49_000, 0)

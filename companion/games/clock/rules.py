@@ -115,9 +115,11 @@ class ClockRules:
         since it was the clock's charged to nobody, moved to its `last_at`. A pause's
         time, once it ran, is never charged to a player, whatever is undone or redone;
         the rest of the time since is charged as if the command had (not) been made."""
-        if not (current.started and target.started) or current.rebase or target.rebase \
+        if not target.started or current.rebase or target.rebase \
                 or target.status == "closed":
             return target  # nothing ran since, or on another monotonic clock
+        if not current.started:  # the Start redone: the clock has not run since
+            current = replace(target, status="paused")
         shown, _ = engine.settle(current, at)
         span = max(0, shown.last_at - target.last_at)
         paused = min(max(0, shown.pause_ms - target.pause_ms), span)
