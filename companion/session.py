@@ -76,9 +76,9 @@ class History:
         self._older = older
         self._steps: list[Step] = []  # steps[base:]
         self.cursor = base  # steps[:cursor] are done, steps[cursor:] can be redone
-        #: the state at a cursor position an undo or redo with a time landed on, where
-        #: it is not the step's own (`Rules.landing`); a step done from there has it
-        #: as its `before`
+        #: the state at a cursor position where it is not the step's `after`: an undo
+        #: or redo with a time landed there (`Rules.landing`), or an undo to a step's
+        #: `before` that is such a landing
         self._landed: dict[int, Any] = {}
         self._landed_saved: dict[int, Any] = {}  # as it was before the last action
 
@@ -156,12 +156,18 @@ class History:
             self.cursor -= 1
 
     def undo(self, landed: Any = None) -> Step:
-        """Back one step; `landed`: the state it lands on if not the step's `before`."""
+        """Back one step, to its `before` (or to `landed`: where an undo with a time
+        lands, `Rules.landing`)."""
         step = self.peek_undo()
         self._landed_saved = dict(self._landed)
         self.cursor -= 1
-        if landed is not None:
-            self._landed[self.cursor] = landed
+        target = step.before if landed is None else landed
+        plain = self._base_state if self.cursor == self._base else \
+            self.step(self.cursor - 1).after
+        if target is plain:
+            self._landed.pop(self.cursor, None)
+        else:  # a step done from a landing has it as its before
+            self._landed[self.cursor] = target
         return step
 
     def redo(self, landed: Any = None) -> Step:

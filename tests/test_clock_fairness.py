@@ -424,3 +424,46 @@ def test_the_start_undone_and_redone_charges_nobody_for_the_time_between() -> No
     assert _seen(session, 50_000) == ([300_000, 300_000], 50_000, 0)
     redo_press(session, 51_000)  # the Pause: Ann's 2 s before it hers
     assert _seen(session, 51_000) == ([298_000, 300_000], 49_000, 0)
+
+
+def test_an_undo_without_a_time_lands_on_the_state_before_exactly() -> None:
+    """A plain undo (no time: another screen's Undo) gives the step's `before`, even
+    where that state was itself an undo's landing; what the screen is told is the
+    session's state."""
+    session = Session.start(RULES, Journal(":memory:"), setup("chess-5m-3s", 2))
+    for command in (c.Start(0), c.Pause(1000), c.Resume(20_000)):
+        session.dispatch(command)
+    undo_press(session, 21_000)
+    undo_press(session, 22_000)  # a landing: running, the pause nobody's
+    landed = session.state
+    session.dispatch(c.Switch(23_000))
+    redone = session.state
+    told: list[Any] = []
+    session.subscribe(lambda update: told.append(update.state))
+    session.undo()
+    assert session.state == landed and told[-1] == session.state
+    session.redo()
+    assert session.state == redone and told[-1] == session.state
+    session.undo(24_000)  # no pause since: the same landing
+    assert session.state == landed and told[-1] == session.state
+    # the Switch's before landed anew (a pause since), then redone: a plain undo
+    # still gives its before, and says so
+    session.redo()
+    session.dispatch(c.Pause(24_000))
+    undo_press(session, 25_000)
+    undo_press(session, 26_000)
+    assert session.state != landed
+    redo_press(session, 27_000)
+    session.undo()
+    assert session.state == landed and told[-1] == session.state
+
+
+def test_a_close_undone_charges_nobody_for_the_end_page() -> None:
+    """Ended by mistake and undone from the end page a minute later: that minute the
+    clock was not running, it is nobody's."""
+    session = Session.start(RULES, Journal(":memory:"), setup("chess-5m-3s", 2))
+    for command in (c.Start(0), c.Switch(4000), c.Close(6000)):
+        session.dispatch(command)
+    undo_press(session, 66_000)
+    assert session.state.status == "running"
+    assert _seen(session, 66_000) == ([299_000, 298_000], 60_000, 0)

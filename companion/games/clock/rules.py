@@ -118,8 +118,12 @@ class ClockRules:
         if not target.started or current.rebase or target.rebase \
                 or target.status == "closed":
             return target  # nothing ran since, or on another monotonic clock
-        if not current.started:  # the Start redone: the clock has not run since
+        # the clock was not running since it was undone to before its Start, or
+        # since it was closed (the end page): that time is nobody's either
+        if not current.started:  # the Start redone
             current = replace(target, status="paused")
+        elif current.status == "closed":  # the Close undone
+            current = replace(current, status="paused")
         shown, _ = engine.settle(current, at)
         span = max(0, shown.last_at - target.last_at)
         paused = min(max(0, shown.pause_ms - target.pause_ms), span)
