@@ -488,3 +488,23 @@ def test_a_new_round_is_said_on_the_play_screen(launch: Any, fake: FakeClock) ->
     assert ui.text("play.name") == player[1]
     ui.tap("play.undo")  # an undo says nothing of its own
     assert ui.text("play.info") != f"Everyone passed: round 2, {player[1]} begins"
+
+
+def test_pause_resume_undone_twice_charges_the_pause_to_nobody(
+        launch: Any, fake: FakeClock) -> None:
+    """Issue 46: "4 players, chess clock: Pause, about 14 s, Resume, Undo twice: Player
+    3 drops from 5:00 to 4:44 at once and the end page says "pauses 0:00"."""
+    ui = launch()
+    set_up(ui, "chess-5m-3s", 4, first=2)
+    ui.tap("clocksetup.start")
+    ui.tap("play.pause")
+    later(ui, fake, 14_000)
+    ui.tap("play.pause")  # Resume
+    ui.tap("play.undo")
+    ui.tap("play.undo")
+    later(ui, fake, 100)
+    assert ui.app.session.state.status == "running"
+    assert bank(ui, 2) == "5:00"  # 0.1 s run since the undo: 4:59.9 shows 5:00
+    ui.tap("play.close")
+    ui.tap("clock_end.yes")
+    assert ui.text("end.totals").endswith("pauses 0:14 · admin time 0:00")
