@@ -472,6 +472,7 @@ def test_a_stand_alone_clock_says_its_penalty_points_and_the_end_page_adds_them_
     assert ui.text("end.head.penalty") == "Penalty"
     assert [ui.text(f"end.penalty.{i}") for i in range(2)] == ["2", "0"]
     assert ui.text("end.totals") == "Table time 2:22 · pauses 0:00 · admin time 0:42"
+    ui.screenshot("clock-end-penalty-800x480")
 
 
 def test_a_new_round_is_said_on_the_play_screen(launch: Any, fake: FakeClock) -> None:
