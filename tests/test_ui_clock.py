@@ -509,3 +509,19 @@ def test_pause_resume_undone_twice_charges_the_pause_to_nobody(
     ui.tap("play.close")
     ui.tap("clock_end.yes")
     assert ui.text("end.totals").endswith("pauses 0:14 · admin time 0:00")
+
+
+def test_the_end_page_s_undo_charges_nobody_for_its_time(launch: Any, fake: FakeClock) -> None:
+    """Ended by mistake, undone from the end page a minute later: nobody's minute."""
+    ui = launch()
+    set_up(ui, "chess-5m-3s", 2, first=0)
+    ui.tap("clocksetup.start")
+    later(ui, fake, 4_000)
+    ui.tap("play.close")
+    ui.tap("clock_end.yes")
+    assert ui.screen == "clock_end"
+    fake.ms += 60_000
+    ui.tap("end.undo")
+    assert ui.screen == "clock_play"
+    later(ui, fake, 100)
+    assert bank(ui, 0) == "4:56"

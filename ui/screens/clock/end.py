@@ -69,4 +69,12 @@ class ClockEndScreen(Screen):
             app.tr("clockui.end_totals", table=elapsed_text(table.duration_ms),
                    pause=elapsed_text(table.pause_ms), admin=elapsed_text(table.admin_ms)),
             size=theme.SIZE_BODY, color=theme.MUTED, tid="end.totals"), 34))
-        box.add_widget(follow_height(end_bar("clock"), theme.touch(64)))
+        box.add_widget(follow_height(end_bar("clock", undo_with=self.undo), theme.touch(64)))
+
+    def undo(self) -> None:
+        """Undo the Close with the press's time: the time on this page is nobody's."""
+        from companion.games.clock.rules import undo_press
+        from ui.screens.clock import moment
+
+        at = moment.now()
+        App.get_running_app()._act(lambda session: undo_press(session, at))
