@@ -9,7 +9,7 @@ A preset file (`config/clock/<id>.yaml`, or the table's own) holds:
     mode: bank            # sand, turn, bank, phase, countup
     time: 5m              # sand/phase: the countdown; turn: each turn; bank: the bank
     increment: 3s         # bank: Fischer increment, credited when a turn ends
-    increment_first: after  # or before: every bank starts with one increment (DGT)
+    increment_first: after  # or before: one increment ahead, from Start (DGT, FIDE)
     delay: 5s             # bank: a delay per turn...
     delay_kind: bronstein # ...simple (the bank waits) or bronstein (credited back)
     allowance: 30s        # bank: a per-turn allowance spent before the bank
@@ -19,6 +19,7 @@ A preset file (`config/clock/<id>.yaml`, or the table's own) holds:
     carry: true           # turn: leftover time (and debt) carried to the next turn
     at_zero: overtime     # overtime, next, penalty, out
     penalty: {points: 1, every: 1m}   # at_zero penalty: points per started interval
+                          # of overtime (bank: the player's whole; turn: the turn's)
     warn: 1m              # the level turns "warn", then "danger", at these times left
     danger: 10s
     checkpoint: 10s       # a running clock is journaled at least this often
