@@ -65,8 +65,9 @@ ONLY_IN = {"increment": ("bank",), "increment_first": ("bank",), "delay": ("bank
 @dataclass(frozen=True)
 class Stage:
     """One stage of a bank's time control: `time_ms` is added to the bank when it
-    begins (the first stage's is the starting bank), `increment_ms` is credited at the
-    end of each turn in it, and it lasts `moves` turns (0: the rest of the game; a last
+    begins (the first stage's is the starting bank), `increment_ms` is credited for
+    each turn in it (at the turn's end; `increment_first: before`: ahead, at the end of
+    the turn before, or at Start), and it lasts `moves` turns (0: the rest of the game; a last
     stage of n moves repeats every n moves)."""
 
     moves: int
