@@ -409,10 +409,7 @@ def _step(rules: Any, history: History, entry: Entry) -> list[dict[str, Any]]:
         after, events = rules.apply(history.state, command)
         history.do(Step(command, tuple(events), history.state, after))
         return [encode(e) for e in events]
-    if entry.verb == "undo":
-        history.undo()
-    else:
-        history.redo()
+    history.back(rules, entry.verb, entry.command)
     return []
 
 

@@ -33,3 +33,8 @@ class Rules(Protocol):
 
     def summary(self, state: Any) -> dict[str, Any]:
         """Plain data for history and statistics: players, scores or outcome, finished."""
+
+    # Optional (the session looks it up): rules whose states hold the time (the clock)
+    # may define `landing(state, target, at) -> state`, the state an undo or redo made
+    # at `at` lands on instead of `target` (the step's before or after); see
+    # `companion.session`.

@@ -4,6 +4,12 @@ Like python-chess's move stack, the session keeps the immutable state before and
 every command, so undo and redo are O(1) and cannot drift from the rules. The journal
 records every action (do, undo, redo); replaying it rebuilds exactly the same stacks.
 Nothing reaches the observers (screen, LEDs, buzzer) before the journal has committed.
+
+An undo or redo may carry the time it happened at (`at`, journaled as its command
+column `{"at": ms}`), for rules whose states hold the time (the clock): their
+`landing(state, target, at)` gives the state it lands on, the state before (or after)
+the command with what really happened since that no undo can take back (a pause that
+ran stays charged to nobody). Without it an undo lands on the state before exactly.
 """
 
 from __future__ import annotations
@@ -70,6 +76,11 @@ class History:
         self._older = older
         self._steps: list[Step] = []  # steps[base:]
         self.cursor = base  # steps[:cursor] are done, steps[cursor:] can be redone
+        #: the state at a cursor position where it is not the step's `after`: an undo
+        #: or redo with a time landed there (`Rules.landing`), or an undo to a step's
+        #: `before` that is such a landing
+        self._landed: dict[int, Any] = {}
+        self._landed_saved: dict[int, Any] = {}  # as it was before the last action
 
     def __len__(self) -> int:
         return self._base + len(self._steps)
@@ -101,10 +112,13 @@ class History:
         if older.cursor != self._base or len(older) != self._base:
             raise RuntimeError("the snapshot does not match its journal")
         self._steps = older._steps + self._steps
+        self._landed = {**older._landed, **self._landed}
         self._base, self._base_state, self._older = older._base, older._base_state, older._older
 
     @property
     def state(self) -> Any:
+        if self.cursor in self._landed:
+            return self._landed[self.cursor]
         if self.cursor == self._base:
             return self._base_state
         return self.step(self.cursor - 1).after
@@ -122,12 +136,16 @@ class History:
         dropped = self._steps[self.cursor - self._base :]
         del self._steps[self.cursor - self._base :]
         self._steps.append(step)
+        self._landed_saved = dict(self._landed)
+        for position in [p for p in self._landed if p > self.cursor]:
+            del self._landed[position]  # the redo steps' landings go with them
         self.cursor += 1
         return dropped
 
     def take_back(self, verb: str, dropped: Sequence[Step] = ()) -> None:
         """Undo the last `do` (giving back the redo steps it took), `undo` or `redo`, as
         if it had never been: its journal commit failed."""
+        self._landed = self._landed_saved
         if verb == "do":
             self.cursor -= 1
             del self._steps[self.cursor - self._base :]
@@ -137,14 +155,40 @@ class History:
         else:
             self.cursor -= 1
 
-    def undo(self) -> Step:
+    def undo(self, landed: Any = None) -> Step:
+        """Back one step, to its `before` (or to `landed`: where an undo with a time
+        lands, `Rules.landing`)."""
         step = self.peek_undo()
+        self._landed_saved = dict(self._landed)
         self.cursor -= 1
+        target = step.before if landed is None else landed
+        plain = self._base_state if self.cursor == self._base else \
+            self.step(self.cursor - 1).after
+        if target is plain:
+            self._landed.pop(self.cursor, None)
+        else:  # a step done from a landing has it as its before
+            self._landed[self.cursor] = target
         return step
 
-    def redo(self) -> Step:
+    def redo(self, landed: Any = None) -> Step:
+        """On one step; `landed`: the state it lands on if not the step's `after`."""
         step = self.peek_redo()
+        self._landed_saved = dict(self._landed)
         self.cursor += 1
+        if landed is None:
+            self._landed.pop(self.cursor, None)
+        else:
+            self._landed[self.cursor] = landed
+        return step
+
+    def back(self, rules: Rules, verb: str, payload: Any) -> Step:
+        """Replay a journaled undo or redo (`payload`: its command column)."""
+        if verb == "undo":
+            step = self.peek_undo()
+            self.undo(landing(rules, self.state, step.before, payload))
+        else:
+            step = self.peek_redo()
+            self.redo(landing(rules, self.state, step.after, payload))
         return step
 
     def peek_undo(self) -> Step:
@@ -189,6 +233,17 @@ class StepsView(Sequence[Step]):
     __hash__ = None  # type: ignore[assignment]
 
 
+def landing(rules: Rules, state: Any, target: Any, payload: Any) -> Any:
+    """The state an undo or redo journaled with `payload` (`{"at": ms}`, or None) lands
+    on, from `state` towards `target`; None: the target itself."""
+    at = payload.get("at") if isinstance(payload, Mapping) else None
+    land = getattr(rules, "landing", None)
+    if land is None or not isinstance(at, int) or isinstance(at, bool):
+        return None
+    landed = land(state, target, at)
+    return None if landed is target else landed
+
+
 def replay(rules: Rules, setup: Mapping[str, Any], entries: Sequence[Entry]) -> History:
     """Rebuild the stacks from journal entries, applying every command again."""
     return replay_onto(History(rules.initial_state(setup)), rules, entries)
@@ -208,10 +263,8 @@ def replay_onto(history: History, rules: Rules, entries: Sequence[Entry]) -> His
                 state = history.state
                 after, events = rules.apply(state, command)
                 history.do(Step(command, tuple(events), state, after))
-            elif entry.verb == "undo":
-                history.undo()
             else:
-                history.redo()
+                history.back(rules, entry.verb, entry.command)
     finally:
         if collecting:
             gc.enable()
@@ -298,6 +351,7 @@ class _InFlight:
     step: Step | None  # a "do"'s new step
     counters: tuple[int, int]  # the session's action and snapshot counters before it
     ticket: Ticket
+    landed: Any = None  # an undo's or redo's landing (`Rules.landing`), if any
 
 
 @dataclass(frozen=True)
@@ -441,28 +495,37 @@ class Session:
         self._notify(Update("do", command, events, after))
         return events
 
-    def undo(self) -> Any:
+    def undo(self, at: int | None = None) -> Any:
+        """Back one step; `at`: when the table asked (rules with `landing` land the
+        state on what really happened since, see the module)."""
         self.settle()
         step = self._history.peek_undo()
+        payload = None if at is None else {"at": at}
+        landed = landing(self.rules, self.state, step.before, payload)
+        state = step.before if landed is None else landed
         if self.writer is not None:
-            self._send("undo", step.command, (), step.before)
+            self._send("undo", step.command, (), state, landed=landed, payload=payload)
             return step.command
-        counters = self._commit("undo", None, [], step.before)
-        self._history.undo()
+        counters = self._commit("undo", payload, [], state)
+        self._history.undo(landed)
         self._hold("undo", step.command, counters)
-        self._notify(Update("undo", step.command, (), step.before))
+        self._notify(Update("undo", step.command, (), state))
         return step.command
 
-    def redo(self) -> Any:
+    def redo(self, at: int | None = None) -> Any:
         self.settle()
         step = self._history.peek_redo()
+        payload = None if at is None else {"at": at}
+        landed = landing(self.rules, self.state, step.after, payload)
+        state = step.after if landed is None else landed
         if self.writer is not None:
-            self._send("redo", step.command, step.events, step.after)
+            self._send("redo", step.command, step.events, state, landed=landed,
+                       payload=payload)
             return step.command
-        counters = self._commit("redo", None, [], step.after)
-        self._history.redo()
+        counters = self._commit("redo", payload, [], state)
+        self._history.redo(landed)
         self._hold("redo", step.command, counters)
-        self._notify(Update("redo", step.command, step.events, step.after))
+        self._notify(Update("redo", step.command, step.events, state))
         return step.command
 
     # -- holding a commit for its frame ---------------------------------------------
@@ -478,19 +541,21 @@ class Session:
 
     # -- an action on the writer thread ----------------------------------------------
     def _send(self, verb: str, command: Any, events: tuple[Any, ...], state: Any,
-              step: Step | None = None) -> None:
+              step: Step | None = None, *, landed: Any = None,
+              payload: dict[str, Any] | None = None) -> None:
         """Hand the action's write to the writer thread; the stacks wait for its end."""
         assert self.writer is not None
         counters = (self._seq, self._snapshot_seq)
         snapshot = self._snapshot(state) if verb == "do" else None
-        row = (self.game_id, self._seq, verb, encode(command) if verb == "do" else None,
+        row = (self.game_id, self._seq, verb, encode(command) if verb == "do" else payload,
                [encode(e) for e in events] if verb == "do" else [],
                self.rules.summary(state), snapshot)
         ticket = self.writer.submit(lambda journal: journal.append(*row))
         self._seq += 1
         if snapshot is not None:
             self._snapshot_seq = snapshot.seq
-        self._in_flight = _InFlight(verb, command, events, state, step, counters, ticket)
+        self._in_flight = _InFlight(verb, command, events, state, step, counters, ticket,
+                                    landed)
 
     @property
     def in_flight(self) -> bool:
@@ -540,9 +605,9 @@ class Session:
             assert flight.step is not None
             self._history.do(flight.step)
         elif flight.verb == "undo":
-            self._history.undo()
+            self._history.undo(flight.landed)
         else:
-            self._history.redo()
+            self._history.redo(flight.landed)
         self._notify(Update(flight.verb, flight.command, flight.events, flight.state))
 
     def settle(self) -> None:

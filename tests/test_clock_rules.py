@@ -389,6 +389,9 @@ def test_headline_and_instructions() -> None:
     fr = Translator("fr")
     assert fr.message(instructions(events, clock)[2]) == \
         "Notez 2 points de pénalité pour Ann sur le bloc de score"
+    # the app wrote them in the score pad game itself: not asked of the table
+    assert [m.key for m in instructions(events, clock, written=True)] == [
+        "clock.say.zero_penalty", "clock.say.penalty"]
     paused, _ = run(clock, [c.Interrupted()])
     assert fr.message(headline(clock_view(paused, 0))) == \
         "Interrompue : en pause jusqu'à la reprise"
@@ -496,3 +499,66 @@ def test_time_taken_to_zero_by_hand_is_refused_where_a_zero_acts() -> None:
     assert banks(RULES.apply(clock, c.Adjust(S, 1, -9 * S))[0]) == [9 * S, S, 10 * S]
     overtime, _ = run(state("chess-5m-3s", 2), [c.Start(0), c.Adjust(S, 1, -6 * M)])
     assert banks(overtime)[1] == -M  # overtime: a debt is the table's to give
+
+
+# Issue 46, item 3: a bank's penalty is counted over the player's total overtime.
+SCRABBLE = {"mode": "bank", "time": "1m", "at_zero": "penalty",
+            "penalty": {"points": 10, "every": "1m"}}
+
+
+def test_a_bank_penalty_counts_the_players_whole_overtime() -> None:
+    """NASPA tournament rules: "a 10-point penalty for each minute or part thereof
+    that is used in excess [of the player's time]... 61 seconds carries a 20-point
+    penalty". Three turns of 20 s over, 60 s in all: 10 points, not 30."""
+    clock, events = run(state(SCRABBLE, 2), [
+        c.Start(0), c.Switch(80 * S),  # Ann: her minute and 20 s over
+        c.Switch(81 * S), c.Switch(101 * S),  # Bob 1 s; Ann 20 s over (40 s)
+        c.Switch(102 * S), c.Switch(122 * S)])  # Bob 1 s; Ann 20 s over (60 s)
+    assert clock.seats[0].overtime_ms == 60 * S
+    assert [ev for ev in events if isinstance(ev, e.PenaltyGiven)] == [
+        e.PenaltyGiven(0, 10, 10, 20 * S)]
+    assert RULES.summary(clock)["penalties"] == [10, 0]
+    clock, _ = run(clock, [c.Switch(123 * S)])  # Bob
+    assert clock_view(clock, 124 * S).seats[0].penalty == 20  # 61 s: a second minute
+    assert next_deadline(clock, 123 * S) == 123 * S + 1  # the 61st second begun
+    clock, events = run(clock, [c.Switch(124 * S)])
+    assert e.PenaltyGiven(0, 10, 20, S) in events
+    assert RULES.summary(clock)["penalties"] == [20, 0]
+
+
+def test_a_turn_timer_penalty_stays_per_turn() -> None:
+    """A turn timer's overtime is the turn's: each turn over by 20 s costs its own."""
+    clock = state({"mode": "turn", "time": "1m", "at_zero": "penalty",
+                   "penalty": {"points": 10, "every": "1m"}}, 2)
+    clock, _ = run(clock, [c.Start(0), c.Switch(80 * S), c.Switch(81 * S),
+                           c.Switch(161 * S)])
+    assert RULES.summary(clock)["penalties"] == [20, 0]
+
+
+# Issue 46, item 2: a tap at (or just after) a zero ends only the turn the zero ended.
+@pytest.mark.parametrize("at_zero", ["next", "out"])
+@pytest.mark.parametrize("late", [0, 40])
+def test_a_switch_at_the_zero_ends_only_the_turn_the_zero_ended(at_zero: str,
+                                                                 late: int) -> None:
+    """Ann taps as her 10 s run out (at the zero's ms, or 40 ms after): the zero ends
+    her turn; the tap was meant for that turn, not for Bob's, which has just begun."""
+    clock = state({"mode": "bank", "time": "10s", "at_zero": at_zero}, 3)
+    clock, events = run(clock, [c.Start(0), c.Switch(10 * S + late)])
+    assert not [ev for ev in events if isinstance(ev, e.TurnEnded) and ev.seat == 1]
+    assert events[1] == e.ZeroReached(0, 10 * S, at_zero)
+    assert clock.active == 1 and clock.turn_used_ms == late and clock.switches == 1
+    assert clock.seats[1].turns == 0 and banks(clock)[1] == 10 * S - late
+
+
+@pytest.mark.parametrize("at_zero", ["next", "out"])
+def test_a_tap_behind_the_zeros_commit_ends_nothing_more(at_zero: str) -> None:
+    """The screen journals `Zero` at the deadline; a tap read 40 ms later and applied
+    after it is still the tap meant for Ann's turn."""
+    clock = state({"mode": "bank", "time": "10s", "at_zero": at_zero}, 3)
+    clock, events = run(clock, [c.Start(0), c.Zero(10 * S), c.Switch(10 * S + 40),
+                                c.Pass(10 * S + 80), c.Switch(10 * S + 90, seat=0)])
+    assert clock.active == 1 and clock.turn_used_ms == 90 and not clock.seats[1].passed
+    assert [type(ev) for ev in events if isinstance(ev, e.TurnEnded)] == (
+        [e.TurnEnded] if at_zero == "next" else [])
+    clock, events = run(clock, [c.Switch(12 * S)])  # Bob's own tap, 2 s into his turn
+    assert clock.active == 2 and e.TurnEnded(1, 2, 2 * S, 0, 8 * S) in events

@@ -443,3 +443,85 @@ def test_a_clock_beside_an_unfinished_score_pad_game(launch: Any, fake: FakeCloc
     assert ui.screen == "clock_play"
     assert ui.app.session.state.pad_game == pad_id
     assert ui.app.journal.game(ui.app.session.game_id).summary["pad_game"] == pad_id
+
+
+def test_a_stand_alone_clock_says_its_penalty_points_and_the_end_page_adds_them_up(
+        launch: Any, fake: FakeClock) -> None:
+    """Issue 46: "A stand-alone clock never says a penalty point was given ...; the end
+    page has no penalty and no admin time." A turn timer of 1 min, a point per started
+    30 s over: Player 1 ends a turn 31 s over."""
+    ui = launch()
+    set_up(ui, "turn-1m-penalty", 2, first=0)
+    ui.tap("clocksetup.start")
+    player = [p.name for p in ui.app.session.state.seats]
+    later(ui, fake, 61_000)  # the zero, its tune
+    later(ui, fake, 30_000)
+    ui.tap("play.area")
+    assert ui.text("play.name") == player[1]
+    assert ui.text("play.info") == f"{player[0]}: 2 penalty points (2 in all)"
+    later(ui, fake, 5_000)
+    assert ui.text("play.info") == f"{player[0]}: 2 penalty points (2 in all)"
+    later(ui, fake, 4_000)  # a while later: the tap hint again
+    assert ui.text("play.info") != f"{player[0]}: 2 penalty points (2 in all)"
+    ui.tap("play.admin")
+    later(ui, fake, 42_000)
+    ui.tap("play.admin")
+    ui.tap("play.close")
+    ui.tap("clock_end.yes")
+    assert ui.screen == "clock_end"
+    assert ui.text("end.head.penalty") == "Penalty"
+    assert [ui.text(f"end.penalty.{i}") for i in range(2)] == ["2", "0"]
+    assert ui.text("end.totals") == "Table time 2:22 · pauses 0:00 · admin time 0:42"
+    ui.screenshot("clock-end-penalty-800x480")
+
+
+def test_a_new_round_is_said_on_the_play_screen(launch: Any, fake: FakeClock) -> None:
+    """Issue 46: the clock never said "that a new round began"; everyone passes."""
+    ui = launch()
+    set_up(ui, "count-up", 2, first=0)
+    ui.tap("clocksetup.start")
+    player = [p.name for p in ui.app.session.state.seats]
+    later(ui, fake, 3_000)
+    ui.tap("play.pass")
+    later(ui, fake, 3_000)
+    ui.tap("play.pass")
+    assert ui.text("play.info") == f"Everyone passed: round 2, {player[1]} begins"
+    assert ui.text("play.name") == player[1]
+    ui.tap("play.undo")  # an undo says nothing of its own
+    assert ui.text("play.info") != f"Everyone passed: round 2, {player[1]} begins"
+
+
+def test_pause_resume_undone_twice_charges_the_pause_to_nobody(
+        launch: Any, fake: FakeClock) -> None:
+    """Issue 46: "4 players, chess clock: Pause, about 14 s, Resume, Undo twice: Player
+    3 drops from 5:00 to 4:44 at once and the end page says "pauses 0:00"."""
+    ui = launch()
+    set_up(ui, "chess-5m-3s", 4, first=2)
+    ui.tap("clocksetup.start")
+    ui.tap("play.pause")
+    later(ui, fake, 14_000)
+    ui.tap("play.pause")  # Resume
+    ui.tap("play.undo")
+    ui.tap("play.undo")
+    later(ui, fake, 100)
+    assert ui.app.session.state.status == "running"
+    assert bank(ui, 2) == "5:00"  # 0.1 s run since the undo: 4:59.9 shows 5:00
+    ui.tap("play.close")
+    ui.tap("clock_end.yes")
+    assert ui.text("end.totals").endswith("pauses 0:14 · admin time 0:00")
+
+
+def test_the_end_page_s_undo_charges_nobody_for_its_time(launch: Any, fake: FakeClock) -> None:
+    """Ended by mistake, undone from the end page a minute later: nobody's minute."""
+    ui = launch()
+    set_up(ui, "chess-5m-3s", 2, first=0)
+    ui.tap("clocksetup.start")
+    later(ui, fake, 4_000)
+    ui.tap("play.close")
+    ui.tap("clock_end.yes")
+    assert ui.screen == "clock_end"
+    fake.ms += 60_000
+    ui.tap("end.undo")
+    assert ui.screen == "clock_play"
+    later(ui, fake, 100)
+    assert bank(ui, 0) == "4:56"

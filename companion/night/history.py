@@ -328,7 +328,7 @@ def _log_line(kind: str, rules: Any, history: History, entry: Entry) -> LogLine:
         history.do(step)
         return LogLine(entry.seq, entry.at, "do", command_name(kind, command),
                        tuple(_tidied(m) for m in _details(kind, step)))
-    step = history.undo() if entry.verb == "undo" else history.redo()
+    step = history.back(rules, entry.verb, entry.command)
     title = msg(f"night.log.{entry.verb}", what=command_name(kind, step.command))
     return LogLine(entry.seq, entry.at, entry.verb, title, ())
 

@@ -133,12 +133,13 @@ def setup_bar(on_start: Callable[[], None]) -> BoxLayout:
     return bar
 
 
-def end_bar(kind: str) -> BoxLayout:
-    """Undo (back into the game), Home, and New game (this game's setup)."""
+def end_bar(kind: str, undo_with: Callable[[], Any] | None = None) -> BoxLayout:
+    """Undo (back into the game; `undo_with`: this game's own undo), Home, and New
+    game (this game's setup)."""
     app = App.get_running_app()
     bar = BoxLayout(spacing=dp(10), size_hint_y=None, height=theme.touch(64))
     undo = Tap(app.tr("core.ui.undo"), tid="end.undo")
-    undo.bind(on_release=lambda _b: app.undo())
+    undo.bind(on_release=lambda _b: (undo_with or app.undo)())
     home = Tap(app.tr("core.ui.home"), tid="end.home")
     home.bind(on_release=lambda _b: app.leave_game())
     again = Tap(app.tr("core.ui.new_game"), tid="end.new", background=theme.SUCCESS)

@@ -116,8 +116,21 @@ def has_time(state: ClockState, index: int) -> bool:
     return True
 
 
+#: a switch or a pass this soon after a zero ended a turn (at_zero next, out) was
+#: meant for the turn the zero ended: it ends nothing more (the tap met the zero, or
+#: waited behind its commit). The screen shows a zero within a look (a quarter of a
+#: second) and a commit, and refuses presses for its zero tune from then on; nobody
+#: ends a turn they were given this fast on purpose
+ZERO_GRACE_MS = 1000
+
+
+def in_zero_grace(state: ClockState, at: int) -> bool:
+    """Whether a switch or pass at `at` comes just after a zero ended the last turn."""
+    return state.timed_out_at >= 0 and at - state.timed_out_at < ZERO_GRACE_MS
+
+
 def begin_turn(state: ClockState, index: int) -> ClockState:
-    state = replace(state, active=index, turn_used_ms=0, turn_over_ms=0)
+    state = replace(state, active=index, turn_used_ms=0, turn_over_ms=0, timed_out_at=-1)
     if state.params.mode == "turn":
         seat = state.seats[index]
         state = with_seat(state, index, replace(seat, bank_ms=seat.bank_ms
@@ -127,19 +140,41 @@ def begin_turn(state: ClockState, index: int) -> ClockState:
     return state
 
 
+def penalty_overtime(state: ClockState) -> int:
+    """The overtime the active seat's penalty is counted on: a bank's whole overtime
+    (Scrabble: "a 10-point penalty for each minute or part thereof that is used in
+    excess"), a turn timer's turn (each turn has its own time)."""
+    if state.params.mode == "bank":
+        return state.seats[state.active].overtime_ms
+    return state.turn_over_ms
+
+
+def penalty_owed(state: ClockState) -> int:
+    """The active seat's penalty points as they stand (at_zero "penalty"): points per
+    started interval of its overtime, the turn under way included."""
+    p = state.params
+    if p.at_zero != "penalty" or state.active < 0:
+        return 0
+    seat = state.seats[state.active]
+    if state.turn_over_ms <= 0:
+        return seat.penalty
+    if p.mode == "bank":
+        return -(-seat.overtime_ms // p.penalty_every_ms) * p.penalty_points
+    return seat.penalty + -(-state.turn_over_ms // p.penalty_every_ms) * p.penalty_points
+
+
 def close_turn(state: ClockState, *, credit: bool = True) -> tuple[ClockState, int, Events]:
-    """End the active seat's turn: its statistics, penalty points, the credits
-    (Bronstein: what the turn used, at most the delay; Fischer: the stage's increment)
-    and the next stage. Returns the state, the credit, the events."""
+    """End the active seat's turn: its statistics, penalty points, the next stage and
+    the credits (Bronstein: what the turn used, at most the delay; Fischer: the stage's
+    increment). Returns the state, the credit, the events."""
     p = state.params
     index = state.active
     seat = state.seats[index]
     used = state.turn_used_ms
     events: Events = []
     seat = replace(seat, turns=seat.turns + 1, longest_ms=max(seat.longest_ms, used))
-    if p.at_zero == "penalty" and state.turn_over_ms > 0:
-        intervals = -(-state.turn_over_ms // p.penalty_every_ms)
-        points = intervals * p.penalty_points
+    points = penalty_owed(state) - state.seats[index].penalty
+    if points > 0:
         seat = replace(seat, penalty=seat.penalty + points)
         events.append(e.PenaltyGiven(index, points, seat.penalty, state.turn_over_ms))
     credited = 0
@@ -147,14 +182,19 @@ def close_turn(state: ClockState, *, credit: bool = True) -> tuple[ClockState, i
         seat = replace(seat, bank_ms=0)
     if p.mode == "bank":
         stage = p.stages[seat.stage]
-        if credit:
-            credited = min(p.bronstein_ms, used) + stage.increment_ms
-        seat = replace(seat, bank_ms=seat.bank_ms + credited, stage_turns=seat.stage_turns + 1)
+        seat = replace(seat, stage_turns=seat.stage_turns + 1)
         if stage.moves and seat.stage_turns >= stage.moves:
             following = min(seat.stage + 1, len(p.stages) - 1)  # a last stage repeats
             added = p.stages[following].time_ms
             seat = replace(seat, stage=following, stage_turns=0, bank_ms=seat.bank_ms + added)
             events.append(e.StageReached(index, following, added))
+        if credit:
+            # after: the increment of the stage the move was made in; before (FIDE:
+            # "added before each move"): the next move's, a new stage's from its first
+            # move (its first increment was credited at Start)
+            paid = stage if p.increment_first == "after" else p.stages[seat.stage]
+            credited = min(p.bronstein_ms, used) + paid.increment_ms
+        seat = replace(seat, bank_ms=seat.bank_ms + credited)
     state = with_seat(state, index, seat)
     return replace(state, switches=state.switches + 1), credited, events
 
@@ -232,7 +272,9 @@ def end_turn(state: ClockState, *, passed: bool = False, timed_out: bool = False
         state = with_seat(state, index, replace(state.seats[index], passed=True))
         if state.first_passed < 0:
             state = replace(state, first_passed=index)
-    state, credit, closed = close_turn(state)
+    # a turn the zero ended earns no credit (increment, Bronstein): the bank is used
+    # up, as a simple delay leaves it (it gives nothing back)
+    state, credit, closed = close_turn(state, credit=not timed_out)
     bank = state.seats[index].bank_ms
     state, handed = hand_on(state, index)
     ended = e.TurnEnded(index, state.active, used, credit, bank, passed, timed_out)
@@ -271,9 +313,9 @@ def on_zero(state: ClockState) -> tuple[ClockState, Events]:
     events: Events = [e.ZeroReached(index, at, p.at_zero)]
     if p.at_zero == "next":
         state, ended = end_turn(state, timed_out=True)
-        return state, [*events, *ended]
+        return replace(state, timed_out_at=at), [*events, *ended]
     if p.at_zero == "out":
         state, _, closed = close_turn(state, credit=False)
         state, gone = eliminate(state, index)
-        return state, [*events, *closed, *gone]
+        return replace(state, timed_out_at=at), [*events, *closed, *gone]
     return state, events

@@ -41,15 +41,17 @@ _NOTABLE = (e.ZeroReached, e.PenaltyGiven, e.NewRound, e.StageReached, e.Interru
             e.Stopped)
 
 
-def instructions(events: Iterable[Any], state: Any) -> list[Message]:
+def instructions(events: Iterable[Any], state: Any, *, written: bool = False
+                 ) -> list[Message]:
     """The lines of these events the table must act on; penalty points are to be
-    written in the score pad game the clock runs beside, when there is one."""
+    written in the score pad game the clock runs beside, when there is one (unless
+    `written`: the app wrote them there itself)."""
     out: list[Message] = []
     for event in events:
         if not isinstance(event, _NOTABLE):
             continue
         out.extend(describe([event], state))
-        if isinstance(event, e.PenaltyGiven) and state.pad_game is not None:
+        if isinstance(event, e.PenaltyGiven) and state.pad_game is not None and not written:
             out.append(msg("clock.say.write_penalty", player=state.seats[event.seat].name,
                            n=event.points))
     return out

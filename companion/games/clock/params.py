@@ -9,7 +9,7 @@ A preset file (`config/clock/<id>.yaml`, or the table's own) holds:
     mode: bank            # sand, turn, bank, phase, countup
     time: 5m              # sand/phase: the countdown; turn: each turn; bank: the bank
     increment: 3s         # bank: Fischer increment, credited when a turn ends
-    increment_first: after  # or before: every bank starts with one increment (DGT)
+    increment_first: after  # or before: one increment ahead, from Start (DGT, FIDE)
     delay: 5s             # bank: a delay per turn...
     delay_kind: bronstein # ...simple (the bank waits) or bronstein (credited back)
     allowance: 30s        # bank: a per-turn allowance spent before the bank
@@ -19,6 +19,7 @@ A preset file (`config/clock/<id>.yaml`, or the table's own) holds:
     carry: true           # turn: leftover time (and debt) carried to the next turn
     at_zero: overtime     # overtime, next, penalty, out
     penalty: {points: 1, every: 1m}   # at_zero penalty: points per started interval
+                          # of overtime (bank: the player's whole; turn: the turn's)
     warn: 1m              # the level turns "warn", then "danger", at these times left
     danger: 10s
     checkpoint: 10s       # a running clock is journaled at least this often
@@ -64,8 +65,9 @@ ONLY_IN = {"increment": ("bank",), "increment_first": ("bank",), "delay": ("bank
 @dataclass(frozen=True)
 class Stage:
     """One stage of a bank's time control: `time_ms` is added to the bank when it
-    begins (the first stage's is the starting bank), `increment_ms` is credited at the
-    end of each turn in it, and it lasts `moves` turns (0: the rest of the game; a last
+    begins (the first stage's is the starting bank), `increment_ms` is credited for
+    each turn in it (at the turn's end; `increment_first: before`: ahead, at the end of
+    the turn before, or at Start), and it lasts `moves` turns (0: the rest of the game; a last
     stage of n moves repeats every n moves)."""
 
     moves: int

@@ -109,6 +109,31 @@ class ClockRules:
             "pad_game": state.pad_game,
         }
 
+    def landing(self, current: ClockState, target: ClockState, at: int) -> ClockState:
+        """The state an undo or redo at `at` lands on (the session asks): `target`, the
+        state before (or after) the command, with the pause and admin time counted
+        since it was the clock's charged to nobody, moved to its `last_at`. A pause's
+        time, once it ran, is never charged to a player, whatever is undone or redone;
+        the rest of the time since is charged as if the command had (not) been made."""
+        if not target.started or current.rebase or target.rebase \
+                or target.status == "closed":
+            return target  # nothing ran since, or on another monotonic clock
+        # the clock was not running since it was undone to before its Start, or
+        # since it was closed (the end page): that time is nobody's either
+        if not current.started:  # the Start redone
+            current = replace(target, status="paused")
+        elif current.status == "closed":  # the Close undone
+            current = replace(current, status="paused")
+        shown, _ = engine.settle(current, at)
+        span = max(0, shown.last_at - target.last_at)
+        paused = min(max(0, shown.pause_ms - target.pause_ms), span)
+        admin = min(max(0, shown.admin_ms - target.admin_ms), span - paused)
+        if not paused and not admin:
+            return target
+        return replace(target, last_at=target.last_at + paused + admin,
+                       elapsed_ms=target.elapsed_ms + paused + admin,
+                       pause_ms=target.pause_ms + paused, admin_ms=target.admin_ms + admin)
+
     def apply(self, state: ClockState, command: Any) -> tuple[ClockState, Events]:
         if state.status == "closed":
             raise RuleError("clock.error.closed")
@@ -212,6 +237,8 @@ def _switch(state: ClockState, cmd: c.Switch) -> tuple[ClockState, Events]:
         state = replace(state, status="running", stop_reason="",
                         switches=state.switches + 1)
         return engine.begin_turn(state, nxt), [*events, ended]
+    if engine.in_zero_grace(state, cmd.at):
+        return state, events  # the tap meant for the turn a zero has just ended
     _running(state)
     if cmd.seat is not None and cmd.seat != state.active:
         raise _not_active(state, cmd.seat)
@@ -223,6 +250,8 @@ def _pass(state: ClockState, cmd: c.Pass) -> tuple[ClockState, Events]:
     _modes(state, "turn", "bank", "countup")
     _started(state)
     state, events = engine.settle(state, cmd.at)
+    if engine.in_zero_grace(state, cmd.at):
+        return state, events  # the tap meant for the turn a zero has just ended
     _running(state)
     state, ended = engine.end_turn(state, passed=True)
     return state, [*events, *ended]
@@ -382,11 +411,12 @@ def is_silent(command: Any) -> bool:
     return isinstance(command, c.SILENT)
 
 
-def undo_press(session: Any) -> Any:
+def undo_press(session: Any, at: int | None = None) -> Any:
     """What the Undo button does: undo the checkpoints on top, then the last command
     the table made (all one action to the table). Refuses, changing nothing, when
     there is none, or when it lies before a power cut (`Interrupted`): the times on
-    either side of one are not on the same monotonic clock."""
+    either side of one are not on the same monotonic clock. `at`: the press's time
+    (the pauses since stay charged to nobody: `ClockRules.landing`)."""
     steps = session.steps
     index = len(steps) - 1
     while index >= 0 and is_silent(steps[index].command):
@@ -398,17 +428,17 @@ def undo_press(session: Any) -> Any:
     depth = len(steps) - index
     undone = None
     for _ in range(depth):
-        undone = session.undo()
+        undone = session.undo(at)
     return undone
 
 
-def redo_press(session: Any) -> Any:
+def redo_press(session: Any, at: int | None = None) -> Any:
     """The Redo button: redo the next table command and the checkpoints after it."""
     if not session.can_redo():
         raise RuleError("core.error.nothing_to_redo")
-    done = session.redo()
+    done = session.redo(at)
     while session.can_redo() and is_silent(session.next_redo()):
-        session.redo()
+        session.redo(at)
     return done
 
 

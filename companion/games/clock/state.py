@@ -58,6 +58,9 @@ class ClockState:
     rebase: bool = False  # after Interrupted: the next time read starts a new epoch
     turn_used_ms: int = 0  # running time of the active turn
     turn_over_ms: int = 0  # of which below zero
+    #: the ms a zero ended the last turn (at_zero next, out) and began this one; -1:
+    #: this turn began otherwise (a tap soon after it was meant for the ended turn)
+    timed_out_at: int = -1
     countdown_ms: int = 0  # sand, phase: the shared countdown left
     elapsed_ms: int = 0  # every ms since Start (across power cuts: the epochs' sum)
     pause_ms: int = 0

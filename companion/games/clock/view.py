@@ -63,10 +63,10 @@ def level(state: ClockState, remaining: int) -> str:
 
 
 def _penalty_live(state: ClockState) -> int:
-    p = state.params
-    if p.at_zero != "penalty" or state.turn_over_ms <= 0:
+    """The points the active turn adds so far (given when it ends)."""
+    if state.active < 0:
         return 0
-    return -(-state.turn_over_ms // p.penalty_every_ms) * p.penalty_points
+    return engine.penalty_owed(state) - state.seats[state.active].penalty
 
 
 def clock_view(state: ClockState, now: int) -> ClockView:
@@ -130,7 +130,7 @@ def next_deadline(state: ClockState, now: int) -> int | None:
         if left > threshold and (threshold or left > 0):
             found.append(free + left - threshold)
     if left <= 0 and p.at_zero == "penalty":  # the next started interval: one more point
-        over, every = state.turn_over_ms, p.penalty_every_ms
+        over, every = engine.penalty_overtime(state), p.penalty_every_ms
         found.append(-(-over // every) * every + 1 - over)
     found = [d for d in found if d > 0]
     return at + min(found) if found else None

@@ -43,6 +43,7 @@ from ui.widgets.rounded import RoundedBox
 
 LOOK_EVERY = 0.25  # s: the clock is looked at at most 4 times a second
 ZERO_TUNE_MS = 2000  # a press this soon after a zero is refused (the tune is playing)
+NEWS_MS = 8000  # an instruction line (penalty points, a new round, a stage) stays this long
 SEAT_ROW = 76  # px at 800x480: each seat's name and bank
 
 
@@ -85,6 +86,9 @@ class ClockPlayScreen(PlayScreen):
         self.seat_buttons: list[Tap] = []
         #: what an open dialog draws with the screen (the adjust dialog's bank)
         self.also_draw: Any = None
+        #: the instruction lines of the last action and until when they are shown
+        #: (monotonic ms) in the turn area's info line, instead of the tap hint
+        self.news: tuple[str, int] | None = None
 
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
@@ -345,6 +349,7 @@ class ClockPlayScreen(PlayScreen):
         self.refresh_history_buttons()
         if update is not None and update.verb in ("do", "redo"):
             self._sound(update)
+        self._tell_news(update)
         self.look()
 
     def _sound(self, update: Update) -> None:
@@ -360,6 +365,25 @@ class ClockPlayScreen(PlayScreen):
         if turned and hardware is not None and active >= 0 and \
                 self.state.params.mode in ("turn", "bank", "countup"):
             hardware.sound("clock_turn", seat=active)
+
+    def _tell_news(self, update: Update | None) -> None:
+        """The lines the table must act on after an action (`instructions`: penalty
+        points, a new round, a stage, a zero), in the info line for a while; an
+        interruption has its own message. Penalty points the app wrote into the score
+        pad game itself are not asked of the table."""
+        from companion.games.clock.instructions import instructions
+
+        self.news = None  # each action says its own (an undo: nothing)
+        if update is None or update.verb == "undo":
+            return
+        app = App.get_running_app()
+        events = [e for e in update.events if not isinstance(e, ev.Interruption)]
+        written = any(s is not None and s.rules.kind == "pad" and
+                      s.game_id == self.state.pad_game for s in (app.session, app.beside))
+        lines = instructions(events, self.state, written=written)
+        if lines:
+            self.news = (" · ".join(app.say(line) for line in lines),
+                         moment.now() + NEWS_MS)
 
     def leave(self) -> None:
         """Home: a running clock is paused first (it is not left running unseen)."""
@@ -483,6 +507,12 @@ class ClockPlayScreen(PlayScreen):
             info = app.tr("clockui.tap_hint_sand" if mode == "sand" else "clockui.tap_hint")
             fill = seat_rgba(seat.colour, seat.index) if seat is not None and not shared \
                 else theme.BUTTON
+        if self.news is not None and view.status == "running" and not over:
+            text, until = self.news
+            if moment.now() < until:
+                info = text  # what the table must act on, for a while
+            else:
+                self.news = None
         if self.area.fill != fill:
             self.area.paint(fill)
             ink = theme.text_on(fill)
@@ -597,11 +627,14 @@ class ClockPlayScreen(PlayScreen):
 
     def undo_turn(self) -> None:
         """Undo takes back the last action the table made, with the checkpoints
-        journaled since (they only charged time)."""
-        App.get_running_app()._act(undo_press)
+        journaled since (they only charged time); the pauses since stay nobody's (the
+        press's time, read now, goes with it)."""
+        at = moment.now()
+        App.get_running_app()._act(lambda session: undo_press(session, at))
 
     def redo_turn(self) -> None:
-        App.get_running_app()._act(redo_press)
+        at = moment.now()
+        App.get_running_app()._act(lambda session: redo_press(session, at))
 
     def refresh_history_buttons(self) -> None:
         assert self.session is not None
