@@ -40,9 +40,9 @@ class Keypad(TouchesWithin, BoxLayout):
         # the line above the keys takes the height they leave
         shown = BoxLayout(orientation="vertical", padding=(dp(theme.SPACE_XS), dp(2)))
         paint_background(shown, theme.PANEL)
-        # one line: whose cell (the cell itself is lit on the sheet), cut if need be
+        # one line: whose cell and its row, or whose alone (the cell is lit on the sheet)
         self.who = Text("", size=theme.SIZE_SMALL, color=theme.MUTED, tid="keypad.who",
-                        shorten=True, shorten_from="right", size_hint_y=None, height=dp(22))
+                        size_hint_y=None, height=dp(22))
         self.typed = Text("", size=theme.SIZE_TITLE, bold=True, tid="keypad.typed",
                           halign="right", shorten=True, shorten_from="left")
         # two lines: "Nouveau total : 1048", "Type 0 for no points"
@@ -50,6 +50,9 @@ class Keypad(TouchesWithin, BoxLayout):
                             valign="top", size_hint_y=None, height=dp(44))
         for label in (self.who, self.typed, self.preview):
             shown.add_widget(label)
+        self._told: tuple[tuple[str, ...], str] = (("",), "")
+        self.who.bind(width=self._fit, font_size=self._fit)
+        self.typed.bind(width=self._fit)
         self.add_widget(shown)
         self.keys: dict[str, Tap] = {}
         for row in ROWS:
@@ -77,6 +80,22 @@ class Keypad(TouchesWithin, BoxLayout):
         self.keys[key] = tap
         return tap
 
+    def _fit(self, *_: Any) -> None:
+        """The who line and what is typed, each on one line at the width laid out: the
+        who line's first form that fits, what is typed smaller (down to the smallest
+        size) if need be."""
+        from kivy.app import App
+
+        from ui.screens.pad.sheet import _text_width, one_line
+
+        forms, typed = self._told
+        room = self.who.width
+        self.who.text = next((text for text in forms
+                              if _text_width(text, self.who.font_size, False) <= room),
+                             forms[-1])
+        scale = float(getattr(App.get_running_app(), "scale", 1.0))
+        one_line(self.typed, typed, theme.SIZE_TITLE, scale, self.typed.width)
+
     def decimals(self, allowed: bool) -> None:
         """The point key only for a template that takes decimals."""
         if allowed and self.point.parent is None:
@@ -92,8 +111,11 @@ class Keypad(TouchesWithin, BoxLayout):
             return  # the same tap, counted twice by the panel
         self.on_key(key)
 
-    def tell(self, who: str, typed: str, preview: str, error: bool = False) -> None:
-        self.who.text = who
-        self.typed.text = typed
+    def tell(self, who: str | tuple[str, ...], typed: str, preview: str,
+             error: bool = False) -> None:
+        """`who`: the line's text, or its forms longest first (the first that fits one
+        line is shown: "Joueur 2 · Manche 1", else "Joueur 2")."""
+        self._told = (who,) if isinstance(who, str) else tuple(who), typed
+        self._fit()
         self.preview.text = preview
         self.preview.color = theme.DANGER_TEXT if error else theme.TEXT
