@@ -126,13 +126,16 @@ def _heads(name: str, width: float, size: float, bold: bool, lead: float) -> lis
     if lead and fits(name, width):  # the mark on a line of its own, the name whole
         found.append(f"\n{name}")
     breaks = [i + 1 for i, ch in enumerate(name) if ch in " -" and 0 < i < len(name) - 1]
+    # cut inside the word only for a name of one word ("Joue\nur 1" reads worse than
+    # "Jou.\n1")
+    inside = range(2, len(name) - 1) if not breaks else range(0)
     for at in reversed(breaks):  # the longest first line first
         first, second = name[:at].rstrip(), name[at:].lstrip()
         if fits(first, first_width) and fits(second, width):
             found.append(f"{first}\n{second}")
             break
     evenly = [(abs(_text_width(name[:at], size, bold) - _text_width(name[at:], size, bold)),
-               name[:at], name[at:]) for at in range(2, len(name) - 1)
+               name[:at], name[at:]) for at in inside
               if name[at - 1] not in " -" and name[at] not in " -"
               and fits(name[:at], first_width) and fits(name[at:], width)]
     if evenly:
