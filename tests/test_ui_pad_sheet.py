@@ -154,6 +154,13 @@ def test_the_drawn_start_player_is_marked_and_the_clock_starts_with_them(
     assert ui.screen == "clock_play"
     clock = ui.app.session.state
     assert clock.active == START and clock.seats[START].name == "Chloé"
+    ui.tap("play.sheet")  # back to the sheet, the clock's strip under the header
+    assert ui.screen == "pad_play" and ui.has("play.strip")
+    assert "Chloé" in ui.text("play.strip")
+    from tests.legibility import problems
+
+    assert problems(ui.app.root) == []
+    ui.screenshot("pad-sheet-eight-clock-en-800x480")
 
 
 def test_a_team_game_shows_its_team_totals(launch: Any) -> None:

@@ -122,7 +122,11 @@ class PadPlayScreen(PlayScreen):
         body = BoxLayout(spacing=dp(theme.SPACE_S))
         self.sheet = Sheet(self.tap_cell, self.tap_name)
         self.keypad = follow_width(Keypad(self.key, app.tr("pad.ui.enter")), KEYPAD_WIDTH)
-        body.add_widget(self.sheet)
+        # the clock's strip, while one runs beside, goes over the sheet: the keypad keeps
+        # its height
+        self.left = BoxLayout(orientation="vertical", spacing=dp(theme.SPACE_XS))
+        self.left.add_widget(self.sheet)
+        body.add_widget(self.left)
         body.add_widget(self.keypad)
         # the clock beside: whose turn and their time left, in their colour, one tap
         # opens the clock (added only while one runs beside)
@@ -349,12 +353,13 @@ class PadPlayScreen(PlayScreen):
         app = App.get_running_app()
         target = self.target()
         if target is None:
-            self.keypad.tell(app.tr("pad.ui.no_cell"), "", "")
+            self.keypad.tell("", "", app.tr("pad.ui.no_cell"))
             return
         state = self.state
         name = display_name(state.players[target.seat].name)
         row = self._row(target.row)
-        who = app.tr("pad.ui.cell_who", player=name, row=label(row.label))
+        # the keypad's one line: with the row if it fits (the lit cell shows it too)
+        who = (app.tr("pad.ui.cell_who", player=name, row=label(row.label)), name)
         cell = row.cells[target.seat]
         if not self.typed:
             if cell.value is not None:
@@ -486,13 +491,13 @@ class PadPlayScreen(PlayScreen):
         strip, bar = self.strip, self.header_bar
         if view is None:
             if strip.parent is not None:
-                self.root_box.remove_widget(strip)
+                self.left.remove_widget(strip)
             if self.clock_button.parent is None:
                 # before Undo, Redo, Standings and End
                 bar.add_widget(self.clock_button, index=4)
             return
         if strip.parent is None:
-            self.root_box.add_widget(strip, index=1)  # under the header
+            self.left.add_widget(strip, index=len(self.left.children))  # over the sheet
         if self.clock_button.parent is not None:
             bar.remove_widget(self.clock_button)
         active = view.active if 0 <= view.active < len(view.seats) else None
