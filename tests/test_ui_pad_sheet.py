@@ -225,3 +225,56 @@ def test_standings_and_sheet_one_tap_apart_and_end_on_the_sheet(launch: Any) -> 
     ui.tap("play.end")
     assert ui.screen == "pad_end"
     assert ui.app.session.state.finished
+
+
+def _ink_height(widget: Any, first_glyph: bool = False) -> int:
+    """The height in pixels of the text drawn in the widget's box, on the frame: the
+    rows holding a pixel far lighter than the fill (light text on a dark fill), all
+    together (one line); `first_glyph`: only the columns of its first letter (a capital
+    "R": no accent or descender)."""
+    from kivy.core.window import Window
+    from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
+
+    Window.canvas.ask_update()
+    Window.dispatch("on_draw")
+    x, y = (int(v) for v in widget.to_window(widget.x, widget.y))
+    w, h = int(widget.width), int(widget.height)
+    data = bytes(glReadPixels(x, y, w, h, GL_RGBA, GL_UNSIGNED_BYTE))
+
+    def light(col: int, row: int) -> bool:
+        i = 4 * (row * w + col)
+        return sum(data[i:i + 3]) > 3 * 160
+
+    columns = range(w)
+    if first_glyph:
+        inked = [c for c in range(w) if any(light(c, r) for r in range(h))]
+        start = inked[0]
+        end = next(c for c in range(start, w) if not any(light(c, r) for r in range(h)))
+        columns = range(start, end)
+    rows = [r for r in range(h) if any(light(c, r) for c in columns)]
+    assert rows, f"no text drawn in {widget.tid}"
+    # one band of ink: one line ("100" over "0" leaves blank rows between its lines)
+    assert rows == list(range(rows[0], rows[-1] + 1)), f"{widget.tid}: more than one line"
+    return rows[-1] - rows[0] + 1
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_capitals_measured_on_the_drawn_frame(launch: Any, tmp_path: Path,
+                                             size: tuple[int, int]) -> None:
+    """The pixels drawn, not the font sizes asked: a "1000" cell and a four-digit total
+    at 20 px capitals or more (Roboto's digits are its capitals' height), the headline's
+    "R" at the key figure's 26 px (times the window's scale)."""
+    from ui import theme
+
+    ui, _game = _resume(launch, tmp_path)
+    ui.resize(*size)
+    scale = ui.app.scale
+    cell = next(f for f in _figures(ui) if f.text == "1000")
+    total = ui.find("sheet.total.0")
+    status = ui.find("play.status")
+    measured = (_ink_height(cell), _ink_height(total), _ink_height(status, first_glyph=True))
+    print(f"{size}: cell 1000 {measured[0]} px, total {total.text} {measured[1]} px, "
+          f"headline R {measured[2]} px")
+    assert measured[0] >= int(theme.ACT_CAP * scale), measured
+    assert measured[1] >= int(theme.ACT_CAP * scale), measured
+    assert measured[2] >= int(theme.KEY_FIGURE_CAP * scale), measured
