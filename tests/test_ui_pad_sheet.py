@@ -185,6 +185,10 @@ def test_a_team_game_shows_its_team_totals(launch: Any) -> None:
 
     assert problems(ui.app.root) == []
     ui.screenshot("pad-sheet-teams-en-800x480")
+    ui.resize(1280, 720)
+    assert [ui.text(f"sheet.team.{seat}") for seat in range(4)] == ["55", "39", "55", "39"]
+    assert problems(ui.app.root) == []
+    ui.screenshot("pad-sheet-teams-en-1280x720")
 
 
 def test_a_co_operative_sheet_shows_no_meaningless_zeros(launch: Any) -> None:
@@ -218,10 +222,12 @@ def test_standings_and_sheet_one_tap_apart_and_end_on_the_sheet(launch: Any) -> 
     ui.tap("setup.start")
     enter(ui, "12")
     enter(ui, "7")
+    ui.resize(1280, 720)
     ui.tap("play.standings")
     assert ui.screen == "pad_standings"
     ui.tap("standings.back")
     assert ui.screen == "pad_play"
+    ui.resize(800, 480)
     ui.tap("play.end")
     assert ui.screen == "pad_end"
     assert ui.app.session.state.finished
