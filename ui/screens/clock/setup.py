@@ -84,8 +84,10 @@ class ClockSetupScreen(Screen):
                 self.players.append(self._guest(i))
         preset = self.preset()
         self.preset_id = preset.id if preset is not None else None
-        self.first = None
-        # a clock asked for from a score pad game's sheet: beside it, with its players
+        # a clock asked for from a score pad game's sheet: beside it, with its players,
+        # its start player the game's
+        first, self.pending_first = getattr(self, "pending_first", None), None
+        self.first = first if first is not None and 0 <= first < len(self.players) else None
         self.pad_game, self.pending_pad = getattr(self, "pending_pad", None), None
         self.refresh()
 

@@ -2,7 +2,9 @@
 time) and the keypad beside it. The keypad types into one cell: the next one the sheet
 asks for (Enter moves on to the next player in seat order), or any cell tapped, to
 correct it; what is typed shows with its value and the player's new total before Enter
-commits it. The header says what the table does now and who is missing.
+commits it. Under the header, the headline says what the table does now and who is
+missing, at the key-figure size as every game's instruction; the header has the way to
+the standings and End.
 
 The cell typed in is the sheet's own (`sheet_view(state).current`) unless the table
 tapped another: a game resumed after a power cut opens on the same cell.
@@ -32,13 +34,46 @@ from ui.screens.pad.sheet import (
     Sheet,
 )
 from ui.screens.play_base import PlayScreen
-from ui.widgets.basics import Tap, follow_height, follow_width
+from ui.widgets.basics import Tap, Text, follow_height, follow_width
 from ui.widgets.basics import _follow_scale as follow_scale
 
-KEYPAD_WIDTH = 236  # px at 800x480: four keys of 56
+#: px at 800x480: three keys of 50, leaving eight columns of 69 px (a bold "1000" at
+#: the sheet's figure size is 68)
+KEYPAD_WIDTH = 160
 HEADER_BUTTON = 104
+END_WIDTH = 150  # "Finir la partie"
+HEADLINE = 46  # px: a line at the key-figure size
 #: commands that change a cell: made on the sheet of a finished game, the sheet stays
 CELL_COMMANDS = ("SetCell", "ClearCell")
+
+
+def team_totals(state: Any, view: Any) -> list[str]:
+    """Each seat's team total, a team game's row under the players' totals ([] when not
+    in teams, or when each column already shows its team's score: `teams: {score:
+    own}`)."""
+    from companion.games.pad.outcome import outcome
+    from companion.games.pad.scoring import stored, unit_total
+
+    if not state.teams or state.template.team_score == "own":
+        return []
+    totals = outcome(state).totals
+    shown = [""] * len(view.columns)
+    for team in state.teams:
+        total = number(stored(unit_total(state, team, totals)))
+        for seat in team:
+            shown[seat] = total
+    return shown
+
+
+def scored_seats(state: Any, view: Any) -> set[int]:
+    """The seats whose total means something: every seat, but in a co-operative game
+    (its scores optional) only a seat with a score typed ("0" would be one nobody
+    made)."""
+    seats = set(range(len(view.columns)))
+    if state.template.win != "coop":
+        return seats
+    return {seat for seat in seats
+            if any(row.cells[seat].value is not None for row in view.rows)}
 
 
 class Target:
@@ -70,15 +105,28 @@ class PadPlayScreen(PlayScreen):
             Tap(app.tr("pad.ui.clock"), size=theme.SIZE_BODY, tid="play.clock"),
             HEADER_BUTTON)
         self.clock_button.bind(on_release=lambda _b: self.start_clock())
-        top, self.status = self.game_header("play.status",
-                                            extra=[self.clock_button, undo, redo,
-                                                   self.standings_button])
+        # End from the sheet itself, as from the standings (green once played out)
+        self.end_button = follow_width(
+            Tap(app.tr("pad.ui.end_game"), size=theme.SIZE_BODY, tid="play.end"), END_WIDTH)
+        self.end_button.bind(on_release=lambda _b: self.end_game())
+        top, _room = self.game_header("play.header",
+                                      extra=[self.clock_button, undo, redo,
+                                             self.standings_button, self.end_button])
         self.header_bar = top
+        # the instruction, a line of its own at the key-figure size (Pr. Evil's, Bond's,
+        # Castor's tracker's): "Round 5: waiting for Bob, Chloé, Dan"
+        self.status = follow_height(Text("", size=theme.SIZE_FIGURE, bold=True,
+                                         tid="play.status"), HEADLINE)
+        self.status.key_figure = True  # the audit holds it to the key figures' cap height
         self.status.bind(width=self.fit_status, height=self.fit_status)
         body = BoxLayout(spacing=dp(theme.SPACE_S))
         self.sheet = Sheet(self.tap_cell, self.tap_name)
         self.keypad = follow_width(Keypad(self.key, app.tr("pad.ui.enter")), KEYPAD_WIDTH)
-        body.add_widget(self.sheet)
+        # the clock's strip, while one runs beside, goes over the sheet: the keypad keeps
+        # its height
+        self.left = BoxLayout(orientation="vertical", spacing=dp(theme.SPACE_XS))
+        self.left.add_widget(self.sheet)
+        body.add_widget(self.left)
         body.add_widget(self.keypad)
         # the clock beside: whose turn and their time left, in their colour, one tap
         # opens the clock (added only while one runs beside)
@@ -87,6 +135,7 @@ class PadPlayScreen(PlayScreen):
         self.strip.bind(on_release=lambda _b: App.get_running_app().show_beside())
         self.strip_fill: theme.Rgba | None = None
         root.add_widget(top)
+        root.add_widget(self.status)
         root.add_widget(body)
         self.root_box = root
         self.add_widget(root)
@@ -176,12 +225,16 @@ class PadPlayScreen(PlayScreen):
         view = sheet_view(state)
         self.view = view
         self.statuses = [app.say(headline(state)), *self.short_status(view)]
-        if app.beside is None and self.clock_button.parent is None:
-            self.header_bar.add_widget(self.clock_button, index=3)  # see `fit_status`
         self.fit_status()
         target = self.target()
+        teams = team_totals(state, view)
+        scored = scored_seats(state, view)
+        # the start player marked on their head while the game goes on (the end page
+        # tells it after)
+        start = state.start_player if not state.finished else None
         columns = [Column(display_name(col.name), seat_colour(state.players[seat], seat),
-                          number(col.total), col.out is not None)
+                          number(col.total) if seat in scored else "", col.out is not None,
+                          seat == start, teams[seat] if teams else "")
                    for seat, col in enumerate(view.columns)]
         self.shown_rows = list(view.rows)
         if view.current is not None and view.current[0] == len(view.rows):
@@ -227,12 +280,13 @@ class PadPlayScreen(PlayScreen):
         self.sheet.show(columns, rows, None if target is None else target.row,
                         LABEL_CATEGORIES if categories else LABEL_ROUNDS,
                         app.tr("pad.ui.category" if categories else "pad.ui.round_short"),
-                        app.tr("pad.ui.total"))
+                        app.tr("pad.ui.total"), app.tr("pad.ui.team_row") if teams else "")
         self.keypad.decimals(not state.template.whole)
         # the way to End: green once the sheet is played out (the end offered, or every
         # cell filled)
         ready = not view.finished and (view.end_offered or view.current is None)
-        self.standings_button.set_background(theme.SUCCESS if ready else theme.BUTTON)
+        self.end_button.set_background(theme.SUCCESS if ready else theme.BUTTON)
+        self.end_button.disabled = bool(view.finished)
         self.show_typed()
         self.refresh_history_buttons()
 
@@ -248,14 +302,15 @@ class PadPlayScreen(PlayScreen):
         return [app.tr("pad.ui.status_missing", where=where, n=len(view.missing))]
 
     def fit_status(self, *_: Any) -> None:
-        """The headline at body size, else at the smallest size, else its short form:
-        two lines of the header, never cut."""
+        """The headline on one line at the key-figure size, else its short form ("Round
+        5: 8 scores missing (?)"), else at the acted-on size, else on two lines at the
+        smallest size: never cut."""
         from ui.widgets.text_height import surely_taller, text_height
 
         label, width = self.status, self.status.width
         if not getattr(self, "statuses", None):
             return
-        for size in (theme.SIZE_BODY, theme.MIN_TEXT):
+        for size in (theme.SIZE_FIGURE, theme.SIZE_ACT, theme.MIN_TEXT):
             follow_scale(label, size)
             for text in self.statuses:
                 # the headline naming seven players: measured by the font alone
@@ -265,10 +320,6 @@ class PadPlayScreen(PlayScreen):
                 if width <= 1 or text_height(label, width) <= label.height + 0.5:
                     return
         label.text = self.statuses[-1]  # (each may have been measured without it)
-        # nothing fits beside the Clock button: it gives the headline its room until the
-        # next action (a clock can still be started from Home, beside this game)
-        if self.clock_button.parent is not None:
-            self.header_bar.remove_widget(self.clock_button)
 
     def target(self) -> Target | None:
         """The cell the keypad types in."""
@@ -306,12 +357,13 @@ class PadPlayScreen(PlayScreen):
         app = App.get_running_app()
         target = self.target()
         if target is None:
-            self.keypad.tell(app.tr("pad.ui.no_cell"), "", "")
+            self.keypad.tell("", "", app.tr("pad.ui.no_cell"))
             return
         state = self.state
         name = display_name(state.players[target.seat].name)
         row = self._row(target.row)
-        who = app.tr("pad.ui.cell_who", player=name, row=label(row.label))
+        # the keypad's one line: with the row if it fits (the lit cell shows it too)
+        who = (app.tr("pad.ui.cell_who", player=name, row=label(row.label)), name)
         cell = row.cells[target.seat]
         if not self.typed:
             if cell.value is not None:
@@ -412,6 +464,11 @@ class PadPlayScreen(PlayScreen):
             return
         App.get_running_app().send(c.ClearCell(target.seat, target.round, target.category))
 
+    def end_game(self) -> None:
+        """End, as the standings' End does (a co-operative game asks whether the table
+        won, a game of places the order)."""
+        App.get_running_app().root.get_screen("pad_standings").end()
+
     def open_standings(self) -> None:
         app = App.get_running_app()
         screen = app.root.get_screen("pad_standings")
@@ -429,6 +486,7 @@ class PadPlayScreen(PlayScreen):
             {k: v for k, v in p.items() if k in ("name", "colour", "roster_id") and v}
             for p in self.session.setup.get("players", []) if isinstance(p, dict)]
         setup.pending_pad = self.session.game_id
+        setup.pending_first = self.state.start_player  # the sheet's start player starts
         app.root.current = "clock_setup"
 
     def show_clock(self, view: Any) -> None:
@@ -441,12 +499,13 @@ class PadPlayScreen(PlayScreen):
         strip, bar = self.strip, self.header_bar
         if view is None:
             if strip.parent is not None:
-                self.root_box.remove_widget(strip)
+                self.left.remove_widget(strip)
             if self.clock_button.parent is None:
-                bar.add_widget(self.clock_button, index=3)  # before Undo, Redo, Standings
+                # before Undo, Redo, Standings and End
+                bar.add_widget(self.clock_button, index=4)
             return
         if strip.parent is None:
-            self.root_box.add_widget(strip, index=1)  # under the header
+            self.left.add_widget(strip, index=len(self.left.children))  # over the sheet
         if self.clock_button.parent is not None:
             bar.remove_widget(self.clock_button)
         active = view.active if 0 <= view.active < len(view.seats) else None

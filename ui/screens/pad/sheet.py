@@ -1,6 +1,12 @@
 """The score pad's sheet: a row per round or category, a column per player, the names
 frozen at the top and the totals at the bottom, a page of rows at a time.
 
+Read from a seat: cells and totals at `FIGURE` (20.6 px capitals, what the table reads
+and corrects), a four-digit score whole on one line in an eighth of an 800x480 sheet;
+the names' heads told apart (`told_apart`: "Christophe" and "Christine" each whole on
+two lines, never both "Chris."), the start player's marked with `START`; a team game's
+team totals in a row under the players' (`team_label`).
+
 The rows shown are a window on the sheet (`first`, the rows that fit), moved a page at
 a time by the pager's ▲ and ▼ and kept on the cell being typed: no row is ever half in
 view, nothing scrolls under the header, and a tap never lands on a row that slid away.
@@ -15,7 +21,8 @@ draws fewer at every frame, the most of what a frame of this screen cost.
 
 Tags: `sheet.name.<seat>`, `sheet.label.<k>` and `sheet.cell.<k>.<seat>` (the k-th row
 shown: a button keeps its tag where it is, whatever row the page shows there),
-`sheet.total.<seat>`, `sheet.up`, `sheet.down`, `sheet.corner`, `sheet.total_label`.
+`sheet.total.<seat>`, `sheet.team.<seat>` (the seat's team total), `sheet.up`,
+`sheet.down`, `sheet.corner`, `sheet.total_label`, `sheet.team_label`.
 """
 
 from __future__ import annotations
@@ -30,17 +37,37 @@ from kivy.graphics import Color, Mesh
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup
 
 from ui import theme
 from ui.screens.castor.common import SYMBOL_FONT
 from ui.screens.pad.common import set_text
-from ui.widgets.basics import Tap, Text, TouchesWithin, follow_height, follow_width
+from ui.widgets.basics import (
+    Tap,
+    Text,
+    TouchesWithin,
+    follow_height,
+    follow_width,
+    paint_background,
+)
+from ui.widgets.basics import _follow_scale as follow_scale
 
 GAP = 2  # px between rows and columns
 ROW = theme.MIN_TOUCH  # a row's height at 800x480: each cell is a touch target
-LABEL_ROUNDS = 52  # the row label column for round numbers
+#: the row label column for round numbers: as wide as the pager's ▲ and ▼ need
+LABEL_ROUNDS = theme.MIN_TOUCH
 LABEL_CATEGORIES = 128  # for category names (two lines at most)
 MISSING = "?"
+#: cells and totals: what the table reads and corrects from a seat, 20.6 px capitals
+#: ("1000" in bold is 68 px: an eighth of the sheet beside the keypad at 800x480)
+FIGURE = theme.SIZE_ACT
+#: with fewer players, the key-figure size where a bold "0000" fits the column
+BIG_FIGURE = theme.SIZE_FIGURE
+NAME = theme.SIZE_SMALL  # a column's head: up to two lines in a row's height
+#: with fewer players, every name whole on one line at the largest of these that fits
+BIG_NAMES = (theme.SIZE_ACT, theme.SIZE_BUTTON)
+#: the start player's head begins with it (DejaVu's: Roboto has no triangles)
+START = "▶"
 
 
 @dataclass(frozen=True)
@@ -67,13 +94,15 @@ class Column:
     colour: theme.Rgba
     total: str
     out: bool = False  # left or eliminated: muted
+    start: bool = False  # the start player: marked on the head
+    team: str = ""  # the seat's team total (a team game's row under the totals)
 
 
-@lru_cache(maxsize=512)
-def _text_width(text: str, size: float, bold: bool) -> float:
+@lru_cache(maxsize=1024)
+def _text_width(text: str, size: float, bold: bool, font: str = "Roboto") -> float:
     from kivy.core.text import Label as CoreLabel
 
-    return float(CoreLabel(font_size=size, bold=bold).get_extents(text)[0])
+    return float(CoreLabel(font_size=size, bold=bold, font_name=font).get_extents(text)[0])
 
 
 def _cut(word: str, width: float, size: float, bold: bool) -> str | None:
@@ -85,33 +114,80 @@ def _cut(word: str, width: float, size: float, bold: bool) -> str | None:
     return None
 
 
-def fitted(name: str, width: float, size: float, bold: bool = True) -> str:
-    """The name as a column's head shows it in `width`: whole on one line, or on two
-    lines at a space ("Player\n7"), the first line cut if need be ("Pla.\n7"), or else
-    its longest start that fits with a full stop ("Clém."): eight players' names share
-    a sheet's width; the keypad's line and the standings show each whole."""
-    if _text_width(name, size, bold) <= width:
-        return name
+def _heads(name: str, width: float, size: float, bold: bool, lead: float) -> list[str]:
+    """The ways a name can head a column `width` wide, best first: whole on one line;
+    on two lines at a space or hyphen ("Player\n7"); whole on two lines cut inside the
+    word, as evenly as they fit ("Chris\ntophe"); then cut short with a full stop
+    ("Pla.\n7", "Clém."). `lead`: what the first line gives up (the start's mark)."""
+    first_width = width - lead
+
+    def fits(text: str, room: float) -> bool:
+        return _text_width(text, size, bold) <= room
+
+    found: list[str] = []
+    if fits(name, first_width):
+        found.append(name)
+    if lead and fits(name, width):  # the mark on a line of its own, the name whole
+        found.append(f"\n{name}")
+    breaks = [i + 1 for i, ch in enumerate(name) if ch in " -" and 0 < i < len(name) - 1]
+    # cut inside the word only for a name of one word ("Joue\nur 1" reads worse than
+    # "Jou.\n1")
+    inside = range(2, len(name) - 1) if not breaks else range(0)
+    for at in reversed(breaks):  # the longest first line first
+        first, second = name[:at].rstrip(), name[at:].lstrip()
+        if fits(first, first_width) and fits(second, width):
+            found.append(f"{first}\n{second}")
+            break
+    evenly = [(abs(_text_width(name[:at], size, bold) - _text_width(name[at:], size, bold)),
+               name[:at], name[at:]) for at in inside
+              if name[at - 1] not in " -" and name[at] not in " -"
+              and fits(name[:at], first_width) and fits(name[at:], width)]
+    if evenly:
+        _gap, first, second = min(evenly)
+        found.append(f"{first}\n{second}")
     words = name.split()
-    fits = [_text_width(" ".join(words[cut:]), size, bold) <= width
-            for cut in range(len(words))]
-    for cut in range(len(words) - 1, 0, -1):
-        first, second = " ".join(words[:cut]), " ".join(words[cut:])
-        if fits[cut] and _text_width(first, size, bold) <= width:
-            return f"{first}\n{second}"
-    if len(words) > 1 and fits[-1]:
-        first = _cut(" ".join(words[:-1]), width, size, bold)
-        if first is not None:
-            return f"{first}\n{words[-1]}"
-    return _cut(name, width, size, bold) or name[:1]
+    if len(words) > 1 and fits(words[-1], width):
+        cut = _cut(" ".join(words[:-1]), first_width, size, bold)
+        if cut is not None:
+            found.append(f"{cut}\n{words[-1]}")
+    found.append(_cut(name, first_width, size, bold) or name[:1])
+    return list(dict.fromkeys(found))
 
 
-def _fitting(texts: Sequence[str], width: float, scale: float) -> str:
-    """The first of a cell's texts that fits its width, else the last."""
-    size = sp(theme.SIZE_BUTTON) * scale
+def fitted(name: str, width: float, size: float, bold: bool = True) -> str:
+    """The name as a column's head shows it in `width`, on its own (`told_apart`)."""
+    return _heads(name, width, size, bold, 0)[0]
+
+
+def told_apart(names: Sequence[str], width: float, size: float, bold: bool = True,
+               leads: Sequence[float] = ()) -> list[str]:
+    """Every column's head (`_heads`), no two the same where their names differ: a
+    head shared ("Chris." for Christophe and Christine) gives way to each name's next
+    way, until they differ or none is left. The keypad's line and the standings show
+    each name whole."""
+    ways = [_heads(name, width, size, bold, leads[i] if i < len(leads) else 0)
+            for i, name in enumerate(names)]
+    chosen = [0] * len(names)
+    for _ in range(8):
+        shown = [way[k] for way, k in zip(ways, chosen, strict=True)]
+        moved = False
+        for i, head in enumerate(shown):
+            alike = [j for j, other in enumerate(shown) if other == head
+                     and names[j] != names[i]]
+            if alike and chosen[i] + 1 < len(ways[i]):
+                chosen[i] += 1
+                moved = True
+        if not moved:
+            return shown
+    return [way[k] for way, k in zip(ways, chosen, strict=True)]
+
+
+def _fitting(texts: Sequence[str], width: float, size: float, scale: float) -> str:
+    """The first of a cell's texts ("11 coins → 3", "11 → 3", "3") that fits its
+    width on one line at `size`, else the last (drawn smaller by `one_line`)."""
+    font = sp(size) * scale
     for text in texts[:-1]:
-        # the button's text box is 8 px narrower than the button (`Tap`)
-        if _text_width(text, size, True) <= width - dp(8) - 2:
+        if _text_width(text, font, True) <= width - 2:
             return text
     return texts[-1]
 
@@ -124,7 +200,9 @@ class GridCell(Tap):
         self._own_box = True  # Tap draws its box: taken out at the first `_redraw`
         super().__init__(background=theme.PANEL, **kwargs)
         self._rect.radius = 0  # squares, as the grid's
-        self.bind(opacity=self._redraw)
+        # never wrapped ("100" over "0"): a figure on one line, centred in the cell
+        self.bind(opacity=self._redraw, size=lambda *_: setattr(self, "text_size",
+                                                                (None, None)))
         self._redraw()
 
     def _redraw(self, *_: Any) -> None:
@@ -140,6 +218,20 @@ class GridCell(Tap):
         else:
             before.remove(self._color)
             before.remove(self._rect.instruction)
+
+
+def one_line(label: Any, text: str, size: float, scale: float, width: float) -> None:
+    """`text` on one line at `size` (scaled), or at the size that fits `width` (the
+    label's share of the row) when it is wider (a five-digit score), never under
+    `MIN_TEXT`."""
+    base = sp(size) * scale
+    need = _text_width(text, base, bool(label.bold)) if text else 0
+    room = width - 2
+    font = base if need <= room or room <= 1 else max(sp(theme.MIN_TEXT) * scale,
+                                                      base * room / need)
+    if label.font_size != font:
+        label.font_size = font
+    set_text(label, text)
 
 
 class RowSource:
@@ -170,10 +262,12 @@ class Sheet(TouchesWithin, BoxLayout):
         self.rows: RowSource = RowSource(0, lambda _i: Row("", ()))
         self.columns: tuple[Column, ...] = ()
         self.focus: int | None = None  # the row kept in view (the cell being typed)
-        self._shape: tuple[int, int, float] | None = None  # players, rows, label width
+        #: players, rows, label width, a team row
+        self._shape: tuple[int, int, float, bool] | None = None
         self.label_width = LABEL_ROUNDS
         self.corner_text = ""
         self.total_text = ""
+        self.team_text = ""  # the team row's label ("" : no team row)
         self.up: Tap | None = None
         self.down: Tap | None = None
         self.row_widgets: list[tuple[Text, list[GridCell]]] = []
@@ -185,13 +279,13 @@ class Sheet(TouchesWithin, BoxLayout):
 
     # -- what it shows -----------------------------------------------------------------
     def show(self, columns: Sequence[Column], rows: RowSource, focus: int | None,
-             label_width: float, corner: str, total: str) -> None:
+             label_width: float, corner: str, total: str, team: str = "") -> None:
         """`rows`: the sheet's rows, each made only when its page shows it (a sheet of
-        200 rounds shows six)."""
+        200 rounds shows five). `team`: the team row's label, "" for none."""
         self.columns, self.rows = tuple(columns), rows
         self.focus = focus
         self.label_width = label_width
-        self.corner_text, self.total_text = corner, total
+        self.corner_text, self.total_text, self.team_text = corner, total, team
         self._draw()
 
     def page(self, direction: int) -> None:
@@ -202,10 +296,12 @@ class Sheet(TouchesWithin, BoxLayout):
         self._draw()
 
     def fits(self) -> int:
-        """How many rows fit between the names and the totals (one at the least)."""
+        """How many rows fit between the names and the totals (and the team row), one
+        at the least."""
         scale = self._scale()
         row = dp(ROW) * scale + dp(GAP)
-        return max(1, int((self.height - 2 * row) // row))
+        frozen = 3 if self.team_text else 2
+        return max(1, int((self.height - frozen * row) // row))
 
     @staticmethod
     def _scale() -> float:
@@ -217,7 +313,7 @@ class Sheet(TouchesWithin, BoxLayout):
         if self.height <= 1 or not self.columns:
             return
         fits = self.fits()
-        shape = (len(self.columns), fits, self.label_width)
+        shape = (len(self.columns), fits, self.label_width, bool(self.team_text))
         if shape != self._shape:
             self._build(*shape)
             self._shape = shape
@@ -231,7 +327,7 @@ class Sheet(TouchesWithin, BoxLayout):
         self._tell(fits)
 
     # -- widgets -----------------------------------------------------------------------
-    def _build(self, players: int, fits: int, label_width: float) -> None:
+    def _build(self, players: int, fits: int, label_width: float, teams: bool) -> None:
         self.clear_widgets()
         # Roboto has no triangles: the DejaVu font Kivy ships has
         self.up = follow_width(Tap("▲", size=theme.SIZE_BUTTON, tid="sheet.up",
@@ -247,7 +343,7 @@ class Sheet(TouchesWithin, BoxLayout):
         names.add_widget(self.names_corner)
         self.name_labels = []
         for seat in range(players):
-            label = Tap("", size=theme.SIZE_SMALL, bold=True, tid=f"sheet.name.{seat}")
+            label = Tap("", size=NAME, bold=True, tid=f"sheet.name.{seat}", markup=True)
             label._told = None  # what it was last told (`_tell`)
             label.bind(on_release=lambda _b, s=seat: self.on_name(s))
             self.name_labels.append(label)
@@ -261,7 +357,7 @@ class Sheet(TouchesWithin, BoxLayout):
             line.add_widget(label)
             cells = []
             for seat in range(players):
-                cell = GridCell(text="", size=theme.SIZE_BUTTON, bold=True)
+                cell = GridCell(text="", size=FIGURE, bold=True)
                 cell._told = None  # the Cell it was last told (`_tell`)
                 cell.bind(on_release=lambda _b, k=k, s=seat: self._tapped(k, s),
                           pos=self._grid_later, size=self._grid_later,
@@ -279,11 +375,25 @@ class Sheet(TouchesWithin, BoxLayout):
                                 tid="sheet.total_label")
         self.total_labels = []
         for seat in range(players):
-            label = Text("", size=theme.SIZE_BUTTON, bold=True, halign="center",
+            label = Text("", size=FIGURE, bold=True, halign="center",
                          tid=f"sheet.total.{seat}")
+            paint_background(label, theme.BUTTON)  # told from the rows, and apart
             self.total_labels.append(label)
             totals.add_widget(label)
         self.add_widget(totals)
+        self.team_labels = []
+        if teams:  # each seat's team total under its own: the score that decides
+            line = follow_height(BoxLayout(spacing=dp(GAP)), dp(ROW))
+            self.team_label = follow_width(Text("", size=theme.SIZE_SMALL, bold=True,
+                                                halign="right", tid="sheet.team_label"),
+                                           label_width)
+            line.add_widget(self.team_label)
+            for seat in range(players):
+                label = Text("", size=FIGURE, bold=True, halign="center",
+                             color=theme.ACCENT, tid=f"sheet.team.{seat}")
+                self.team_labels.append(label)
+                line.add_widget(label)
+            self.add_widget(line)
 
     def _draw_grid(self, *_: Any) -> None:
         """The panel under every cell shown, as one drawing instruction: two triangles
@@ -311,22 +421,31 @@ class Sheet(TouchesWithin, BoxLayout):
         self._corner(has_up, has_down)
         width = (self.width - self.label_width * app_scale) / max(1, len(self.columns)) \
             - dp(GAP)
+        heads, name_size = self._heads(width, app_scale)
+        figure = BIG_FIGURE if _text_width("0000", sp(BIG_FIGURE) * app_scale, True) \
+            <= width - 2 else FIGURE
         for seat, column in enumerate(self.columns):
             label = self.name_labels[seat]
-            told = (column, width, app_scale)
+            told = (column, width, app_scale, heads[seat])
             if label._told == told:  # re-told only where it changed (an entry changes
                 continue  # one total and a cell or two)
             label._told = told
-            # the button's text box is 8 px narrower than the button (`Tap`)
-            label.text = fitted(column.name, width - dp(8) - 2,
-                                sp(theme.SIZE_SMALL) * app_scale)
+            head = escape_markup(heads[seat])
+            follow_scale(label, name_size)
+            label.text = f"[font={SYMBOL_FONT}]{START}[/font] {head}" if column.start \
+                else head
             fill = theme.blend(column.colour, theme.PANEL, 0.55) if column.out \
                 else column.colour
             if fill != label._fill:
                 label.set_background(fill)
             total = self.total_labels[seat]
-            total.text = column.total
+            one_line(total, column.total, figure, app_scale, width)
             total.color = theme.MUTED if column.out else theme.TEXT
+            if self.team_labels:
+                one_line(self.team_labels[seat], column.team, figure, app_scale,
+                         width)
+        if self.team_labels:
+            self.team_label.text = self.team_text
         on_panel = theme.text_on(theme.PANEL)
         for k, (label, cells) in enumerate(self.row_widgets):
             index = self.first + k
@@ -334,24 +453,44 @@ class Sheet(TouchesWithin, BoxLayout):
             label.text = "" if row is None else row.label
             for seat, tap in enumerate(cells):
                 cell = row.cells[seat] if row is not None else None
-                told = (cell, width, app_scale) if cell is not None and cell.short \
-                    else (cell,)
-                if tap._told == told:
+                if tap._told == (cell, width, app_scale):
                     continue
-                tap._told = told
+                tap._told = (cell, width, app_scale)
                 tap.tid = "" if cell is None else f"sheet.cell.{k}.{seat}"
                 tap.opacity = 0 if cell is None else 1
                 tap.disabled = cell is None or cell.fixed
                 if cell is None:
                     tap.text = ""
                     continue
-                set_text(tap, _fitting((cell.text, *cell.short), width, app_scale))
+                shown = _fitting((cell.text, *cell.short), width, figure, app_scale)
+                one_line(tap, shown, figure, app_scale, width)
                 fill = theme.SELECTED if cell.selected else (
                     theme.BUTTON if cell.missing else theme.PANEL)
                 if fill != tap._fill:  # re-told only where it changed
                     tap.set_background(fill)
                 if not cell.selected:
                     tap.color = theme.ACCENT if cell.note or cell.missing else on_panel
+
+    def _heads(self, width: float, scale: float) -> tuple[list[str], float]:
+        """Every column's head in `width` (the button's text box is 8 px narrower than
+        the button, `Tap`), told apart, and their size: every name whole on one line at
+        a size of `BIG_NAMES` if one fits, else `NAME`. Kept while the names and the
+        width stay."""
+        names = tuple((c.name, c.start) for c in self.columns)
+        key = (names, width, scale)
+        if getattr(self, "_heads_for", (None,))[0] != key:
+            room = width - dp(8) - 2
+            for base in (*BIG_NAMES, NAME):
+                size = sp(base) * scale
+                lead = _text_width(START + " ", size, True, SYMBOL_FONT)
+                heads = told_apart([c.name for c in self.columns], room, size,
+                                   leads=[lead if c.start else 0 for c in self.columns])
+                if base == NAME or all(head == c.name for head, c
+                                       in zip(heads, self.columns, strict=True)):
+                    break
+            self._heads_for = (key, (heads, base))
+        heads, base = self._heads_for[1]
+        return list(heads), base
 
     def _corner(self, has_up: bool, has_down: bool) -> None:
         """▲ where rows hide above, else the rows' name ("Round"); ▼ likewise below,

@@ -100,6 +100,9 @@ class PadStandingsScreen(Screen):
         return not view.finished and (view.end_offered or view.current is None)
 
     def line(self, i: int, entry: Any, figure: float) -> BoxLayout:
+        from companion.games.pad.view import sheet_view
+        from ui.screens.pad.play import scored_seats
+
         app = App.get_running_app()
         state = current_state()
         out = entry.out is not None
@@ -121,8 +124,11 @@ class PadStandingsScreen(Screen):
             names.add_widget(follow_height(Text(note, size=theme.SIZE_SMALL, color=theme.MUTED,
                                                 tid=f"standings.note.{i}"), 24))
         line.add_widget(names)
-        total = Text(number(entry.total), size=figure, bold=True, halign="right", color=ink,
-                     tid=f"standings.total.{i}", size_hint_x=0.6)
+        # a co-operative game's optional scores: no total where none was typed
+        scored = current_state().template.win != "coop" or entry.seat in scored_seats(
+            state, sheet_view(state))
+        total = Text(number(entry.total) if scored else "", size=figure, bold=True,
+                     halign="right", color=ink, tid=f"standings.total.{i}", size_hint_x=0.6)
         total.key_figure = True  # the audit holds it to the key figures' cap height
         line.add_widget(total)
         del app
