@@ -41,7 +41,7 @@ from kivy.utils import escape_markup
 
 from ui import theme
 from ui.screens.castor.common import SYMBOL_FONT
-from ui.screens.pad.common import set_text
+from ui.screens.pad.common import ARROW, set_text
 from ui.widgets.basics import (
     Tap,
     Text,
@@ -103,6 +103,15 @@ def _text_width(text: str, size: float, bold: bool, font: str = "Roboto") -> flo
     from kivy.core.text import Label as CoreLabel
 
     return float(CoreLabel(font_size=size, bold=bold, font_name=font).get_extents(text)[0])
+
+
+def _shown_width(text: str, size: float, bold: bool) -> float:
+    """The width `set_text` draws `text` at: its arrows in the symbol font."""
+    parts = text.split(ARROW)
+    width = sum(_text_width(part, size, bold) for part in parts if part)
+    if len(parts) > 1:
+        width += (len(parts) - 1) * _text_width(ARROW, size, bold, SYMBOL_FONT)
+    return width
 
 
 def _cut(word: str, width: float, size: float, bold: bool) -> str | None:
@@ -187,7 +196,7 @@ def _fitting(texts: Sequence[str], width: float, size: float, scale: float) -> s
     width on one line at `size`, else the last (drawn smaller by `one_line`)."""
     font = sp(size) * scale
     for text in texts[:-1]:
-        if _text_width(text, font, True) <= width - 2:
+        if _shown_width(text, font, True) <= width - 2:
             return text
     return texts[-1]
 
@@ -225,8 +234,10 @@ def one_line(label: Any, text: str, size: float, scale: float, width: float) -> 
     label's share of the row) when it is wider (a five-digit score), never under
     `MIN_TEXT`."""
     base = sp(size) * scale
-    need = _text_width(text, base, bool(label.bold)) if text else 0
-    room = width - 2
+    need = _shown_width(text, base, bool(label.bold)) if text else 0
+    # a markup label (the arrow, `set_text`) shortens past its width less Kivy's own
+    # margin and a whole pixel
+    room = width - (4 if ARROW in text else 2)
     font = base if need <= room or room <= 1 else max(sp(theme.MIN_TEXT) * scale,
                                                       base * room / need)
     if label.font_size != font:
