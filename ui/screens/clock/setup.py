@@ -86,6 +86,7 @@ class ClockSetupScreen(Screen):
                 self.players.append(self._guest(i))
         preset = self.preset()
         self.preset_id = preset.id if preset is not None else None
+        self._shown = preset  # what the page shows, until the presets are read again
         from ui.ownfolders import folders
 
         folders().refresh(self.presets_read)  # off the UI thread; shown when read
@@ -98,10 +99,13 @@ class ClockSetupScreen(Screen):
         """The presets have been read (the built-ins, then the table's own)."""
         if self.manager is None or self.manager.current != self.name:
             return
-        if self.preset_id is None:
-            preset = self.preset()
-            self.preset_id = preset.id if preset is not None else None
-        self.refresh()
+        shown = self.preset_id
+        preset = self.preset()
+        self.preset_id = preset.id if preset is not None else None
+        if shown is None or preset is None or preset.id != shown or \
+                preset is not self._shown:  # else the page is right
+            self.refresh()
+        self._shown = preset
 
     def _guest(self, index: int) -> dict[str, Any]:
         app = App.get_running_app()

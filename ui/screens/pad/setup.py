@@ -106,9 +106,11 @@ class PadSetupScreen(Screen):
         own): the default is the file's, and the template's clock is known."""
         if self.manager is None or self.manager.current != self.name:
             return
+        before = self.template, self.clock_preset()
         if not getattr(self, "chose", False):
             self.template = self.default_template()
-        self.refresh()
+        if (self.template, self.clock_preset()) != before:  # else the page is right
+            self.refresh()
 
     def range(self) -> tuple[int, int]:
         players = (self.template or {}).get("players") or {}
