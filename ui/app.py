@@ -299,6 +299,9 @@ class CompanionApp(App):
         self.touch_pace = pace = TouchPace(Clock)
         Window.bind(on_touch_down=pace.down, on_touch_up=pace.up)
         self._prepare_dates()
+        from ui.ownfolders import folders
+
+        folders().refresh()  # the set-ups' templates and presets, on a worker thread
         if self.hardware is None and self.start_hardware is not None:
             self.hardware = self.start_hardware()
             self._wire_hardware()

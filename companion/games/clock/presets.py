@@ -7,6 +7,11 @@ Each file is read by the project's hardened YAML reader (`companion.config.read_
 bounded size and depth, plain YAML only) and checked (`params.read_preset`); every
 problem is a `Problem` with `file:line: key: message`. A broken file is listed as
 broken and never hides the others; `companion check-config` prints them all.
+
+The table's own folder is read within `companion.ownfolder`'s bound on the whole
+folder (files and bytes; each file past it listed as broken, named), and each file's
+reading is kept while the file is unchanged (`CACHE`): a folder read again costs a stat
+per file. The app reads it on a worker thread (`ui.ownfolders`), never on the UI's.
 """
 
 from __future__ import annotations
@@ -18,12 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion import ownfolder
 from companion.config import APP_DIR, CONFIG_DIR, ConfigError, Problem, read_yaml
 from companion.games.clock.params import MODES, ClockParams, read_preset
 from companion.messages import Message, msg
 
 BUILTIN_DIR = CONFIG_DIR / "clock"
-MAX_FILES = 100  # presets read per folder (the rest is one problem)
+CACHE = ownfolder.Cache()  # each file's reading, while the file is unchanged
 _ID = re.compile(r"^[a-z0-9][a-z0-9_-]{0,39}$")
 
 
@@ -106,30 +112,38 @@ def read_file(path: Path, *, own: bool) -> tuple[Preset | None, list[Problem], l
 
 
 def _files(folder: Path) -> tuple[list[Path], list[Problem]]:
+    """The built-in folder's files (the project's own: not bounded)."""
     try:
-        found = sorted(p for p in folder.glob("*.yaml") if not p.name.startswith("."))
+        return sorted(p for p in folder.glob("*.yaml") if not p.name.startswith(".")), []
     except OSError as exc:
         return [], [Problem(str(folder), None, "", msg("core.config.unreadable",
                                                        reason=exc.strerror or str(exc)))]
-    if len(found) > MAX_FILES:
-        return found[:MAX_FILES], [Problem(str(folder), None, "", msg(
-            "clock.config.too_many_files", n=MAX_FILES))]
-    return found, []
+
+
+def _read(path: Path, own: bool) -> tuple[Preset | None, list[Problem], list[Problem]]:
+    return CACHE.read(path, lambda p: read_file(p, own=own))
 
 
 def load_presets(user_file: Path | None = None, *, builtin_dir: Path = BUILTIN_DIR,
                  own: Path | None = None) -> Presets:
     """The built-in presets, then the table's own (`own`, else beside `user_file`)."""
     out = Presets()
-    folders = [(builtin_dir, False), (own or own_dir(user_file), True)]
+    own = own or own_dir(user_file)
+    folders = [(builtin_dir, False), (own, True)]
     for folder, is_own in folders:
         if not folder.is_dir():
             continue
-        files, problems = _files(folder)
+        if is_own:
+            listed = ownfolder.listing(folder)
+            CACHE.keep_only(folder, listed.files)
+            files, problems = list(listed.files), list(listed.refused)
+        else:
+            files, problems = _files(folder)
         out.problems.extend(problems)
+        out.broken.extend(p.file for p in problems if p.file != str(folder))
         read = []
         for path in files:
-            preset, problems, warnings = read_file(path, own=is_own)
+            preset, problems, warnings = _read(path, is_own)
             out.problems.extend(problems)
             out.warnings.extend(warnings)
             if preset is None:

@@ -8,6 +8,11 @@ line, dotted key, message), so `companion check-config` prints `file:line: key:
 message`. A broken file is listed as broken (`Catalogue.broken`) and never hides the
 others. An id given twice, or a table's template using a built-in's id without
 `replaces: true`, is a refusal of the later file.
+
+The table's own folder is read within `companion.ownfolder`'s bound on the whole
+folder (files and bytes; each file past it listed as broken, named), and each file's
+reading is kept while the file is unchanged (`CACHE`): a folder read again costs a stat
+per file. The app reads it on a worker thread (`ui.ownfolders`), never on the UI's.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from companion import config
+from companion import config, ownfolder
 from companion.config import ConfigError, Problem
 from companion.files import fsync_dir
 from companion.games.pad.template import ID, LABEL_MAX, Template, TemplateError, parse, to_data
@@ -25,7 +30,7 @@ from companion.messages import RuleError, msg
 
 BUILTIN_DIR = config.CONFIG_DIR / "pad"
 FOLDER = "pad"
-MAX_FILES = 200  # a folder of the table's own templates (more are listed as skipped)
+CACHE = ownfolder.Cache()  # each file's reading, while the file is unchanged
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,20 @@ def _files(folder: Path | None) -> list[Path]:
     return sorted(p for p in folder.glob("*.yaml") if not p.name.startswith("."))
 
 
+Outcome = tuple[Template, dict[tuple[str, ...], int]] | tuple[Problem, ...]
+
+
+def _outcome(path: Path) -> Outcome:
+    """One file's template and lines, or its problems (what `CACHE` keeps)."""
+    try:
+        return _read(path)
+    except ConfigError as exc:
+        return tuple(exc.problems)
+    except Exception as exc:  # one bad file never stops the others
+        return (Problem(str(path), None, "", msg("core.config.unreadable",
+                                                  reason=type(exc).__name__)),)
+
+
 def own_folder(user_file: Path | None = None) -> Path:
     """The table's own templates: `pad/` beside the config file in use (the one
     `companion --config FILE` was given, as for the clock presets), else `user_dir()`."""
@@ -107,22 +126,15 @@ def load(builtin_dir: Path = BUILTIN_DIR, own_dir: Path | None = None,
     own = own_folder(user_file) if own_dir is None else own_dir
     found: dict[str, Found] = {}
     broken: list[Broken] = []
-    for builtin, folder in ((True, builtin_dir), (False, own)):
-        files = _files(folder)
-        for index, path in enumerate(files):
-            if index >= MAX_FILES:
-                broken.append(Broken(path, (Problem(str(path), None, "", msg(
-                    "pad.template.too_many_files", n=MAX_FILES)),)))
+    listed = ownfolder.listing(own)
+    CACHE.keep_only(own, listed.files)
+    for builtin, files in ((True, _files(builtin_dir)), (False, listed.files)):
+        for path in files:
+            outcome = CACHE.read(path, _outcome)
+            if not outcome or isinstance(outcome[0], Problem):
+                broken.append(Broken(path, outcome))  # type: ignore[arg-type]
                 continue
-            try:
-                template, lines = _read(path)
-            except ConfigError as exc:
-                broken.append(Broken(path, tuple(exc.problems)))
-                continue
-            except Exception as exc:  # one bad file never stops the others
-                broken.append(Broken(path, (Problem(str(path), None, "", msg(
-                    "core.config.unreadable", reason=type(exc).__name__)),)))
-                continue
+            template, lines = outcome  # type: ignore[misc]
             line = lines.get(("id",))
             before = found.get(template.id)
             if before is not None and (before.builtin == builtin or not template.replaces):
@@ -132,6 +144,8 @@ def load(builtin_dir: Path = BUILTIN_DIR, own_dir: Path | None = None,
                     key, id=template.id, file=before.path.name)),)))
                 continue
             found[template.id] = Found(template, path, builtin)
+    # past the folder's bound: named, by name, after the files read
+    broken.extend(Broken(Path(p.file), (p,)) for p in listed.refused)
     return Catalogue(tuple(found.values()), tuple(broken))
 
 
@@ -150,10 +164,9 @@ def timer_warnings(catalogue: Catalogue, presets: Iterable[str]) -> list[Problem
         timer = found.template.timer
         if timer is None or timer in known:
             continue
-        try:
-            line = config.read_yaml(found.path)[1].get(("timer",))
-        except ConfigError:
-            line = None
+        outcome = CACHE.read(found.path, _outcome)
+        line = outcome[1].get(("timer",)) if outcome and isinstance(  # type: ignore[union-attr]
+            outcome[0], Template) else None
         out.append(Problem(str(found.path), line, "timer",
                            msg("pad.template.unknown_timer", id=timer)))
     return out

@@ -39,11 +39,13 @@ DRAW_STEP_S = 0.07
 
 def presets() -> list[Any]:
     """The presets offered: the project's, then the table's own beside the user's
-    config file (a broken file is left out here; `companion check-config` names it)."""
-    from companion.games.clock.presets import load_presets
+    config file (a broken file is left out here; `companion check-config` names it).
+    What is known now: they are read on a worker thread (`ui.ownfolders`), none
+    before the first read arrives."""
+    from ui.ownfolders import folders
 
-    user_file = App.get_running_app().settings.user_file
-    return list(load_presets(user_file).presets.values())
+    known = folders().presets
+    return list(known.presets.values()) if known is not None else []
 
 
 class ClockSetupScreen(Screen):
@@ -84,12 +86,28 @@ class ClockSetupScreen(Screen):
                 self.players.append(self._guest(i))
         preset = self.preset()
         self.preset_id = preset.id if preset is not None else None
+        self._shown = preset  # what the page shows, until the presets are read again
+        from ui.ownfolders import folders
+
+        folders().refresh(self.presets_read)  # off the UI thread; shown when read
         # a clock asked for from a score pad game's sheet: beside it, with its players,
         # its start player the game's
         first, self.pending_first = getattr(self, "pending_first", None), None
         self.first = first if first is not None and 0 <= first < len(self.players) else None
         self.pad_game, self.pending_pad = getattr(self, "pending_pad", None), None
         self.refresh()
+
+    def presets_read(self) -> None:
+        """The presets have been read (the built-ins, then the table's own)."""
+        if self.manager is None or self.manager.current != self.name:
+            return
+        shown = self.preset_id
+        preset = self.preset()
+        self.preset_id = preset.id if preset is not None else None
+        if shown is None or preset is None or preset.id != shown or \
+                preset is not self._shown:  # else the page is right
+            self.refresh()
+        self._shown = preset
 
     def _guest(self, index: int) -> dict[str, Any]:
         app = App.get_running_app()
@@ -145,7 +163,8 @@ class ClockSetupScreen(Screen):
         from_roster.bind(on_release=lambda _b: pick_players(self.picked, 1, MAX_SEATS))
         bar.add_widget(add)
         bar.add_widget(from_roster)
-        name = self.title(preset) if preset is not None else app.tr("clockui.no_preset")
+        name = self.title(preset) if preset is not None else app.tr(
+            "clockui.presets_loading" if self.loading() else "clockui.no_preset")
         options.add_widget(option_button(name, "clocksetup.preset", self.open_presets))
         options.add_widget(option_button(app.tr("clockui.draw"), "clocksetup.draw", self.draw,
                                          disabled=self._drawing is not None))
@@ -282,10 +301,19 @@ class ClockSetupScreen(Screen):
         dialog = Dialog(app.tr("clockui.preset_title"), "clockpresets")
         items = [(self.title(p), f"clockpresets.{p.id}", lambda p=p: self._pick(dialog, p.id))
                  for p in self.choices]
+        if self.loading():  # the table's own are still being read: said, not hidden
+            items.append((app.tr("clockui.presets_loading"), "clockpresets.loading",
+                          lambda: None))
         items.append((app.tr("core.ui.cancel"), "clockpresets.cancel", dialog.dismiss))
         dialog.buttons(items, cols=3)
         dialog.default = dialog.dismiss
         open_dialog(dialog)
+
+    @staticmethod
+    def loading() -> bool:
+        from ui.ownfolders import folders
+
+        return bool(folders().loading)
 
     def _pick(self, dialog: Dialog, preset_id: str) -> None:
         dialog.dismiss()

@@ -25,6 +25,8 @@ from ui.screens.pad.common import label, number
 from ui.widgets.basics import Tap, Text, follow_height
 
 TEMPLATE_ROW = 52  # px: two lines of small text (the name, then the range and the win)
+BROKEN_ROWS = 20  # broken files listed as rows; the rest is one line (check-config)
+ROWS_PER_FRAME = 6  # of the template list: a frame's work kept small on a Pi
 
 
 def _send(dialog: Dialog, command: Any) -> None:
@@ -47,35 +49,76 @@ def undo_item(dialog: Dialog) -> tuple[str, str, Callable[[], Any]]:
 def template_dialog(on_chosen: Callable[[dict[str, Any]], Any]) -> Dialog:
     """Every template, the built-ins first; a broken one greyed with its first problem
     (tapping it says every problem), never hiding the others."""
-    from companion.games.pad.template import to_data
-    from companion.games.pad.templates import load
+    from ui.ownfolders import folders
 
     app = App.get_running_app()
-    catalogue = load(user_file=app.settings.user_file)  # `pad/` beside --config FILE
     dialog = Dialog(app.tr("pad.ui.templates_title"), "templates", size_hint=(0.94, 0.96))
     # two columns: the built-ins and a few of the table's own fit without scrolling
     scroller, rows = scroll_list(theme.SPACE_XS)
     rows.cols = 2
     rows.spacing = (dp(theme.SPACE_S), dp(theme.SPACE_XS))
-    for found in catalogue.templates:
+    # `pad/` beside --config FILE, read on a worker thread: what is known now, the
+    # rest when it arrives (the dialog still open)
+    fill = lambda: _template_rows(dialog, rows, on_chosen)  # noqa: E731
+    fill()
+    folders().refresh(lambda: fill() if app.dialog is dialog else None)
+    dialog.add(scroller)
+    dialog.buttons([(app.tr("core.ui.cancel"), "templates.cancel", dialog.dismiss)])
+    dialog.default = dialog.dismiss
+    return open_dialog(dialog)
+
+
+def _template_rows(dialog: Dialog, rows: Any, on_chosen: Callable[[dict[str, Any]], Any]
+                   ) -> None:
+    """The list's rows from what is known now, a few per frame (`in_steps`: a folder
+    at its bound is a hundred rows and more); a refill stops the one before."""
+    from companion.games.pad.template import to_data
+    from companion.games.pad.templates import Catalogue
+    from ui.background import in_steps
+    from ui.ownfolders import folders
+
+    app = App.get_running_app()
+    known = folders()
+    catalogue = known.templates if known.templates is not None else Catalogue((), ())
+    rows.clear_widgets()
+    fill = getattr(dialog, "fills", 0) + 1
+    dialog.fills = fill
+
+    def row(widget: Any) -> None:
+        rows.add_widget(follow_height(widget, theme.touch(TEMPLATE_ROW)))
+
+    def template_row(found: Any) -> None:
         template = found.template
         text = app.tr("pad.ui.template_line", name=label(template.name),
                       low=template.players_min, high=template.players_max,
                       win=app.tr(f"pad.ui.win_short.{template.win}"))
         tap = Tap(text, size=theme.SIZE_SMALL, tid=f"templates.{template.id}")
         tap.bind(on_release=lambda _b, t=template: (dialog.dismiss(), on_chosen(to_data(t))))
-        rows.add_widget(follow_height(tap, theme.touch(TEMPLATE_ROW)))
-    for k, broken in enumerate(catalogue.broken):
-        # the file's name and "broken"; a tap says every problem
-        text = app.tr("pad.ui.template_broken", name=broken.path.name)
-        tap = Tap(text, size=theme.SIZE_SMALL, tid=f"templates.broken.{k}",
+        row(tap)
+
+    def broken_row(entry: tuple[int, Any]) -> None:
+        k, broken = entry  # the file's name and "broken"; a tap says every problem
+        tap = Tap(app.tr("pad.ui.template_broken", name=broken.path.name),
+                  size=theme.SIZE_SMALL, tid=f"templates.broken.{k}",
                   background=theme.PANEL, color=theme.DANGER_TEXT)
         tap.bind(on_release=lambda _b, b=broken: _broken(b))
-        rows.add_widget(follow_height(tap, theme.touch(TEMPLATE_ROW)))
-    dialog.add(scroller)
-    dialog.buttons([(app.tr("core.ui.cancel"), "templates.cancel", dialog.dismiss)])
-    dialog.default = dialog.dismiss
-    return open_dialog(dialog)
+        row(tap)
+
+    def note(text: str, tid: str) -> Callable[[], None]:
+        return lambda: row(Text(text, size=theme.SIZE_SMALL, color=theme.MUTED, tid=tid))
+
+    adds: list[Callable[[], None]] = []
+    if known.loading:
+        adds.append(note(app.tr("pad.ui.templates_loading"), "templates.loading"))
+    adds += [lambda f=f: template_row(f) for f in catalogue.templates]
+    shown = list(enumerate(catalogue.broken))[:BROKEN_ROWS]
+    adds += [lambda e=e: broken_row(e) for e in shown]
+    more = len(catalogue.broken) - len(shown)
+    if more:  # every one is named by `companion check-config`
+        adds.append(note(app.tr("pad.ui.templates_more_broken", n=more), "templates.more"))
+    in_steps(adds, lambda add: add(),
+             lambda: getattr(dialog, "fills", 0) == fill and app.dialog is dialog,
+             per_frame=ROWS_PER_FRAME)
 
 
 def _broken(broken: Any) -> None:

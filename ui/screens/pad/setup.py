@@ -77,6 +77,10 @@ class PadSetupScreen(Screen):
         pending, self.pending_players = self.pending_players, None
         template, self.pending_template = self.pending_template, None
         self.template = template or self.default_template()
+        self.chose = template is not None  # else the default, replaced once read
+        from ui.ownfolders import folders
+
+        folders().refresh(self.templates_read)  # off the UI thread; shown when read
         if pending:
             self.players = [{k: p[k] for k in ("name", "roster_id", "colour") if p.get(k)}
                             for p in pending[:MAX_SEATS]]
@@ -88,12 +92,25 @@ class PadSetupScreen(Screen):
 
     @staticmethod
     def default_template() -> dict[str, Any]:
-        """The ad-hoc pad: rounds, the highest total wins, any number of players."""
+        """The ad-hoc pad: rounds, the highest total wins, any number of players (the
+        built-in's file once read, on a worker thread: `ui.ownfolders`)."""
         from companion.games.pad.template import to_data
-        from companion.games.pad.templates import load
+        from ui.ownfolders import folders
 
-        found = load(user_file=App.get_running_app().settings.user_file).get(ADHOC)
+        catalogue = folders().templates
+        found = catalogue.get(ADHOC) if catalogue is not None else None
         return to_data(found) if found is not None else dict(ADHOC_DATA)
+
+    def templates_read(self) -> None:
+        """The templates and presets have been read (the built-ins, then the table's
+        own): the default is the file's, and the template's clock is known."""
+        if self.manager is None or self.manager.current != self.name:
+            return
+        before = self.template, self.clock_preset()
+        if not getattr(self, "chose", False):
+            self.template = self.default_template()
+        if (self.template, self.clock_preset()) != before:  # else the page is right
+            self.refresh()
 
     def range(self) -> tuple[int, int]:
         players = (self.template or {}).get("players") or {}
@@ -296,6 +313,7 @@ class PadSetupScreen(Screen):
 
     def chosen(self, template: dict[str, Any]) -> None:
         self.template = template
+        self.chose = True
         self.with_clock = True
         self.refresh()
 
