@@ -25,7 +25,7 @@ from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, open_dialog
 from ui.screens.clock import moment
 from ui.screens.game_parts import link_seats
-from ui.widgets.basics import Tap, Text, follow_width
+from ui.widgets.basics import Tap, Text, find, follow_height, follow_width
 from ui.widgets.charts import PALETTE, player_rgba
 from ui.widgets.components import option_button, seat_row, setup_page
 from ui.widgets.roster_picker import pick_players
@@ -35,6 +35,7 @@ DEFAULT_PRESET = "chess-5m-3s"  # offered first when it is there (else the first
 SEATS_SHARE = 0.74  # of the width: the seats' two columns (the options the rest)
 DRAW_STEPS = 14  # seats lit in turn before the draw stops on one
 DRAW_STEP_S = 0.07
+SEAT_ROW = theme.ROW  # px at 800x480: a seat's row, its name in capitals of 20 px
 
 
 def presets() -> list[Any]:
@@ -110,27 +111,16 @@ class ClockSetupScreen(Screen):
                                     start_disabled=preset is None,
                                     note=app.tr("clockui.first_is", name=first),
                                     split=SEATS_SHARE)
-        rows = []
-        for i, player in enumerate(self.players):
-            # the seat's colour; a tap makes it the start player (marked on it)
-            chosen = i in (self.first, self.lit)
-            chip = follow_width(Tap(app.tr("clockui.first_short") if chosen else "",
-                                    size=theme.SIZE_SMALL, bold=True,
-                                    tid=f"clocksetup.first.{i}",
-                                    background=self._rgba(player)), theme.MIN_TOUCH + 16)
-            chip.bind(on_release=lambda _b, k=i: self.choose_first(k))
-            rows.append(seat_row(i, player["name"], self.edit_name, self.remove_player,
-                                 len(self.players) > 1, middle=[chip]))
         # two columns of four seats, the free ones kept: a seat added takes its place
-        # and nothing on screen moves under the finger
-        grid = GridLayout(cols=2, spacing=dp(theme.SPACE_XS), size_hint_y=None,
-                          row_force_default=True,
-                          row_default_height=theme.touch(theme.MIN_TOUCH))
-        grid.height = MAX_SEATS // 2 * (theme.touch(theme.MIN_TOUCH) + dp(theme.SPACE_XS))
-        for row in rows:
-            grid.add_widget(row)
-        for _ in range(MAX_SEATS - len(rows)):
-            grid.add_widget(Widget())
+        # and nothing on screen moves under the finger. Kivy's grid lays the rows out
+        # at the height each row follows (the app's scale), never over each other.
+        grid = GridLayout(cols=2, rows=MAX_SEATS // 2, spacing=dp(theme.SPACE_XS),
+                          size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for i, player in enumerate(self.players):
+            grid.add_widget(self._seat(i, player))
+        for _ in range(MAX_SEATS - len(self.players)):
+            grid.add_widget(follow_height(Widget(), theme.touch(SEAT_ROW)))
         seats.add_widget(grid)
         seats.add_widget(Widget())
         bar = self.root_box.header_bar
@@ -156,6 +146,22 @@ class ClockSetupScreen(Screen):
                                              selected=beside is not None))
         options.add_widget(Text(app.tr("clockui.setup_hint"), size=theme.SIZE_SMALL,
                                 color=theme.MUTED, tid="clocksetup.hint", valign="top"))
+
+    def _seat(self, i: int, player: dict[str, Any]) -> Any:
+        """A seat's row: its number, the name (tap: type another), its colour (tap:
+        this seat starts, marked on it) and × (the seat taken away)."""
+        app = App.get_running_app()
+        chosen = i in (self.first, self.lit)
+        chip = follow_width(Tap(app.tr("clockui.first_short") if chosen else "",
+                                size=theme.SIZE_SMALL, bold=True,
+                                tid=f"clocksetup.first.{i}",
+                                background=self._rgba(player)), theme.MIN_TOUCH + 8)
+        chip.bind(on_release=lambda _b, k=i: self.choose_first(k))
+        row = seat_row(i, player["name"], self.edit_name, self.remove_player,
+                       len(self.players) > 1, middle=[chip], name_size=theme.SIZE_ACT,
+                       height=SEAT_ROW)
+        find(row, f"setup.name.{i}").acted_on = True  # read from every seat
+        return row
 
     @staticmethod
     def _rgba(player: dict[str, Any]) -> theme.Rgba:
