@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from tests import screen_audit
+from tests.test_ui_clock import bank, fake, later, set_up  # noqa: F401  (fake: a fixture)
 from tests.uidriver import Driver
 
 pytestmark = pytest.mark.ui
@@ -37,8 +38,8 @@ def eight_seats(ui: Driver) -> None:
 
 
 @pytest.mark.parametrize("size", sorted(SIZES))
-def test_eight_seats_each_with_its_own_name_colour_and_remove(launch: Any,
-                                                              size: str) -> None:
+def test_eight_seats_each_with_its_own_name_colour_and_remove(
+        launch: Any, fake: Any, size: str) -> None:  # noqa: F811  (the fixture imported above)
     ui = launch(language="en")
     ui.resize(*SIZES[size])
     try:
@@ -73,3 +74,72 @@ def test_eight_seats_each_with_its_own_name_colour_and_remove(launch: Any,
         ui.screenshot(f"clock-setup-started-{size}")
     finally:
         ui.resize(800, 480)
+
+
+def far_from_overtime(rgba: Any) -> bool:
+    """Not to be taken for the play screen's overtime red (theme.DANGER) at a glance:
+    more than 0.3 apart in RGB (the palette's red is 0.2 from it, its orange 0.4)."""
+    from ui import theme
+
+    return sum((a - b) ** 2 for a, b in zip(rgba[:3], theme.DANGER[:3], strict=True)) > 0.09
+
+
+def chips(ui: Driver, seats: int) -> list[tuple[float, ...]]:
+    return [tuple(round(c, 3) for c in ui.find(f"clocksetup.first.{i}")._fill)
+            for i in range(seats)]
+
+
+def test_eight_guests_take_eight_colours_none_like_overtime(launch: Any) -> None:
+    from ui import theme
+
+    ui = launch(language="en")
+    ui.resize(1280, 720)
+    try:
+        eight_seats(ui)
+        shown = chips(ui, 8)
+        assert len(set(shown)) == 8, shown
+        assert tuple(theme.FALLBACK_COLOUR) not in shown
+        assert all(far_from_overtime(c) for c in shown), shown
+    finally:
+        ui.resize(800, 480)
+
+
+def test_a_score_pad_game_s_players_keep_one_colour_each_from_set_up_to_play(
+        launch: Any, fake: Any) -> None:  # noqa: F811  (the fixture imported above)
+    """The score pad's Clock button hands its players over (`pad.play.start_clock`), a
+    guest without a colour among them: each seat shows one colour of its own in the
+    set-up, and the same one on the play screen."""
+    from ui import theme
+    from ui.screens.clock.play import seat_rgba
+
+    ui = launch(language="en")
+    setup = ui.app.root.get_screen("clock_setup")
+    setup.pending_players = [{"name": "Anne"}, {"name": "Bob", "colour": "#e58a2e"},
+                             {"name": "Chloé"}, {"name": "Dan"}]
+    ui.app.root.current = "clock_setup"
+    ui.pump(5)
+    shown = chips(ui, 4)
+    assert len(set(shown)) == 4, shown
+    assert tuple(theme.FALLBACK_COLOUR) not in shown  # no guest in grey
+    assert shown[1] == tuple(round(c, 3) for c in (229 / 255, 138 / 255, 46 / 255, 1))
+    assert all(far_from_overtime(c) for c in shown), shown
+    ui.tap("clocksetup.start")
+    assert ui.screen == "clock_play"
+    played = [tuple(round(c, 3) for c in seat_rgba(s.colour, i))
+              for i, s in enumerate(ui.app.session.state.seats)]
+    assert played == shown
+
+
+def test_a_seat_waiting_in_a_turn_timer_shows_the_turn_it_will_get(
+        launch: Any, fake: Any) -> None:  # noqa: F811  (the fixture imported above)
+    """60 s a turn: a seat waiting shows 1:00 (the turn it will get), never 0:00,
+    which reads as out of time; the seat playing shows its time running."""
+    ui = launch(language="en")
+    set_up(ui, "turn-60s", 3, first=0)
+    ui.tap("clocksetup.start")
+    assert ui.screen == "clock_play"
+    later(ui, fake, 20_000)
+    assert [bank(ui, i) for i in range(3)] == ["0:40", "1:00", "1:00"]
+    ui.tap("play.area")  # seat 1's turn ends after 20 s: seat 2 plays
+    later(ui, fake, 5_000)
+    assert [bank(ui, i) for i in range(3)] == ["1:00", "0:55", "1:00"]

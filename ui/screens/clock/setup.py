@@ -26,7 +26,7 @@ from ui.dialogs import Dialog, NameKeyboard, open_dialog
 from ui.screens.clock import moment
 from ui.screens.game_parts import link_seats
 from ui.widgets.basics import Tap, Text, find, follow_height, follow_width
-from ui.widgets.charts import PALETTE, player_rgba
+from ui.widgets.charts import PALETTE, hex_rgba
 from ui.widgets.components import option_button, seat_row, setup_page
 from ui.widgets.roster_picker import pick_players
 
@@ -36,6 +36,39 @@ SEATS_SHARE = 0.74  # of the width: the seats' two columns (the options the rest
 DRAW_STEPS = 14  # seats lit in turn before the draw stops on one
 DRAW_STEP_S = 0.07
 SEAT_ROW = theme.ROW  # px at 800x480: a seat's row, its name in capitals of 20 px
+
+
+def near_overtime(code: str) -> bool:
+    """A colour a table would take for the clock's overtime red (`theme.DANGER`, the
+    play screen's fill once a seat's time is up): the palette's red."""
+    rgba = hex_rgba(code)
+    return sum((a - b) ** 2 for a, b in zip(rgba[:3], theme.DANGER[:3], strict=True)) < 0.09
+
+
+#: the colours a seat without one takes, in seat order: the players' palette, less
+#: what reads as overtime
+SEAT_COLOURS = tuple(code for code in PALETTE if not near_overtime(code))
+
+
+def coloured(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every seat in a colour of its own, written in the seat, so the set-up and the
+    play screen show the same one: a seat without a colour (a guest, a score pad
+    game's player, a roster player who chose none) takes its roster colour by number
+    if no other seat shows it, else the first seat colour no other seat shows. A
+    colour a player chose is kept."""
+    used = {p["colour"] for p in players if p.get("colour")}
+    out = []
+    for player in players:
+        if not player.get("colour"):
+            rid = player.get("roster_id")
+            by_number = PALETTE[(rid - 1) % len(PALETTE)] if isinstance(rid, int) else ""
+            wanted = [by_number] if by_number and not near_overtime(by_number) else []
+            code = next((c for c in (*wanted, *SEAT_COLOURS) if c not in used),
+                        SEAT_COLOURS[len(out) % len(SEAT_COLOURS)])
+            player = {**player, "colour": code}
+            used.add(code)
+        out.append(player)
+    return out
 
 
 def presets() -> list[Any]:
@@ -79,7 +112,7 @@ class ClockSetupScreen(Screen):
         pending = getattr(self, "pending_players", None)
         self.pending_players = None
         if pending:
-            self.players = [dict(p) for p in pending][:MAX_SEATS]
+            self.players = coloured([dict(p) for p in pending][:MAX_SEATS])
         elif not self.players:
             for i in range(2):
                 self.players.append(self._guest(i))
@@ -96,9 +129,7 @@ class ClockSetupScreen(Screen):
         names = {p["name"] for p in self.players}
         while app.tr("core.ui.player_n", n=n) in names:
             n += 1
-        used = {p.get("colour") for p in self.players}
-        colour = next((c for c in PALETTE if c not in used), PALETTE[index % len(PALETTE)])
-        return {"name": app.tr("core.ui.player_n", n=n), "colour": colour}
+        return coloured([*self.players, {"name": app.tr("core.ui.player_n", n=n)}])[-1]
 
     # -- the page -------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -165,7 +196,7 @@ class ClockSetupScreen(Screen):
 
     @staticmethod
     def _rgba(player: dict[str, Any]) -> theme.Rgba:
-        return player_rgba(player.get("roster_id"), player.get("colour", ""))
+        return hex_rgba(player.get("colour", ""))
 
     # -- edits ----------------------------------------------------------------------------
     def add_player(self) -> None:
@@ -193,15 +224,14 @@ class ClockSetupScreen(Screen):
                                  self.players[index]["name"], done))
 
     def picked(self, players: list[dict[str, Any]]) -> None:
-        """Roster players in seat order, each in the colour the roster gives."""
+        """Roster players in seat order, each in the colour the roster gives (one of
+        their own when it gives none: `coloured`)."""
         app = App.get_running_app()
         chosen = []
         for entry in players:
             colour = roster.get(app.journal, entry["roster_id"]).colour
-            rgba = player_rgba(entry["roster_id"], colour)
-            code = colour or "#%02x%02x%02x" % tuple(round(c * 255) for c in rgba[:3])  # noqa: UP031
-            chosen.append({**entry, "colour": code})
-        self.players = chosen
+            chosen.append({**entry, "colour": colour or ""})
+        self.players = coloured(chosen)
         self.first = None
         self.refresh()
 
@@ -221,12 +251,9 @@ class ClockSetupScreen(Screen):
             record = next(r for r in self.pad_games() if r.id == self.pad_game)
             players = [p for p in record.setup.get("players", []) if isinstance(p, dict)]
             if players:
-                self.players = []
-                for p in players[:MAX_SEATS]:
-                    entry = {k: p[k] for k in ("name", "colour", "roster_id") if k in p}
-                    if not entry.get("colour"):
-                        entry["colour"] = self._guest(len(self.players))["colour"]
-                    self.players.append(entry)
+                self.players = coloured([
+                    {k: p[k] for k in ("name", "colour", "roster_id") if k in p}
+                    for p in players[:MAX_SEATS]])
                 self.first = None
         self.refresh()
 
