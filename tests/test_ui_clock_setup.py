@@ -5,6 +5,7 @@ player chosen by a tap on a seat's colour (issue 46)."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -143,3 +144,60 @@ def test_a_seat_waiting_in_a_turn_timer_shows_the_turn_it_will_get(
     ui.tap("play.area")  # seat 1's turn ends after 20 s: seat 2 plays
     later(ui, fake, 5_000)
     assert [bank(ui, i) for i in range(3)] == ["1:00", "0:55", "1:00"]
+
+
+def test_every_custom_clock_offered_is_a_preset_the_reader_takes() -> None:
+    """Each step of each mode, with each extra, makes preset data that
+    `params.read_preset` (the preset files' own reader) takes without a problem."""
+    from companion.games.clock.params import read_preset
+    from ui.screens.clock import custom
+
+    for mode, steps in (("bank", custom.BANK_MIN), ("turn", custom.TURN_S)):
+        for time in range(len(steps)):
+            for extra in custom.EXTRAS if mode == "bank" else ("none",):
+                for extra_s in range(len(custom.EXTRA_S)):
+                    choice = custom.Choice(mode, time, extra, extra_s)
+                    read = read_preset(custom.custom_data(choice, "x"))
+                    assert read.params is not None, (choice, read.problems)
+                    assert read.params.time_ms == choice.seconds * 1000
+
+
+def test_a_custom_clock_in_a_few_taps_used_then_saved_as_the_table_s_own(
+        launch: Any, fake: Any, tmp_path: Path,  # noqa: F811  (the fixture imported above)
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from companion.games.clock.presets import own_dir
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))  # the preset saved stays here
+    ui = launch(language="en")
+    ui.tap("home.game.clock")
+    ui.tap("clocksetup.preset")
+    ui.tap("clockpresets.custom")
+    assert ui.dialog == "clockcustom"
+    assert ui.text("clockcustom.summary") == "10 min + 5 s"
+    ui.tap("clockcustom.time.plus")
+    ui.tap("clockcustom.time.plus")  # 10, 15, 20 min
+    ui.tap("clockcustom.extra.none")
+    assert ui.text("clockcustom.summary") == "20 min each"
+    ui.screenshot("clock-custom-800x480")
+    ui.tap("clockcustom.use")
+    assert ui.dialog is None
+    assert ui.text("clocksetup.preset") == "20 min each"
+    # the table's own: 45 s per turn, saved beside the config file, offered among presets
+    ui.tap("clocksetup.preset")
+    ui.tap("clockpresets.custom")
+    ui.tap("clockcustom.mode.turn")
+    ui.tap("clockcustom.time.minus")  # 60 s, then 45 s
+    assert ui.find("clockcustom.extra.increment").disabled
+    assert ui.text("clockcustom.summary") == "45 s per turn"
+    ui.tap("clockcustom.save")
+    assert ui.dialog is None
+    saved = own_dir(ui.app.settings.user_file) / "own-turn-45s.yaml"
+    assert saved.is_file()
+    assert ui.text("clocksetup.preset") == "45 s per turn"
+    ui.tap("clocksetup.preset")
+    assert ui.text("clockpresets.own-turn-45s") == "45 s per turn"
+    ui.tap("clockpresets.cancel")
+    ui.tap("clocksetup.start")
+    assert ui.screen == "clock_play"
+    params = ui.app.session.state.params
+    assert (params.mode, params.time_ms) == ("turn", 45_000)

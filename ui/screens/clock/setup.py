@@ -89,6 +89,7 @@ class ClockSetupScreen(Screen):
         self.preset_id: str | None = None
         self.first: int | None = None  # the start player's seat, once drawn or chosen
         self.pad_game: int | None = None  # the score pad game the clock runs beside
+        self.custom: Any = None  # a clock of the table's own, made here and not saved
         self._drawing: Any = None
         self.lit: int | None = None  # the seat lit during a draw
 
@@ -99,6 +100,8 @@ class ClockSetupScreen(Screen):
     def preset(self) -> Any:
         choices = self.choices
         wanted = self.preset_id or DEFAULT_PRESET
+        if self.custom is not None and wanted == self.custom.id:
+            return self.custom
         for p in choices:
             if p.id == wanted:
                 return p
@@ -313,10 +316,27 @@ class ClockSetupScreen(Screen):
         dialog = Dialog(app.tr("clockui.preset_title"), "clockpresets")
         items = [(self.title(p), f"clockpresets.{p.id}", lambda p=p: self._pick(dialog, p.id))
                  for p in self.choices]
+        items.append((app.tr("clockui.custom.open"), "clockpresets.custom",
+                      lambda: self._custom(dialog)))
         items.append((app.tr("core.ui.cancel"), "clockpresets.cancel", dialog.dismiss))
         dialog.buttons(items, cols=3)
         dialog.default = dialog.dismiss
         open_dialog(dialog)
+
+    def _custom(self, dialog: Dialog) -> None:
+        from ui.screens.clock.custom import custom_dialog
+
+        dialog.dismiss()
+
+        def use(preset: Any) -> None:
+            self.custom, self.preset_id = preset, preset.id
+            self.refresh()
+
+        def saved(preset_id: str) -> None:
+            self.custom, self.preset_id = None, preset_id
+            self.refresh()
+
+        custom_dialog(use, saved, App.get_running_app().settings.user_file)
 
     def _pick(self, dialog: Dialog, preset_id: str) -> None:
         dialog.dismiss()
