@@ -201,3 +201,96 @@ def test_a_custom_clock_in_a_few_taps_used_then_saved_as_the_table_s_own(
     assert ui.screen == "clock_play"
     params = ui.app.session.state.params
     assert (params.mode, params.time_ms) == ("turn", 45_000)
+
+
+PANEL_CHILD = r"""
+import sys
+from tests.helpers.app_child import RESULT as result, run_app
+
+
+def panel_touch(x, y):
+    # as the panel's driver reports a touch: in the panel's own axes, which Kivy
+    # turns by Window.rotation (tests/test_ui_rotation.py)
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+    from kivy.tests.common import UnitTestTouch
+
+    w, h = Window._get_effective_size()
+    nx, ny = {90: (1 - y / w, x / h), 270: (y / w, 1 - x / h)}[Window.rotation]
+    touch = UnitTestTouch(0, 0)
+    touch.sx, touch.sy = nx, ny
+    touch.touch_down()
+    EventLoop.idle()
+    touch.touch_up()
+    for _ in range(8):
+        EventLoop.idle()
+
+
+def shown(app, tid):
+    # the widget once on screen and laid out: the same place two frames running
+    from kivy.base import EventLoop
+    from ui.widgets.basics import find
+
+    places = []
+    for _ in range(400):
+        EventLoop.idle()
+        widget = find(app.root.current_screen, tid)
+        if widget is None or widget.get_root_window() is None:
+            continue
+        places.append((tuple(widget.to_window(*widget.center)), tuple(widget.size)))
+        if len(places) > 2 and places[-1] == places[-2] == places[-3]:
+            return widget
+    raise AssertionError(f"{tid} never shown")
+
+
+def tap(app, tid):
+    widget = shown(app, tid)
+    panel_touch(*widget.to_window(*widget.center))
+
+
+def check(app):
+    from kivy.core.window import Window
+    from tests import screen_audit
+    from ui.widgets.basics import find
+
+    tap(app, "home.game.clock")
+    result["screen"] = app.root.current
+    for seat in range(2, 8):
+        tap(app, "clocksetup.add")
+        shown(app, f"setup.name.{seat}")
+    tap(app, "clocksetup.first.4")
+    shown(app, "clocksetup.first.4")
+    screen = app.root.get_screen("clock_setup")
+    result["names"] = [find(screen, f"setup.name.{i}").text for i in range(8)
+                       if find(screen, f"setup.name.{i}") is not None]
+    result["note"] = find(screen, "clocksetup.note").text
+    result["found"] = [v.widget + " " + v.what for v in
+                       screen_audit.audit(screen, "clock_setup", "en", app.scale)]
+    result["size"] = list(Window.size)
+    app.stop()
+
+
+sys.exit(run_app(check, sys.argv[1:]))
+"""
+
+
+@pytest.mark.parametrize("rotation", [90, 270])
+def test_on_touch_display_2_turned_panel_touches_set_up_eight_seats(
+        tmp_path: Path, rotation: int) -> None:
+    """The real app on a 720x1280 panel at `display.rotation` 90 or 270, touched in
+    the panel's own axes: Add six times makes eight seats, each its own row, and a
+    touch on seat 5's colour makes it the start player."""
+    import json
+
+    from tests.helpers.app_child import run_child
+
+    cfg = tmp_path / "config.yaml"
+    cfg.write_text(json.dumps({"display": {"width": 720, "height": 1280,
+                                           "rotation": rotation}}))  # JSON is YAML
+    result = run_child(PANEL_CHILD, ["--config", str(cfg), "--data-dir",
+                                     str(tmp_path / "data")], tmp_path, tmp_path / "kivy")
+    assert result["size"] == [1280, 720]
+    assert result["screen"] == "clock_setup"
+    assert result["names"] == [f"Player {i}" for i in range(1, 9)]
+    assert result["note"] == "Starts: Player 5"
+    assert result["found"] == []  # the audit: no control over another or the header
