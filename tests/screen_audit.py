@@ -25,6 +25,12 @@ window is held to the same proportions):
 - touch: a widget that takes touches (Kivy's ButtonBehavior, toggles, sliders,
   switches, text inputs) under 48 px in either direction, or covered by another one
   at its middle (a finger meant for it lands on the other).
+- overlaps: two controls (widgets that take touches, shown and on screen, neither
+  inside the other) drawn over each other by more than `OVERLAP` px both ways, or a
+  control outside the screen's header drawn over the header (`header` in
+  ui/widgets/components.py: a bar with a `back_button`). A control in a list that
+  scrolls counts only where the list shows it. Issue 46: the clock set-up's rows
+  drawn over each other at 1280x720, its Add over seat 2's colour.
 - contrast: text colour against the nearest opaque background under 4.5:1 (WCAG 2
   relative luminance). The background is found by walking from the label up to the
   window: each widget's canvas (and canvas.before) colours that fill a rectangle under
@@ -53,6 +59,9 @@ MIN_ACT_CAP = 20.0  # px, cap height of what the table acts on
 CAP_HEIGHT = 0.72  # cap height / font size (DejaVu Sans 0.73, Roboto 0.71)
 MIN_TOUCH = 48.0  # px, both directions
 MIN_CONTRAST = 4.5  # WCAG AA
+#: px (at 800x480) two controls may share before they overlap: rounded corners and a
+#: layout's rounding, never a finger's width
+OVERLAP = 2.0
 
 #: key figures, as (screen, test id) patterns: the numbers and the sentence a turn
 #: depends on (the screen is the one shown, or behind the dialog)
@@ -355,6 +364,74 @@ def covering(root: Any, target: Any) -> Any:
     return top
 
 
+def _visible_box(widget: Any) -> tuple[float, float, float, float] | None:
+    """Where `widget` shows, in window pixels: its box cut to the window and to every
+    list that scrolls it (None if none of it shows)."""
+    from kivy.core.window import Window
+    from kivy.uix.scrollview import ScrollView
+
+    x0, y0, x1, y1 = _box(widget)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, Window.width), min(y1, Window.height)
+    node = widget.parent
+    while node is not None and node is not Window:
+        if isinstance(node, ScrollView):
+            sx0, sy0, sx1, sy1 = _box(node)
+            x0, y0, x1, y1 = max(x0, sx0), max(y0, sy0), min(x1, sx1), min(y1, sy1)
+        node = node.parent
+    return (x0, y0, x1, y1) if x1 - x0 > 1 and y1 - y0 > 1 else None
+
+
+def _shared(a: tuple[float, ...], b: tuple[float, ...]) -> tuple[float, float]:
+    """How far two boxes share ground, across and up (either <= 0: they do not)."""
+    return min(a[2], b[2]) - max(a[0], b[0]), min(a[3], b[3]) - max(a[1], b[1])
+
+
+def _inside(widget: Any, outer: Any) -> bool:
+    from kivy.core.window import Window
+
+    node = widget.parent
+    while node is not None and node is not Window:
+        if node is outer:
+            return True
+        node = node.parent
+    return False
+
+
+def overlaps(root: Any, screen: str, scale: float = 1.0) -> list[Violation]:
+    """Controls drawn over each other, or over the header they are not part of."""
+    tolerance = OVERLAP * scale
+    controls = []
+    headers = []
+    for widget in root.walk(restrict=True):
+        if not _shown(widget):
+            continue
+        if getattr(widget, "back_button", None) is not None:  # `components.header`
+            headers.append(widget)
+        if _takes_touches(widget):
+            box = _visible_box(widget)
+            if box is not None:
+                controls.append((widget, box))
+    found = []
+    for i, (a, box_a) in enumerate(controls):
+        for b, box_b in controls[i + 1:]:
+            if _inside(a, b) or _inside(b, a):
+                continue  # a button in a button: the inner one gets the touch
+            across, up = _shared(box_a, box_b)
+            if across > tolerance and up > tolerance:
+                found.append(Violation(screen, name_of(a), f"overlaps {name_of(b)} by "
+                                                           f"{across:.0f}x{up:.0f} px"))
+    for bar in headers:
+        bar_box = _box(bar)
+        for widget, box in controls:
+            if _inside(widget, bar):
+                continue
+            across, up = _shared(box, bar_box)
+            if across > tolerance and up > tolerance:
+                found.append(Violation(screen, name_of(widget),
+                                       f"overlaps the header by {across:.0f}x{up:.0f} px"))
+    return found
+
+
 def name_of(widget: Any) -> str:
     tid = getattr(widget, "tid", "")
     if tid:
@@ -448,7 +525,7 @@ def audit(root: Any, screen: str, language: str, scale: float = 1.0,
             words = english_words(text)
             if words:
                 report(widget, f"English in French: {', '.join(words)}")
-    return found
+    return found + overlaps(root, screen, scale)
 
 
 def outside_dialog(dialog: Any, screen: str) -> list[Violation]:

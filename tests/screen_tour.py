@@ -635,6 +635,8 @@ CLOCK = Journey("clock", (
     S("clock_setup", "screen:clock_setup", tap("home.game.clock")),
     S("clock_dialog_presets", "dialog:clockpresets", tap("clocksetup.preset"),
       leave=(tap("clockpresets.chess-5m-3s"),)),
+    S("clock_dialog_custom", "dialog:clockcustom", tap("clocksetup.preset"),
+      tap("clockpresets.custom"), leave=CLOSE),
     S("clock_setup_eight", "screen:clock_setup", until_has("setup.name.7", "clocksetup.add"),
       tap("clocksetup.first.2")),
     S("clock_play", "screen:clock_play", tap("clocksetup.start")),

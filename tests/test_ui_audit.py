@@ -32,6 +32,7 @@ MEETS_TODAY: dict[str, frozenset[str]] = {
     "key figure": EVERY_STEP,
     "acted-on text": EVERY_STEP,
     "moved": EVERY_STEP,
+    "overlaps": EVERY_STEP,
 }
 
 
@@ -145,3 +146,55 @@ def test_the_new_treasure_dialog_hides_no_tile_on_larger_screens(window: None,
              if v.screen == "evil_dialog_place" and v.what.startswith(("touch", "does not"))]
     assert not found, "\n".join(found)
     assert not outside, f"buttons outside the dialog's body: {outside}"
+
+
+def test_the_audit_sees_controls_drawn_over_each_other_and_over_the_header(
+        window: None) -> None:
+    """Two buttons laid over each other, and a button over a header: each is found,
+    while a button inside another and two buttons side by side are not."""
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.floatlayout import FloatLayout
+    from kivy.uix.widget import Widget
+
+    from ui.widgets.basics import Tap
+
+    root = FloatLayout(size=(800, 480))
+    bar = BoxLayout(size_hint=(None, None), pos=(0, 424), size=(800, 56))
+    bar.back_button = Tap("Back", tid="back")  # as `components.header` marks its bar
+    bar.add_widget(bar.back_button)
+    bar.add_widget(Widget())
+    root.add_widget(bar)
+    places = {"a": (10, 100), "b": (60, 120), "c": (300, 100), "d": (420, 100),
+              "e": (600, 400)}
+    taps = {tid: Tap(tid, tid=tid, size_hint=(None, None), pos=pos, width=110, height=60)
+            for tid, pos in places.items()}
+    for tap in taps.values():
+        root.add_widget(tap)
+    taps["c"].add_widget(Tap("f", tid="f", size_hint=(None, None), pos=(310, 110),
+                             width=60, height=48))
+    found = {f"{v.widget} {v.what.split(' by ')[0]}"
+             for v in screen_audit.overlaps(root, "made")}
+    assert found == {"a overlaps b", "e overlaps the header"}
+
+
+@pytest.mark.parametrize("size", ["800x480", "1280x720"])
+def test_the_clock_set_up_for_eight_has_no_control_over_another(window: None,
+                                                                 size: str) -> None:
+    """Issue 46: at 1280x720 (Touch Display 2 turned) the set-up's seat rows were drawn
+    over each other and over the header, its Add over seat 2's colour."""
+    from kivy.core.window import Window
+
+    auditor = screen_audit.Auditor("en")
+    steps = [step.name for step in screen_tour.CLOCK.steps]
+    journey = screen_tour.Journey("clock", screen_tour.CLOCK.steps[
+        :steps.index("clock_setup_eight") + 1])
+    try:
+        result = screen_tour.run("en", size, out=None, capture=auditor, journeys=[journey])
+    finally:
+        Window.size = (800, 480)
+    assert not result.failures
+    assert "clock_setup_eight" in result.pictures
+    found = [f"{v.screen}/{v.widget}/{v.what}" for v in auditor.violations
+             if v.screen.startswith("clock_setup")
+             and v.what.startswith(("overlaps", "touch", "does not"))]
+    assert not found, "\n".join(found)

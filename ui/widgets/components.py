@@ -87,13 +87,14 @@ def setup_page(root: BoxLayout, title: str, on_start: Callable[[], Any], *,
 
 def seat_row(index: int, name: str, on_name: Callable[[int], Any],
              on_remove: Callable[[int], Any] | None, removable: bool,
-             middle: Sequence[Widget] = ()) -> BoxLayout:
+             middle: Sequence[Widget] = (), name_size: float = theme.SIZE_BUTTON,
+             height: float = theme.MIN_TOUCH) -> BoxLayout:
     """One seat of a setup: its number, the name (tap to change it), `middle` (an
     agent...), and × to take the seat away. Tags `setup.name.<i>`, `setup.remove.<i>`."""
-    row = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), theme.touch(theme.MIN_TOUCH))
+    row = follow_height(BoxLayout(spacing=dp(theme.SPACE_XS)), theme.touch(height))
     row.add_widget(follow_width(Text(f"{index + 1}", size=theme.SIZE_BODY, halign="center",
                                      color=theme.MUTED, tid=f"setup.seat.{index}"), 28))
-    name_tap = Tap(name, size=theme.SIZE_BUTTON, tid=f"setup.name.{index}", shorten=True,
+    name_tap = Tap(name, size=name_size, tid=f"setup.name.{index}", shorten=True,
                    shorten_from="right")
     name_tap.bind(on_release=lambda _b: on_name(index))
     row.add_widget(name_tap)

@@ -547,6 +547,11 @@ class ClockPlayScreen(PlayScreen):
                 figure = elapsed_text(s.remaining_ms)
             elif view.mode in ("sand", "phase"):
                 figure = elapsed_text(s.total_ms)
+            elif view.mode == "turn" and s.index != view.active:
+                # a seat waiting for its turn: the time that turn will give it (its carry
+                # and the turn's time, as `engine.begin_turn` adds), never a 0:00 that
+                # reads as out of time
+                figure = clock_text(s.remaining_ms + self.state.params.time_ms)
             else:
                 figure = clock_text(s.remaining_ms)
             note = app.tr("clockui.out") if s.out else (

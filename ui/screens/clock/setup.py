@@ -25,8 +25,8 @@ from ui import theme
 from ui.dialogs import Dialog, NameKeyboard, open_dialog
 from ui.screens.clock import moment
 from ui.screens.game_parts import link_seats
-from ui.widgets.basics import Tap, Text, follow_width
-from ui.widgets.charts import PALETTE, player_rgba
+from ui.widgets.basics import Tap, Text, find, follow_height, follow_width
+from ui.widgets.charts import PALETTE, hex_rgba
 from ui.widgets.components import option_button, seat_row, setup_page
 from ui.widgets.roster_picker import pick_players
 
@@ -35,6 +35,40 @@ DEFAULT_PRESET = "chess-5m-3s"  # offered first when it is there (else the first
 SEATS_SHARE = 0.74  # of the width: the seats' two columns (the options the rest)
 DRAW_STEPS = 14  # seats lit in turn before the draw stops on one
 DRAW_STEP_S = 0.07
+SEAT_ROW = theme.ROW  # px at 800x480: a seat's row, its name in capitals of 20 px
+
+
+def near_overtime(code: str) -> bool:
+    """A colour a table would take for the clock's overtime red (`theme.DANGER`, the
+    play screen's fill once a seat's time is up): the palette's red."""
+    rgba = hex_rgba(code)
+    return sum((a - b) ** 2 for a, b in zip(rgba[:3], theme.DANGER[:3], strict=True)) < 0.09
+
+
+#: the colours a seat without one takes, in seat order: the players' palette, less
+#: what reads as overtime
+SEAT_COLOURS = tuple(code for code in PALETTE if not near_overtime(code))
+
+
+def coloured(players: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every seat in a colour of its own, written in the seat, so the set-up and the
+    play screen show the same one: a seat without a colour (a guest, a score pad
+    game's player, a roster player who chose none) takes its roster colour by number
+    if no other seat shows it, else the first seat colour no other seat shows. A
+    colour a player chose is kept."""
+    used = {p["colour"] for p in players if p.get("colour")}
+    out = []
+    for player in players:
+        if not player.get("colour"):
+            rid = player.get("roster_id")
+            by_number = PALETTE[(rid - 1) % len(PALETTE)] if isinstance(rid, int) else ""
+            wanted = [by_number] if by_number and not near_overtime(by_number) else []
+            code = next((c for c in (*wanted, *SEAT_COLOURS) if c not in used),
+                        SEAT_COLOURS[len(out) % len(SEAT_COLOURS)])
+            player = {**player, "colour": code}
+            used.add(code)
+        out.append(player)
+    return out
 
 
 def presets() -> list[Any]:
@@ -57,6 +91,7 @@ class ClockSetupScreen(Screen):
         self.preset_id: str | None = None
         self.first: int | None = None  # the start player's seat, once drawn or chosen
         self.pad_game: int | None = None  # the score pad game the clock runs beside
+        self.custom: Any = None  # a clock of the table's own, made here and not saved
         self._drawing: Any = None
         self.lit: int | None = None  # the seat lit during a draw
 
@@ -67,6 +102,8 @@ class ClockSetupScreen(Screen):
     def preset(self) -> Any:
         choices = self.choices
         wanted = self.preset_id or DEFAULT_PRESET
+        if self.custom is not None and wanted == self.custom.id:
+            return self.custom
         for p in choices:
             if p.id == wanted:
                 return p
@@ -80,7 +117,7 @@ class ClockSetupScreen(Screen):
         pending = getattr(self, "pending_players", None)
         self.pending_players = None
         if pending:
-            self.players = [dict(p) for p in pending][:MAX_SEATS]
+            self.players = coloured([dict(p) for p in pending][:MAX_SEATS])
         elif not self.players:
             for i in range(2):
                 self.players.append(self._guest(i))
@@ -115,9 +152,7 @@ class ClockSetupScreen(Screen):
         names = {p["name"] for p in self.players}
         while app.tr("core.ui.player_n", n=n) in names:
             n += 1
-        used = {p.get("colour") for p in self.players}
-        colour = next((c for c in PALETTE if c not in used), PALETTE[index % len(PALETTE)])
-        return {"name": app.tr("core.ui.player_n", n=n), "colour": colour}
+        return coloured([*self.players, {"name": app.tr("core.ui.player_n", n=n)}])[-1]
 
     # -- the page -------------------------------------------------------------------------
     def refresh(self) -> None:
@@ -130,27 +165,16 @@ class ClockSetupScreen(Screen):
                                     start_disabled=preset is None,
                                     note=app.tr("clockui.first_is", name=first),
                                     split=SEATS_SHARE)
-        rows = []
-        for i, player in enumerate(self.players):
-            # the seat's colour; a tap makes it the start player (marked on it)
-            chosen = i in (self.first, self.lit)
-            chip = follow_width(Tap(app.tr("clockui.first_short") if chosen else "",
-                                    size=theme.SIZE_SMALL, bold=True,
-                                    tid=f"clocksetup.first.{i}",
-                                    background=self._rgba(player)), theme.MIN_TOUCH + 16)
-            chip.bind(on_release=lambda _b, k=i: self.choose_first(k))
-            rows.append(seat_row(i, player["name"], self.edit_name, self.remove_player,
-                                 len(self.players) > 1, middle=[chip]))
         # two columns of four seats, the free ones kept: a seat added takes its place
-        # and nothing on screen moves under the finger
-        grid = GridLayout(cols=2, spacing=dp(theme.SPACE_XS), size_hint_y=None,
-                          row_force_default=True,
-                          row_default_height=theme.touch(theme.MIN_TOUCH))
-        grid.height = MAX_SEATS // 2 * (theme.touch(theme.MIN_TOUCH) + dp(theme.SPACE_XS))
-        for row in rows:
-            grid.add_widget(row)
-        for _ in range(MAX_SEATS - len(rows)):
-            grid.add_widget(Widget())
+        # and nothing on screen moves under the finger. Kivy's grid lays the rows out
+        # at the height each row follows (the app's scale), never over each other.
+        grid = GridLayout(cols=2, rows=MAX_SEATS // 2, spacing=dp(theme.SPACE_XS),
+                          size_hint_y=None)
+        grid.bind(minimum_height=grid.setter("height"))
+        for i, player in enumerate(self.players):
+            grid.add_widget(self._seat(i, player))
+        for _ in range(MAX_SEATS - len(self.players)):
+            grid.add_widget(follow_height(Widget(), theme.touch(SEAT_ROW)))
         seats.add_widget(grid)
         seats.add_widget(Widget())
         bar = self.root_box.header_bar
@@ -178,9 +202,25 @@ class ClockSetupScreen(Screen):
         options.add_widget(Text(app.tr("clockui.setup_hint"), size=theme.SIZE_SMALL,
                                 color=theme.MUTED, tid="clocksetup.hint", valign="top"))
 
+    def _seat(self, i: int, player: dict[str, Any]) -> Any:
+        """A seat's row: its number, the name (tap: type another), its colour (tap:
+        this seat starts, marked on it) and × (the seat taken away)."""
+        app = App.get_running_app()
+        chosen = i in (self.first, self.lit)
+        chip = follow_width(Tap(app.tr("clockui.first_short") if chosen else "",
+                                size=theme.SIZE_SMALL, bold=True,
+                                tid=f"clocksetup.first.{i}",
+                                background=self._rgba(player)), theme.MIN_TOUCH + 8)
+        chip.bind(on_release=lambda _b, k=i: self.choose_first(k))
+        row = seat_row(i, player["name"], self.edit_name, self.remove_player,
+                       len(self.players) > 1, middle=[chip], name_size=theme.SIZE_ACT,
+                       height=SEAT_ROW)
+        find(row, f"setup.name.{i}").acted_on = True  # read from every seat
+        return row
+
     @staticmethod
     def _rgba(player: dict[str, Any]) -> theme.Rgba:
-        return player_rgba(player.get("roster_id"), player.get("colour", ""))
+        return hex_rgba(player.get("colour", ""))
 
     # -- edits ----------------------------------------------------------------------------
     def add_player(self) -> None:
@@ -208,15 +248,14 @@ class ClockSetupScreen(Screen):
                                  self.players[index]["name"], done))
 
     def picked(self, players: list[dict[str, Any]]) -> None:
-        """Roster players in seat order, each in the colour the roster gives."""
+        """Roster players in seat order, each in the colour the roster gives (one of
+        their own when it gives none: `coloured`)."""
         app = App.get_running_app()
         chosen = []
         for entry in players:
             colour = roster.get(app.journal, entry["roster_id"]).colour
-            rgba = player_rgba(entry["roster_id"], colour)
-            code = colour or "#%02x%02x%02x" % tuple(round(c * 255) for c in rgba[:3])  # noqa: UP031
-            chosen.append({**entry, "colour": code})
-        self.players = chosen
+            chosen.append({**entry, "colour": colour or ""})
+        self.players = coloured(chosen)
         self.first = None
         self.refresh()
 
@@ -236,12 +275,9 @@ class ClockSetupScreen(Screen):
             record = next(r for r in self.pad_games() if r.id == self.pad_game)
             players = [p for p in record.setup.get("players", []) if isinstance(p, dict)]
             if players:
-                self.players = []
-                for p in players[:MAX_SEATS]:
-                    entry = {k: p[k] for k in ("name", "colour", "roster_id") if k in p}
-                    if not entry.get("colour"):
-                        entry["colour"] = self._guest(len(self.players))["colour"]
-                    self.players.append(entry)
+                self.players = coloured([
+                    {k: p[k] for k in ("name", "colour", "roster_id") if k in p}
+                    for p in players[:MAX_SEATS]])
                 self.first = None
         self.refresh()
 
@@ -304,6 +340,8 @@ class ClockSetupScreen(Screen):
         if self.loading():  # the table's own are still being read: said, not hidden
             items.append((app.tr("clockui.presets_loading"), "clockpresets.loading",
                           lambda: None))
+        items.append((app.tr("clockui.custom.open"), "clockpresets.custom",
+                      lambda: self._custom(dialog)))
         items.append((app.tr("core.ui.cancel"), "clockpresets.cancel", dialog.dismiss))
         dialog.buttons(items, cols=3)
         dialog.default = dialog.dismiss
@@ -314,6 +352,25 @@ class ClockSetupScreen(Screen):
         from ui.ownfolders import folders
 
         return bool(folders().loading)
+
+    def _custom(self, dialog: Dialog) -> None:
+        from ui.screens.clock.custom import custom_dialog
+
+        dialog.dismiss()
+
+        def use(preset: Any) -> None:
+            self.custom, self.preset_id = preset, preset.id
+            self.refresh()
+
+        def saved(preset: Any) -> None:
+            from ui.ownfolders import folders
+
+            # shown at once; the list has it once the folders are read again
+            self.custom, self.preset_id = preset, preset.id
+            folders().refresh(self.presets_read)
+            self.refresh()
+
+        custom_dialog(use, saved, App.get_running_app().settings.user_file)
 
     def _pick(self, dialog: Dialog, preset_id: str) -> None:
         dialog.dismiss()
