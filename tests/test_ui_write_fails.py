@@ -1,0 +1,179 @@
+"""Issue 44: a write that fails never takes the app down. The real app under Xvfb, its
+journal's writes failing with EROFS (the kernel's answer once it remounted a failing
+card read-only) and ENOSPC (a full card), injected by strace at the writer thread's
+system calls (`tests/helpers/faults.py` says why not a remount or a full tmpfs): the
+app stays up with one clear message, the screen shows what is on the card, and the
+write is tried again when it is next due or when the table asks, never from inside its
+own failure. Time on the clock is a fake monotonic clock the test moves."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.helpers.faults import failing_writes, on_writer, writer_threads
+from tests.helpers.writer import committed_actions
+from tests.test_ui_clock import FakeClock, journaled, set_up
+from tests.uidriver import Driver
+from ui.screens.clock.figures import clock_text
+
+pytestmark = pytest.mark.ui
+
+ERRORS = ["EROFS", "ENOSPC"]
+NOT_SAVED = "Not saved: the card cannot be written"
+
+
+@pytest.fixture
+def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeClock]:
+    from kivy.app import App
+
+    from ui.screens.clock import moment
+
+    clock = FakeClock()
+    monkeypatch.setattr(moment, "source", clock)
+    yield clock
+    app = App.get_running_app()  # (as tests/test_ui_clock.py's: no look left running)
+    screen = app.root.built("clock_play") if app is not None and app.root else None
+    if screen is not None:
+        screen._stop_looking()
+
+
+def card_fails(ui: Driver, error: str) -> Any:
+    """The card's writes fail with `error` while inside (the writer's threads)."""
+    writer = ui.app.writer
+    return failing_writes(writer_threads(writer), error, on_writer(writer))
+
+
+class Depth:
+    """How deep `look` and `send` nest: a failure path that re-enters the action that
+    failed nests them without end (issue 44: 109 times, then `RecursionError`). Drawn
+    again after its failure, the clock is looked at once more inside the look that
+    sent it (two looks deep), and that look sends nothing (one send deep)."""
+
+    def __init__(self, screen: Any, app: Any) -> None:
+        self.now = {"look": 0, "send": 0}
+        self.most = dict(self.now)
+        self.frames: list[int] = []
+        for owner, name in ((screen, "look"), (app, "send")):
+            setattr(owner, name, self._counted(name, getattr(owner, name)))
+
+    def _counted(self, name: str, call: Any) -> Any:
+        def counted(*args: Any, **kwargs: Any) -> Any:
+            self.now[name] += 1
+            self.most[name] = max(self.most[name], self.now[name])
+            self.frames.append(_stack_depth())
+            try:
+                return call(*args, **kwargs)
+            finally:
+                self.now[name] -= 1
+
+        return counted
+
+    def bounded(self) -> bool:
+        """No send inside a send, one look at most inside a look, and the stack far from Python's recursion limit
+        (pytest and a touch's dispatch are some 100 frames deep)."""
+        return self.most["look"] <= 2 and self.most["send"] == 1 and \
+            max(self.frames) < 200
+
+
+def _stack_depth() -> int:
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
+def later(ui: Driver, fake: FakeClock, ms: int) -> None:
+    """Time passes: the screen looks at the clock (as its interval would)."""
+    fake.ms += ms
+    ui.app.root.get_screen("clock_play").look()
+    ui.settle()
+    ui.pump(2)
+
+
+@pytest.mark.parametrize("error", ERRORS)
+def test_a_running_clock_whose_checkpoints_fail_keeps_counting_and_says_not_saved(
+        launch: Any, fake: FakeClock, error: str) -> None:
+    """The issue's case: `chess-5m-3s` (a checkpoint every 10 s) running when the card
+    fails. Ten checkpoints come due: each is tried once, when due, never from inside its
+    own failure (the call depth stays that of one look); the clock keeps counting on
+    screen with "not saved" said, no dialog over the turn area; once the card can be
+    written again the next checkpoint is saved and the line goes."""
+    ui = launch()
+    set_up(ui, "chess-5m-3s", 2)
+    ui.tap("clocksetup.start")
+    app = ui.app
+    screen = app.root.get_screen("clock_play")
+    path = app.journal.path
+    saved = committed_actions(path)
+    depth = Depth(screen, app)
+    tried: list[int] = []
+    submit = app.writer.submit
+    with card_fails(ui, error):
+        app.writer.submit = lambda job: (tried.append(fake.ms), submit(job))[1]
+        for n in range(1, 11):
+            later(ui, fake, 9_750)  # a look before it is due: nothing tried
+            assert len(tried) == n - 1
+            later(ui, fake, 250)
+            assert len(tried) == n  # one try each time it is due, none in between
+            assert ui.dialog is None  # the turn area stays within reach
+            assert ui.text("play.info") == NOT_SAVED
+            # counting on, from the Start on the card
+            assert ui.text("play.time") == clock_text(300_000 - n * 10_000)
+        app.writer.submit = submit
+    assert depth.bounded(), (depth.most, min(depth.frames), max(depth.frames))
+    assert committed_actions(path) == saved
+    assert journaled(ui) == ["Start"]  # the screen: what is on the card
+    later(ui, fake, 10_000)  # the card can be written: saved when next due
+    assert journaled(ui) == ["Start", "Checkpoint"]
+    assert committed_actions(path) == saved + 1
+    assert ui.text("play.info") != NOT_SAVED and ui.dialog is None
+
+
+@pytest.mark.parametrize("error", ERRORS)
+def test_a_zero_that_cannot_be_saved_is_tried_again_when_due_not_from_its_failure(
+        launch: Any, fake: FakeClock, error: str) -> None:
+    ui = launch()
+    set_up(ui, "chess-5m-3s", 2)
+    ui.tap("clocksetup.start")
+    app = ui.app
+    screen = app.root.get_screen("clock_play")
+    depth = Depth(screen, app)
+    with card_fails(ui, error):
+        later(ui, fake, 300_500)  # the bank ran out: the zero (and a checkpoint) due
+        assert ui.dialog is None and ui.text("play.info") == NOT_SAVED
+        assert "Zero" not in journaled(ui)
+        later(ui, fake, 1_000)  # not due again yet: nothing tried, still said
+        assert ui.text("play.info") == NOT_SAVED
+    assert depth.bounded(), (depth.most, min(depth.frames), max(depth.frames))
+    later(ui, fake, 10_000)
+    assert "Zero" in journaled(ui)
+    assert ui.text("play.info") != NOT_SAVED
+
+
+@pytest.mark.parametrize("error", ERRORS)
+def test_a_switch_that_cannot_be_saved_is_refused_with_one_message(
+        launch: Any, fake: FakeClock, error: str) -> None:
+    """The table's own tap: refused with the reason (a dialog, as any action that
+    cannot be saved), the turn stays where the card has it; tapped again once the card
+    can be written, it switches."""
+    ui = launch()
+    set_up(ui, "chess-5m-3s", 2)
+    ui.tap("clocksetup.start")
+    app = ui.app
+    depth = Depth(app.root.get_screen("clock_play"), app)
+    name = ui.text("play.name")
+    later(ui, fake, 4_000)
+    with card_fails(ui, error):
+        ui.tap("play.area")
+        assert ui.dialog == "error"
+        assert "Could not save" in ui.text("error.text")
+        assert ui.text("play.name") == name and journaled(ui) == ["Start"]
+        ui.tap("error.ok")
+        assert ui.dialog is None
+    assert depth.bounded(), (depth.most, min(depth.frames), max(depth.frames))
+    ui.tap("play.area")
+    assert journaled(ui) == ["Start", "Switch"] and ui.text("play.name") != name
