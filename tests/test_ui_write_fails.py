@@ -73,8 +73,8 @@ class Depth:
         return counted
 
     def bounded(self) -> bool:
-        """No send inside a send, one look at most inside a look, and the stack far from Python's recursion limit
-        (pytest and a touch's dispatch are some 100 frames deep)."""
+        """No send inside a send, one look at most inside a look, and the stack far
+        from Python's recursion limit (pytest and a touch's dispatch: some 100 frames)."""
         return self.most["look"] <= 2 and self.most["send"] == 1 and \
             max(self.frames) < 200
 
@@ -177,3 +177,137 @@ def test_a_switch_that_cannot_be_saved_is_refused_with_one_message(
     assert depth.bounded(), (depth.most, min(depth.frames), max(depth.frames))
     ui.tap("play.area")
     assert journaled(ui) == ["Start", "Switch"] and ui.text("play.name") != name
+
+
+# -- the table's own writes: each refused with one message, then saved once it can be ----
+def _rows(path: Any, table: str) -> int:
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:
+        return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+    finally:
+        db.close()
+
+
+@pytest.mark.usefixtures("instant_release")
+@pytest.mark.parametrize("slow", [False, True], ids=["fast-card", "slow-card"])
+@pytest.mark.parametrize("error", ERRORS)
+def test_a_score_pad_entry_that_cannot_be_saved_is_refused_then_saved(
+        launch: Any, monkeypatch: pytest.MonkeyPatch, error: str, slow: bool) -> None:
+    """Refused with one message, nothing of it shown, what was typed kept on its cell
+    for Enter again. `slow`: the card takes its time to sync, so the entry is drawn
+    while it syncs (`draw_early`) and taken back when the sync fails."""
+    from tests.helpers.writer import SyncGate
+    from tests.test_ui_pad_rounds import cell, key
+
+    ui = launch()
+    ui.tap("home.game.pad")
+    ui.tap("setup.start")
+    app = ui.app
+    path = app.journal.path
+    saved = committed_actions(path)
+    with card_fails(ui, error):
+        key(ui, "7")
+        if slow:
+            from ui import app as app_module
+
+            drawn: list[str] = []
+            draw = app.root.get_screen("pad_play").draw_early
+            monkeypatch.setattr(app.root.get_screen("pad_play"), "draw_early",
+                                lambda update: (draw(update),
+                                                drawn.append(ui.text("sheet.total.0"))))
+            # the tap waits (traced, the writer is slower) until only the sync is left
+            monkeypatch.setattr(app_module, "COMMIT_GRACE", 30.0)
+            gate = SyncGate(app.writer)
+            ui.tap("keypad.enter", settle=False)
+            assert drawn == ["7"]  # drawn while the card syncs
+            gate.open()  # the sync goes on, and fails
+            ui.settle()
+        else:
+            ui.tap("keypad.enter")
+        ui.pump(2)
+        assert ui.dialog == "error" and "Could not save" in ui.text("error.text")
+        assert ui.text(cell(ui, "1", 0)) == "" and committed_actions(path) == saved
+        ui.tap("error.ok")
+    assert ui.dialog is None
+    assert ui.text("keypad.typed") == "7"  # what was typed is kept: Enter again
+    assert ui.text("keypad.who").startswith("Player 1")
+    ui.tap("keypad.enter")
+    assert ui.dialog is None and ui.text(cell(ui, "1", 0)) == "7"
+    assert committed_actions(path) == saved + 1
+
+
+@pytest.mark.parametrize("error", ERRORS)
+def test_a_roll_and_its_snapshot_that_cannot_be_saved_are_refused_then_saved(
+        launch: Any, error: str) -> None:
+    """ROLL on Pr. Evil, a snapshot due with every action (`snapshot_every: 1`): the
+    roll and its snapshot are one commit, refused together, then saved together."""
+    from tests.test_ui_evil import new_game
+
+    ui = launch(seed=3, snapshot_every=1)
+    new_game(ui, minutes=55)
+    app = ui.app
+    path = app.journal.path
+    actions, snapshots = committed_actions(path), _rows(path, "snapshots")
+    with card_fails(ui, error):
+        ui.tap("play.roll")
+        assert ui.dialog == "error" and "Could not save" in ui.text("error.text")
+        assert ui.text("play.turn").startswith("Turn 1")
+        assert (committed_actions(path), _rows(path, "snapshots")) == (actions, snapshots)
+        ui.tap("error.ok")
+    ui.tap("play.roll")
+    assert ui.text("play.turn").startswith("Turn 2")
+    assert (committed_actions(path), _rows(path, "snapshots")) == (actions + 1,
+                                                                   snapshots + 1)
+
+
+@pytest.mark.parametrize("error", ERRORS)
+def test_a_setting_that_cannot_be_saved_is_refused_and_the_file_kept(
+        launch: Any, error: str) -> None:
+    from companion.settings import path_for
+
+    ui = launch()
+    app = ui.app
+    ui.tap("home.settings")
+    before = ui.text("settings.sound")
+    file = path_for(app.settings)
+    file.unlink(missing_ok=True)  # (this test process's own throw-away data folder)
+    kept = None
+    with card_fails(ui, error):
+        ui.tap("settings.sound")
+        assert ui.dialog == "error" and str(file) in ui.text("error.text")
+        assert ui.text("settings.sound") == before
+        assert (file.read_bytes() if file.exists() else None) == kept
+        ui.tap("error.ok")
+    ui.tap("settings.sound")
+    assert ui.dialog is None and ui.text("settings.sound") != before
+    assert "mute: true" in file.read_text()
+
+
+@pytest.mark.parametrize("error", ERRORS)
+def test_a_backup_that_cannot_be_written_is_said_and_leaves_no_file(
+        launch: Any, monkeypatch: pytest.MonkeyPatch, error: str) -> None:
+    """The backup's worker thread is the one whose writes fail (its copy of the
+    journal, the zip, the sync)."""
+    from pathlib import Path
+
+    from companion.night import backup
+    from tests.helpers.faults import on_this_thread
+
+    ui = launch()
+    folder = Path(ui.app.journal.path).parent
+    before = sorted(p.name for p in folder.iterdir())
+    create = backup.create
+    monkeypatch.setattr(backup, "create", on_this_thread(error)(create))
+    ui.tap("home.export")
+    ui.tap("export.backup")
+    assert ui.dialog == "error", ui.text("export.status")
+    assert ui.text("error.text").startswith("Could not write ")
+    assert "backup" in ui.text("error.text")
+    ui.tap("error.ok")
+    assert sorted(p.name for p in folder.iterdir()) == before
+    monkeypatch.setattr(backup, "create", create)
+    ui.tap("export.backup")
+    assert ui.dialog is None
+    assert len(list(folder.glob("*-backup-*.zip"))) == 1
