@@ -54,10 +54,10 @@ class Depth:
     sent it (two looks deep), and that look sends nothing (one send deep)."""
 
     def __init__(self, screen: Any, app: Any) -> None:
-        self.now = {"look": 0, "send": 0}
+        self.now = {"look": 0, "send": 0, "send_beside": 0}
         self.most = dict(self.now)
         self.frames: list[int] = []
-        for owner, name in ((screen, "look"), (app, "send")):
+        for owner, name in ((screen, "look"), (app, "send"), (app, "send_beside")):
             setattr(owner, name, self._counted(name, getattr(owner, name)))
 
     def _counted(self, name: str, call: Any) -> Any:
@@ -75,8 +75,8 @@ class Depth:
     def bounded(self) -> bool:
         """No send inside a send, one look at most inside a look, and the stack far
         from Python's recursion limit (pytest and a touch's dispatch: some 100 frames)."""
-        return self.most["look"] <= 2 and self.most["send"] == 1 and \
-            max(self.frames) < 200
+        return self.most["look"] <= 2 and self.most["send"] + self.most["send_beside"] == 1 \
+            and max(self.frames) < 200
 
 
 def _stack_depth() -> int:
@@ -311,3 +311,40 @@ def test_a_backup_that_cannot_be_written_is_said_and_leaves_no_file(
     ui.tap("export.backup")
     assert ui.dialog is None
     assert len(list(folder.glob("*-backup-*.zip"))) == 1
+
+
+@pytest.mark.parametrize("error", ERRORS)
+def test_a_clock_beside_the_score_pad_whose_checkpoints_fail_says_it_once(
+        launch: Any, fake: FakeClock, error: str) -> None:
+    """Held beside the sheet (its turn area not seen), the clock's failed checkpoint is
+    said once in a dialog; the next ones due are tried once each, and say nothing more
+    until one is saved."""
+    ui = launch()
+    ui.tap("home.game.pad")
+    ui.tap("setup.start")
+    ui.tap("play.home")
+    ui.tap("home.game.clock")
+    ui.tap("clocksetup.beside")
+    ui.tap("clocksetup.start")
+    ui.tap("play.sheet")
+    app = ui.app
+    assert ui.screen == "pad_play" and app.beside is not None
+    screen = app.root.get_screen("clock_play")
+    depth = Depth(screen, app)
+    opened: list[str] = []
+    open_dialog = app.open_dialog
+    app.open_dialog = lambda dialog: (opened.append(dialog.tid), open_dialog(dialog))[1]
+    with card_fails(ui, error):
+        for _ in range(3):
+            later(ui, fake, 10_000)
+            assert app.beside is not None and ui.screen == "pad_play"
+        assert opened == ["error"] and "Could not save" in ui.text("error.text")
+        ui.tap("error.ok")
+    assert depth.bounded(), (depth.most, min(depth.frames), max(depth.frames))
+    assert journaled_beside(app) == ["Start"]
+    later(ui, fake, 10_000)
+    assert journaled_beside(app) == ["Start", "Checkpoint"] and opened == ["error"]
+
+
+def journaled_beside(app: Any) -> list[str]:
+    return [type(s.command).__name__ for s in app.beside.steps]

@@ -435,13 +435,16 @@ class ClockPlayScreen(PlayScreen):
         holds, "not saved" is said on the turn area (no dialog over it: the table plays
         on), and it is tried again when a checkpoint is next due, at once if the table's
         own action is saved meanwhile; never from inside this failure (the app's
-        `_failing`). A tap's action is refused by the app in a dialog, as any other."""
+        `_failing`). Held beside the score pad's sheet, where the turn area is not seen,
+        the first such failure in a row is said by the app in a dialog. A tap's action
+        is refused by the app in a dialog, as any other."""
         if verb != "do" or not isinstance(command, (c.Checkpoint, c.Zero)):
             return False
+        first = self._retry_at is None
         self._retry_at = command.at + self.state.params.checkpoint_ms
         if self.session is not None:
             self._draw(clock_view(self.state, moment.now()))
-        return True
+        return not (first and self.beside)
 
     def _schedule_deadline(self, now: int) -> None:
         """One Kivy event at the next moment the rules change something by themselves
