@@ -6,9 +6,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Debian packages the tests need: a virtual X server and Mesa's software OpenGL, XTest
-# (a tap sent through the X server) and desktop-file-validate (the session file).
+# (a tap sent through the X server), desktop-file-validate (the session file) and strace
+# (a failing card's EROFS and ENOSPC, injected at the writer's system calls).
 TEST_APT := xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-core systemd \
-            libxtst6 desktop-file-utils
+            libxtst6 desktop-file-utils strace
 RUN_APT  := libgl1-mesa-dri libgl1 libegl1 libmtdev1
 
 .PHONY: run test fuzz lint bench screenshots catalogs clean apt-test apt-run test-debian13 test-arm64

@@ -568,6 +568,16 @@ class Session:
         return None if self._in_flight is None else self._in_flight.command
 
     @property
+    def pending(self) -> tuple[str, Any] | None:
+        """The verb and command of the action not settled yet (with the writer, or
+        held open), if any: what a failed `settle` failed to save."""
+        flight = self._in_flight
+        if flight is not None:
+            return flight.verb, flight.command
+        held = self._held
+        return None if held is None else (held.verb, held.command)
+
+    @property
     def committed(self) -> bool:
         """The action with the writer has ended (durable or failed): `settle` will not
         wait."""

@@ -10,7 +10,8 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -24,7 +25,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 from companion.config import Config
 from companion.games import rules_for
 from companion.i18n import Translator
-from companion.journal import GameRecord, Journal
+from companion.journal import GameRecord, Journal, JournalError
 from companion.messages import CompanionError, Message, msg
 from companion.session import Session, Update
 from companion.writer import Ticket, Writer
@@ -128,6 +129,8 @@ class CompanionApp(App):
         #: a tap is being applied (`_start`): what it sends is its own action, not a
         #: tap that waits behind it
         self._in_start = False
+        #: a commit's failure is being said and drawn (`_failing`): no action now
+        self._in_failure = False
         #: when ROLL may roll again (a roll's result plus `display.roll_guard`)
         self._roll_ready_at = 0.0
         self.roll_guard = float(config.get("display.roll_guard", 0.4))
@@ -560,13 +563,19 @@ class CompanionApp(App):
         while the score pad is shown): journaled like any action, and waited for here
         (no tap is behind it: it comes from the clock's own look)."""
         session = self.beside
-        if session is None:
+        if session is None or self._in_failure:
             return False
         try:
             session.dispatch(command)
-            session.settle()
         except CompanionError as exc:
             self.show_error(exc.message)
+            return False
+        pending = session.pending
+        try:
+            session.settle()
+        except CompanionError as exc:
+            with self._failing():
+                self._write_failed(session, pending, exc)
             return False
         return True
 
@@ -651,16 +660,46 @@ class CompanionApp(App):
         if session is None:
             return True
         before = len(self._outputs)
+        pending = session.pending
         try:
             session.settle()
         except CompanionError as exc:
             del self._outputs[:before]
             self._waiting.clear()
             self._worked()
-            self.show_error(exc.message)
-            self._redraw()
+            with self._failing():
+                self._write_failed(session, pending, exc)
+                self._redraw()
             return False
         return True
+
+    @contextmanager
+    def _failing(self) -> Iterator[None]:
+        """A commit's failure being said and drawn: nothing it runs (a screen's look
+        at its clock, drawn again) may send an action meanwhile (`_act` refuses it),
+        so a failure never re-enters the action that failed; the screen tries again
+        when that action is next due, or when the table asks."""
+        nested, self._in_failure = self._in_failure, True
+        try:
+            yield
+        finally:
+            self._in_failure = nested
+
+    def _write_failed(self, session: Session, pending: tuple[str, Any] | None,
+                      exc: CompanionError) -> None:
+        """Say why the action was not saved: the log always; the screen of its game if
+        the action was one it made on its own (`PlayScreen.write_failed`), else a
+        dialog."""
+        verb, command = pending if pending is not None else ("", None)
+        if not isinstance(exc, JournalError):
+            self.show_error(exc.message)  # (a refusal raised by the writer's job)
+            return
+        log.warning("game %s: %s %s not saved: %s", session.game_id, verb,
+                    type(command).__name__, exc.message.params.get("reason", exc))
+        screen = self._play_screen(session)
+        told = getattr(screen, "write_failed", None)
+        if told is None or not told(verb, command, exc.message):
+            self.show_error(exc.message)
 
     def _settle_held(self) -> bool:
         """Commit an action held open on this thread (before the writer exists)."""
@@ -950,6 +989,9 @@ class CompanionApp(App):
     def _act(self, action: Callable[[Session], Any]) -> bool:
         self.collector.activity()  # a hardware button is the table at work too
         if self.session is None:
+            return False
+        if self._in_failure:  # sent while a commit's failure is said (`_failing`)
+            log.info("an action sent while a failed one was being said: not done")
             return False
         if self.taps_wait:  # never waits for the disk here: applied once the action before is
             if len(self._waiting) >= WAITING_TAPS:

@@ -59,6 +59,7 @@ backup (no `files`) restores the journal only.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -197,9 +198,11 @@ def create(journal: Journal, path: Path | str, config_dir: Path | None = None) -
                 os.fsync(handle.fileno())
             os.replace(partial, target)
             fsync_dir(target.parent)
-    except OSError as exc:
+    except (OSError, sqlite3.Error) as exc:  # a full card, one turned read-only
+        with contextlib.suppress(OSError):  # no half-written backup left beside them
+            target.with_name(target.name + ".partial").unlink(missing_ok=True)
         raise BackupError("night.backup.write_failed", path=str(target),
-                          reason=exc.strerror or str(exc)) from exc
+                          reason=getattr(exc, "strerror", None) or str(exc)) from exc
     return manifest
 
 

@@ -12,6 +12,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from companion.messages import Message
 from companion.session import Session, Update
 from ui import theme
 from ui.widgets.basics import Tap, Text, find
@@ -43,6 +44,13 @@ class PlayScreen(Screen):
             return self.early.state
         assert self.session is not None
         return self.session.state
+
+    def write_failed(self, verb: str, command: Any, error: Message) -> bool:
+        """An action of this screen's game could not be saved (`error`: the card cannot
+        be written, or is full). True if the screen says so itself (a write the app
+        made on its own, as the clock's checkpoint: no dialog over the game); False by
+        default: the app says it in a dialog (a tap's action, refused)."""
+        return False
 
     # -- an action drawn while its commit syncs -----------------------------------------
     def draws_early(self, update: Update) -> bool:

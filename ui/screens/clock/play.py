@@ -30,6 +30,7 @@ from companion.games.clock import engine
 from companion.games.clock import events as ev
 from companion.games.clock.rules import is_silent, redo_press, undo_press
 from companion.games.clock.view import ClockView, clock_view, next_deadline
+from companion.messages import Message
 from companion.session import Session, Update
 from hardware.timerview import TimerShown
 from ui import theme
@@ -89,6 +90,9 @@ class ClockPlayScreen(PlayScreen):
         #: the instruction lines of the last action and until when they are shown
         #: (monotonic ms) in the turn area's info line, instead of the tap hint
         self.news: tuple[str, int] | None = None
+        #: the clock's own write (a checkpoint, a zero) could not be saved: not tried
+        #: again before this moment (monotonic ms), and "not saved" said meanwhile
+        self._retry_at: int | None = None
 
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
@@ -198,6 +202,7 @@ class ClockPlayScreen(PlayScreen):
     def open_session(self, session: Session) -> None:
         super().open_session(session)
         self._zero_until = -1
+        self._retry_at = None
         self.redraws = 0
         self.seat_row.clear_widgets()
         self.seat_buttons = []
@@ -321,6 +326,8 @@ class ClockPlayScreen(PlayScreen):
             self._interrupt()  # its own update draws the screen
             return
         app = App.get_running_app()
+        if update is not None:
+            self._retry_at = None  # the card took an action: the clock's own go on
         if update is not None and update.verb == "do":
             self._write_penalties(update)
         if self.beside:  # the sheet is shown: its strip follows, no screen changes
@@ -436,6 +443,8 @@ class ClockPlayScreen(PlayScreen):
                 strip(view)
         if (app.busy and not self.beside) or state.rebase:
             return  # an action is being saved (the next look decides); or reopened
+        if self._retry_at is not None and now < self._retry_at:
+            return  # the card refused the last one: tried again when next due
         if self._due_zero(now):
             return
         if state.status == "running" and now - state.last_at >= state.params.checkpoint_ms:
@@ -443,6 +452,23 @@ class ClockPlayScreen(PlayScreen):
             self.send(c.Checkpoint(at=now))
             return
         self._schedule_deadline(now)
+
+    def write_failed(self, verb: str, command: Any, error: Message) -> bool:
+        """The clock's own checkpoint or zero could not be saved (a card turned
+        read-only, a full card): the clock keeps counting on screen from what the card
+        holds, "not saved" is said on the turn area (no dialog over it: the table plays
+        on), and it is tried again when a checkpoint is next due, at once if the table's
+        own action is saved meanwhile; never from inside this failure (the app's
+        `_failing`). Held beside the score pad's sheet, where the turn area is not seen,
+        the first such failure in a row is said by the app in a dialog. A tap's action
+        is refused by the app in a dialog, as any other."""
+        if verb != "do" or not isinstance(command, (c.Checkpoint, c.Zero)):
+            return False
+        first = self._retry_at is None
+        self._retry_at = command.at + self.state.params.checkpoint_ms
+        if self.session is not None:
+            self._draw(clock_view(self.state, moment.now()))
+        return not (first and self.beside)
 
     def _schedule_deadline(self, now: int) -> None:
         """One Kivy event at the next moment the rules change something by themselves
@@ -513,6 +539,8 @@ class ClockPlayScreen(PlayScreen):
                 info = text  # what the table must act on, for a while
             else:
                 self.news = None
+        if self._retry_at is not None:
+            info = app.tr("clockui.not_saved")  # the card took no checkpoint, no zero
         if self.area.fill != fill:
             self.area.paint(fill)
             ink = theme.text_on(fill)

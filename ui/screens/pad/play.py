@@ -87,6 +87,9 @@ class Target:
 
 
 class PadPlayScreen(PlayScreen):
+    #: the keypad's cell and typed text before an entry drawn early (`draw_early`)
+    _before_early: tuple[Any, str] | None = None
+
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
         app = App.get_running_app()
@@ -152,6 +155,7 @@ class PadPlayScreen(PlayScreen):
         self._opening = True  # the first update shows the screen the game is on
         self.cursor = None
         self.typed = ""
+        self._before_early = None
         # the panel's, not the game's: from the config in force (`games.pad`)
         from companion.games.pad.params import debounce
 
@@ -168,6 +172,14 @@ class PadPlayScreen(PlayScreen):
             # an action done, undone or redone: the keypad goes back to the sheet's cell
             self.cursor = None
             self.typed = ""
+            if update is not self.early:
+                self._before_early = None
+        elif self.early is None and self._before_early is not None and \
+                self.session is not None and not self.session.in_flight:
+            # the entry drawn early was refused (the card cannot be written), not only
+            # taken back while it syncs: the keypad is back on its cell with what was
+            # typed, for Enter again
+            (self.cursor, self.typed), self._before_early = self._before_early, None
         self.refresh()
         manager = app.root
         if self.state.finished:
@@ -194,6 +206,14 @@ class PadPlayScreen(PlayScreen):
             manager.get_screen("pad_standings").refresh()
         elif manager.current != self.name:
             manager.current = self.name
+
+    def draw_early(self, update: Update) -> None:
+        self._before_early = (self.cursor, self.typed)  # kept for a refused entry
+        super().draw_early(update)
+
+    def landed_early(self) -> None:
+        super().landed_early()
+        self._before_early = None
 
     def draws_early(self, update: Update) -> bool:
         """A score typed in or cleared on the sheet on show, the game going on: its
