@@ -43,6 +43,8 @@ FRAME_S = 1 / 60  # one frame at 60 Hz
 MEDIAN_S = 0.008
 WARMUP = 10  # first textures, first code paths: not counted
 TIMEOUT = 900.0  # one child's whole run
+#: `--profile`: a cProfile of the UI thread, enabled only inside the timed samples
+PROFILER: Any = None
 
 
 # -- the child: one app, one action, timed on its UI thread ---------------------------------
@@ -86,12 +88,16 @@ def _timed_tap(ui: Any, tid: str, marks: Marks, limit: float = 10.0) -> float:
     touch = UnitTestTouch(x, y)
     touch.touch_down()
     EventLoop.idle()  # the pressed look is drawn: not part of the sample
+    if PROFILER is not None:
+        PROFILER.enable()
     marks.start()
     EventLoop._dispatch_input("end", touch)
     end = time.perf_counter() + limit
     while time.perf_counter() < end:
         EventLoop.idle()
         if marks.shown is not None:
+            if PROFILER is not None:
+                PROFILER.disable()
             return marks.cpu
     raise RuntimeError(f"{tid}: the result never reached the screen")
 
@@ -416,14 +422,16 @@ def _env(work: Path) -> dict[str, str]:
                 KIVY_NO_FILELOG="1", KIVY_NO_CONSOLELOG="1", GPIOZERO_PIN_FACTORY="mock")
 
 
-def run_child(name: str, count: int, work: Path) -> dict[str, Any]:
+def run_child(name: str, count: int, work: Path, profile: Path | None = None
+              ) -> dict[str, Any]:
     where = work / name
     where.mkdir(parents=True, exist_ok=True)
     out = where / "result.json"
+    env = _env(work) | ({"PI_COST_PROFILE": str(profile)} if profile else {})
     with (where / "log.txt").open("wb") as log:
         done = subprocess.run([sys.executable, "-m", "bench.pi_cost", "--child", name,
                                str(out), str(count), str(where)], cwd=ROOT, stdout=log,
-                              stderr=subprocess.STDOUT, env=_env(work), timeout=TIMEOUT)
+                              stderr=subprocess.STDOUT, env=env, timeout=TIMEOUT)
     if done.returncode != 0:
         raise RuntimeError(f"{name} failed: see {where / 'log.txt'}")
     return dict(json.loads(out.read_text(encoding="utf-8")))
@@ -497,11 +505,36 @@ def report(results: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def run_profile(name: str, samples: int, workdir: Path | None) -> int:
+    """One action's samples under cProfile (UI thread only): the functions by their own
+    time and by their cumulative time. cProfile slows Python code, not C: its shares are
+    a map of where the time goes, not figures."""
+    import pstats
+
+    with tempfile.TemporaryDirectory(prefix="bench-pi-") as temp:
+        work = workdir or Path(temp)
+        work.mkdir(parents=True, exist_ok=True)
+        stats_path = work / f"{name}.prof"
+        run_child(name, samples, work, profile=stats_path)
+        stats = pstats.Stats(str(stats_path))
+        stats.strip_dirs().sort_stats("tottime").print_stats(20)
+        stats.sort_stats("cumulative").print_stats(30)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if args[:1] == ["--child"]:
         name, out, count, where = args[1], Path(args[2]), int(args[3]), Path(args[4])
+        profile = os.environ.get("PI_COST_PROFILE")
+        if profile:
+            import cProfile
+
+            global PROFILER
+            PROFILER = cProfile.Profile(time.thread_time)  # the UI thread's CPU
         out.write_text(json.dumps(CHILDREN[name](count, where)), encoding="utf-8")
+        if PROFILER is not None:
+            PROFILER.dump_stats(profile)
         return 0
     parser = argparse.ArgumentParser(prog="python -m bench.pi_cost", description=__doc__)
     parser.add_argument("--quick", action="store_true",
@@ -509,10 +542,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, help="samples per action (default 300)")
     parser.add_argument("--json", type=Path, help="also write every raw figure here")
     parser.add_argument("--workdir", type=Path, help="keep child logs here")
+    parser.add_argument("--profile", choices=[n for n in CHILDREN if n not in ("night", "roster")],
+                        help="only this action: a cProfile of its UI thread in its samples")
     parsed = parser.parse_args(args)
     quick = parsed.quick
     samples = parsed.samples or (5 if quick else 300)
     games, players = (40, 50) if quick else (20000, 500)
+    if parsed.profile:
+        return run_profile(parsed.profile, samples, parsed.workdir)
     from bench import startup
     from bench.report import machine
 
