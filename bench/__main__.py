@@ -19,10 +19,11 @@ ROOT = Path(__file__).resolve().parents[1]
 # benchmarks kept by other parts of the project: run as scripts, their output quoted
 OTHERS = ("replay", "roll_domain", "hardware_latency", "stats_history", "stats_screen",
           "long_lists", "pad_domain", "clock_domain", "clock_ui",
-          "clock_switch", "pad_enter", "ownfolders_ui")
+          "clock_switch", "pad_enter", "ownfolders_ui", "pi_cost")
 OTHERS_TIMEOUT = 120
-#: those that take longer: the score pad's 900 entries per app (~90 s on 2 cores)
-LONGER_TIMEOUTS = {"pad_enter": 360}
+#: those that take longer: the score pad's 900 entries per app (~90 s on 2 cores), the
+#: Pi's cost of every action with its N-body calibration (~15 min)
+LONGER_TIMEOUTS = {"pad_enter": 360, "pi_cost": 1800}
 
 
 def others() -> dict[str, str]:

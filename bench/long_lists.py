@@ -59,14 +59,16 @@ def _frames(idle: Callable[[], None], start: Callable[[], None],
             raise TimeoutError("the list never completed")
     return {"seconds": time.perf_counter() - began, "frames": len(frames),
             "longest_s": max(frames), "median_s": summary(frames)["median"],
-            "longest_cpu_s": max(cpu)}
+            "longest_cpu_s": max(cpu), "cpu_frames": cpu}
 
 
 def _repeated(reps: int, run: Callable[[], dict[str, Any]]) -> dict[str, Any]:
     """The same operation `reps` times: the median of each figure (one slow frame on a
     shared machine is noise; one in every repetition is ours)."""
     results = [run() for _ in range(reps)]
-    return {key: summary([r[key] for r in results])["median"] for key in results[0]} | {
+    medians = {key: summary([r[key] for r in results])["median"] for key in results[0]
+               if key != "cpu_frames"}
+    return medians | {"cpu_frames": [c for r in results for c in r["cpu_frames"]],
         "reps": reps, "worst_longest_s": max(r["longest_s"] for r in results)}
 
 

@@ -28,7 +28,8 @@ from bench.stats import summary
 TIMEOUT = 300.0  # seconds one operation may take before the run gives up
 
 
-def run(out: Path, games: int, workdir: Path) -> dict[str, Any]:
+def run(out: Path, games: int, workdir: Path, only_opening: bool = False) -> dict[str, Any]:
+    """`only_opening`: History and Statistics only (`bench.pi_cost`), no export."""
     from bench.apps import quiet_kivy
     from bench.stats_history import build
     from companion import config as config_module
@@ -74,7 +75,7 @@ def run(out: Path, games: int, workdir: Path) -> dict[str, Any]:
                 raise TimeoutError(name)
         return {"op": name, "seconds": time.perf_counter() - began, "frames": frames,
                 "longest_s": max(frames), "summary": summary(frames),
-                "longest_cpu_s": max(cpu), "cpu_summary": summary(cpu)}
+                "longest_cpu_s": max(cpu), "cpu_summary": summary(cpu), "cpu": cpu}
 
     def go(screen: str) -> None:
         app.root.current = screen
@@ -94,6 +95,10 @@ def run(out: Path, games: int, workdir: Path) -> dict[str, Any]:
     results.append(measure("open Statistics", lambda: go("night_stats"),
                            lambda: stats.job is None and stats.data is not None))
     home()
+    if only_opening:
+        result = {"games": games, "ops": results}
+        out.write_text(json.dumps(result), encoding="utf-8")
+        return result
     export = app.root.get_screen("night_export")
     go("night_export")
     for _ in range(3):
@@ -140,7 +145,7 @@ def measure(workdir: Path, games: int = 20000) -> dict[str, Any]:
         raise RuntimeError(f"the game-night benchmark failed: see {run_dir / 'log.txt'}")
     raw = json.loads(out.read_text(encoding="utf-8"))
     for op in raw["ops"]:
-        del op["frames"]
+        del op["frames"], op["cpu"]
         op["summary"].pop("values", None)
         op["cpu_summary"].pop("values", None)
     return dict(raw)

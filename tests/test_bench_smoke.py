@@ -84,3 +84,41 @@ def test_the_benchmarks_run_end_to_end_and_report(tmp_path: Path) -> None:
     assert "cold start to first frame" in report and "| bare Kivy" in report
     assert "CPU time to the first frame" in report
     assert "against bare Kivy with our window settings (no multisampling; bare median" in report
+
+
+def test_the_pi_cost_bench_runs_quick_and_reports_every_figure(tmp_path: Path) -> None:
+    from bench import pi_cost
+
+    out = tmp_path / "pi.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "bench.pi_cost", "--quick", "--json", str(out),
+         "--workdir", str(tmp_path / "work")],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    report = done.stdout
+    results = json.loads(out.read_text(encoding="utf-8"))
+
+    # the calibration of this very run, scaled to 5 M steps, and both Pi 4 factors
+    cal = results["calibration"]
+    assert cal["steps"] > 0 and cal["cpu_s"] > 0 and len(cal["runs_s"]) == 2
+    assert report.startswith(f"Calibration: nbody.py {cal['steps']} steps in ")
+    factor = pi_cost.PI4_CORRECTED_S / cal["per_5m_s"]
+    assert f"Pi 4 factor {factor:.2f}x (105 s / " in report
+    assert "uncorrected " in report and "(158 s / " in report
+
+    # every action timed with its samples, a row each with a verdict
+    for child, key, name in pi_cost.ACTIONS:
+        samples = results["children"][child][key]
+        assert len(samples) == results["samples"] and all(s > 0 for s in samples)
+        row = next(line for line in report.splitlines() if line.startswith(f"| {name} |"))
+        verdicts = ("| (reference) |  |",) if child == "bare" else ("| met |", "| **not met** |")
+        assert row.endswith(verdicts), row
+    # the frames of History, Statistics and the roster; the start's two ratios
+    for op in ("open History", "open Statistics", "open Players again",
+               "open the roster picker"):
+        assert any(line.startswith(f"| {op}") for line in report.splitlines()), op
+    for frames in (*results["children"]["night"].values(),
+                   *results["children"]["roster"].values()):
+        assert frames and all(f >= 0 for f in frames)
+    assert "| CPU to the first frame (process, all threads) |" in report
+    assert "| resident memory (VmRSS) after start |" in report
