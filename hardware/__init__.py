@@ -46,7 +46,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.config import register_validator
+from companion.config import Validators
 
 if TYPE_CHECKING:
     from hardware.station import Station
@@ -59,7 +59,8 @@ def _check(section: Any) -> Any:
     return validate(section)
 
 
-register_validator("hardware", _check)
+#: the hardware section's check, to hand to `companion.config.load`
+VALIDATORS: Validators = {"hardware": _check}
 
 
 def setup(config: Any, dispatch_on_main: Callable[[Callable[[], None]], None],
