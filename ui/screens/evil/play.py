@@ -18,10 +18,11 @@ from kivy.metrics import dp
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
+from companion.dice import tumble_face
 from companion.games.evil import commands as c
 from companion.games.evil import events as e
 from companion.games.evil.card import Card, next_roll_card, turn_card
-from companion.games.evil.dice import DICE, tumble_face
+from companion.games.evil.dice import DICE
 from companion.games.evil.state import EvilState
 from companion.session import Session, Update
 from ui import theme
