@@ -47,7 +47,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 @pytest.fixture(scope="session")
 def defaults() -> config.Config:
-    return config.load(use_default_user_file=False, check_defaults=True)
+    """The shipped defaults, checked whole by every section's validator."""
+    from tests.helpers.checked import load
+
+    return load(use_default_user_file=False, check_defaults=True)
 
 
 # -- the real app, for UI tests (run under xvfb-run) ------------------------------------
