@@ -134,7 +134,7 @@ def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[An
                     config.Config(data), lambda fn: Clock.schedule_once(lambda _dt: fn()),
                     pin_factory=MockFactory(pin_class=MockPWMPin))
 
-        app = CompanionApp(config.Config(data),
+        app = CompanionApp(config.Config(data, validators=defaults.validators),
                            Journal(journal_file or tmp_path / "journal.sqlite3"),
                            start_hardware=start_hardware, new_seed=lambda: seed)
         app._run_prepare()

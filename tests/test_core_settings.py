@@ -76,6 +76,21 @@ def test_the_data_dir_moves_the_settings_with_the_journal(tmp_path: Path) -> Non
     assert moved.get("display.dim_after") == 0
 
 
+def test_the_apps_config_checks_a_saved_setting_by_each_sections_own_check(
+        tmp_path: Path) -> None:
+    """The configuration imports no game and no hardware: the app's start hands it their
+    checks (`ui.main.load_config`), and a setting saved later is checked by the same."""
+    from ui.main import load_config
+
+    cfg = load_config(_user(tmp_path), data_dir=str(tmp_path / "data"))
+    for dotted, value in (("hardware.buzzer.volume", 3.0), ("games.evil.lost_to_lose", 0)):
+        with pytest.raises(ConfigError) as err:
+            save_settings(nested(dotted, value), cfg)
+        assert [p.key for p in err.value.problems] == [dotted]
+    unchecked = config.load(_user(tmp_path), data_dir=str(tmp_path / "data"))
+    assert unchecked.validators == {}  # nothing handed in: only the app's own keys
+
+
 def test_a_refused_change_writes_nothing_and_names_the_settings_file(tmp_path: Path) -> None:
     cfg = load(_user(tmp_path))
     save_settings(nested("language", "fr"), cfg)
