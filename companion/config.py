@@ -34,13 +34,11 @@ SETTINGS_FILE = "settings.yaml"  # what the settings screen saves (the app's own
 
 Path_ = tuple[str, ...]
 Validator = Callable[[Mapping[str, Any]], list[tuple[str, Message]]]
+#: a section's name ("games.evil", "hardware") -> its validator: each layer (a game, the
+#: hardware) offers its own, and the caller that knows the layers hands them to `load`
+#: (the configuration imports none of them); the app's own keys are always checked
+Validators = Mapping[str, Validator]
 log = logging.getLogger(__name__)
-_VALIDATORS: dict[str, Validator] = {}
-
-
-def register_validator(section: str, validator: Validator) -> None:
-    """A layer (a game, the hardware) checks the meaning of its own section."""
-    _VALIDATORS[section] = validator
 
 
 @dataclass(frozen=True)
@@ -74,6 +72,8 @@ class Config:
     files: list[str] = field(default_factory=list)
     settings_file: Path | None = None  # the app's own layer (`companion.settings`)
     set_aside: SetAside | None = None  # that layer, refused at start and moved aside
+    #: the sections' validators it was checked with: a saved setting is checked by them
+    validators: Validators = field(default_factory=dict)
 
     def get(self, dotted: str, default: Any = None) -> Any:
         node: Any = self.data
@@ -416,9 +416,10 @@ def merge(base: dict[str, Any], override: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def _sections(data: Mapping[str, Any]) -> list[tuple[str, Mapping[str, Any]]]:
+def _sections(data: Mapping[str, Any],
+              validators: Validators) -> list[tuple[str, Mapping[str, Any]]]:
     found = []
-    for section in _VALIDATORS:
+    for section in validators:
         node: Any = data
         for part in filter(None, section.split(".")):
             node = node.get(part) if isinstance(node, Mapping) else None
@@ -487,7 +488,7 @@ class _TooMany(Exception):
 def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
          *, use_default_user_file: bool = True, check_defaults: bool = False,
          settings_file: Path | None = None, data_dir: str | None = None,
-         set_aside_settings: bool = False) -> Config:
+         set_aside_settings: bool = False, validators: Validators | None = None) -> Config:
     """The defaults, then the user's file, then the app's settings file, each layer
     over the one before; raises ConfigError listing every problem.
 
@@ -500,16 +501,18 @@ def load(user_file: Path | None = None, config_dir: Path = CONFIG_DIR,
     and the settings file is `settings_path(...)` (when it exists). A section's
     validator runs when a user layer sets something in it: the shipped defaults are
     checked by the tests and by `companion check-config` (`check_defaults=True`), so a
-    start does not import every game to check them."""
-    import companion.games  # noqa: F401  (registers each game's validator)
-
+    start does not import every game to check them. `validators` are the sections'
+    (`companion.games.VALIDATORS`, the hardware's): the caller hands them in, the
+    app's own keys are checked in any case."""
     return _load(user_file, config_dir, use_default_user_file, check_defaults,
-                 settings_file, data_dir, set_aside_settings)
+                 settings_file, data_dir, set_aside_settings,
+                 validators={"": _validate_app, **(validators or {})})
 
 
 def _load(user_file: Path | None, config_dir: Path, use_default_user_file: bool,
           check_defaults: bool, settings_file: Path | None, data_dir: str | None,
-          set_aside_settings: bool, without_settings: SetAside | None = None) -> Config:
+          set_aside_settings: bool, without_settings: SetAside | None = None, *,
+          validators: Validators) -> Config:
     defaults, where = load_defaults(config_dir)
     if user_file is None and use_default_user_file:
         user_file = user_config_path()
@@ -537,12 +540,12 @@ def _load(user_file: Path | None, config_dir: Path, use_default_user_file: bool,
             layers.append(layer)
 
     problems: list[Problem] = []
-    for section, node in _sections(data):
+    for section, node in _sections(data, validators):
         prefix = tuple(filter(None, section.split(".")))
         if prefix and not check_defaults and not any(_sets(lines, prefix)
                                                      for _, lines in layers):
             continue
-        for key, message in _VALIDATORS[section](node):
+        for key, message in validators[section](node):
             path = (*prefix, *[p for p in key.split(".") if p])
             file, line = _line_of(layers, path, stop=len(prefix))
             if not line:
@@ -553,12 +556,14 @@ def _load(user_file: Path | None, config_dir: Path, use_default_user_file: bool,
         if blamed:  # a saved value a section refuses: the start goes on without the file
             return _load(user_file, config_dir, use_default_user_file, check_defaults,
                          settings_file, data_dir, set_aside_settings,
-                         without_settings=_set_aside(Path(settings), blamed))
+                         without_settings=_set_aside(Path(settings), blamed),
+                         validators=validators)
     if problems:
         raise ConfigError(problems)
     return Config(data, Path(user_file) if user_file else None,
                   settings_file=Path(settings) if settings is not None else None,
-                  set_aside=set_aside)
+                  set_aside=set_aside,
+                  validators={k: v for k, v in validators.items() if k})
 
 
 # -- the app's own settings file, when refused ----------------------------------------
@@ -672,5 +677,3 @@ def _validate_app(data: Mapping[str, Any]) -> list[tuple[str, Message]]:
             "core.config.bad_value", reason=", ".join(str(n) for n in ROTATIONS))))
     return problems
 
-
-register_validator("", _validate_app)

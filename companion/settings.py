@@ -15,7 +15,6 @@ old file or the new one, never half of one.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import threading
 from collections.abc import Mapping
@@ -69,20 +68,19 @@ def save_settings(changes: Mapping[str, Any], cfg: Config | None = None) -> dict
 
     Raises ConfigError when the configuration with the changes would be refused
     (nothing is written) and OSError when the file cannot be written."""
-    with contextlib.suppress(ImportError):
-        import hardware  # noqa: F401  (registers the hardware section's checks)
-
     path = path_for(cfg)
     with _LOCK:  # two saves at once: each reads what the other wrote
         data = _write(path, changes, cfg.user_file if cfg is not None
-                      else config.user_config_path())
+                      else config.user_config_path(),
+                      cfg.validators if cfg is not None else {})
         if cfg is not None:
             cfg.data = config.merge(cfg.data, changes)
             cfg.settings_file = path
     return data
 
 
-def _write(path: Path, changes: Mapping[str, Any], user_file: Path | None) -> dict[str, Any]:
+def _write(path: Path, changes: Mapping[str, Any], user_file: Path | None,
+           validators: config.Validators) -> dict[str, Any]:
     data = config.merge(saved(path), changes)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
@@ -94,7 +92,8 @@ def _write(path: Path, changes: Mapping[str, Any], user_file: Path | None) -> di
             handle.flush()
             os.fsync(handle.fileno())
         try:
-            config.load(user_file, use_default_user_file=False, settings_file=tmp)
+            config.load(user_file, use_default_user_file=False, settings_file=tmp,
+                        validators=validators)
         except ConfigError as exc:  # say which file the refused value would go to
             raise ConfigError([Problem(str(path) if p.file == str(tmp) else p.file,
                                        p.line, p.key, p.message)

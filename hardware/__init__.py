@@ -1,15 +1,19 @@
 """Everything physical: LEDs, buzzer and buttons on GPIO (gpiozero), the LED ring on
 USB serial (pyserial), the ring's firmware, and mock pins for desktops and tests.
 
-Importing this package is light (no gpiozero, no serial): it only registers the
-validator of the `hardware` config section. The UI uses it like this::
+Importing this package is light (no gpiozero, no serial): it only defines the
+validator of the `hardware` config section (`VALIDATORS`, handed to `config.load`).
+The UI uses it like this::
 
     import hardware
     station = hardware.setup(config, dispatch_on_main=lambda fn: Clock.schedule_once(
         lambda _dt: fn()))           # button presses run fn on the Kivy thread
     station.mocked                   # True without GPIO (desktop, CI): offer the panel
     station.problems                 # [Message]: parts left out (pin busy, ...)
-    station.attach(session, later)   # subscribes; ROLL -> Roll(), UNDO -> session.undo;
+    station.attach(session, later, commands={"roll": Roll})
+                                     # subscribes; ROLL -> session.dispatch(Roll()),
+                                     # UNDO -> session.undo (the caller names each
+                                     # button's command: the hardware knows no game);
                                      # later(fn): the outputs follow after the frame
     station.bind("ok", confirm_dialog)   # OK confirms the dialog on screen (None: unbind)
     station.on_error(show_toast)     # a refused press (RuleError) -> Message
@@ -46,7 +50,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from companion.config import register_validator
+from companion.config import Validators
 
 if TYPE_CHECKING:
     from hardware.station import Station
@@ -59,7 +63,8 @@ def _check(section: Any) -> Any:
     return validate(section)
 
 
-register_validator("hardware", _check)
+#: the hardware section's check, to hand to `companion.config.load`
+VALIDATORS: Validators = {"hardware": _check}
 
 
 def setup(config: Any, dispatch_on_main: Callable[[Callable[[], None]], None],

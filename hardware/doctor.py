@@ -40,14 +40,16 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
-    import hardware  # registers the hardware validator before the config is read
+    import hardware
     from companion import config as cfg
     from companion.i18n import Translator
 
     args = _parser().parse_args(list(argv or []))
     out = out or sys.stdout
     try:
-        conf = cfg.load(args.config) if args.config else cfg.load()
+        # the doctor checks the hardware section only: the games' are not its business
+        conf = (cfg.load(args.config, validators=hardware.VALIDATORS) if args.config
+                else cfg.load(validators=hardware.VALIDATORS))
     except cfg.ConfigError as exc:
         tr = Translator()
         for problem in exc.problems:

@@ -34,6 +34,7 @@ class Station:
         self._listeners: list[Callable[[], None]] = []
         self._notify_pending = threading.Event()
         self._session: Any = None
+        self._commanded: list[str] = []  # the buttons `attach` bound to a command
         self._later: Callable[[Callable[[], None]], None] | None = None
         self.problems: list[Message] = []
         self.view: ClockView = IDLE
@@ -196,19 +197,22 @@ class Station:
         self._on_error = callback
 
     def attach(self, session: Any,
-               later: Callable[[Callable[[], None]], None] | None = None) -> None:
-        """Follow a session: its updates drive the outputs, ROLL and UNDO act on it.
-        `later` (the UI's next frame) runs the outputs' update after the screen's: the
-        frame that shows an action waits for no pin, serial write or tune."""
+               later: Callable[[Callable[[], None]], None] | None = None,
+               commands: Mapping[str, Callable[[], Any]] | None = None) -> None:
+        """Follow a session: its updates drive the outputs, UNDO undoes on it, and each
+        button of `commands` dispatches the command its factory makes (ROLL: Pr. Evil's
+        `Roll`): the caller says what a button does, the hardware knows no game (the app
+        routes every press instead, `route`). `later` (the UI's next frame) runs the
+        outputs' update after the screen's: the frame that shows an action waits for no
+        pin, serial write or tune."""
         self.detach()
         self._session = session
         self._later = later
         session.subscribe(self._follow)
         self.show_state(session.state)
-        if getattr(session.rules, "kind", None) == "evil":
-            from companion.games.evil.commands import Roll
-
-            self.bind("roll", lambda: session.dispatch(Roll()))
+        for button, command in (commands or {}).items():
+            self.bind(button, lambda command=command: session.dispatch(command()))
+            self._commanded.append(button)
         self.bind("undo", session.undo)
 
     def _follow(self, update: Any) -> None:
@@ -235,8 +239,9 @@ class Station:
         if self._session is not None:
             self._session.unsubscribe(self._follow)
             self._session = None
-            self.bind("roll", None)
-            self.bind("undo", None)
+            for button in (*self._commanded, "undo"):
+                self.bind(button, None)
+            self._commanded = []
             self.show_state(None)
 
     def _press(self, button: str) -> None:

@@ -47,7 +47,10 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 @pytest.fixture(scope="session")
 def defaults() -> config.Config:
-    return config.load(use_default_user_file=False, check_defaults=True)
+    """The shipped defaults, checked whole by every section's validator."""
+    from tests.helpers.checked import load
+
+    return load(use_default_user_file=False, check_defaults=True)
 
 
 # -- the real app, for UI tests (run under xvfb-run) ------------------------------------
@@ -131,7 +134,7 @@ def launch(window: None, defaults: config.Config, tmp_path: Path) -> Iterator[An
                     config.Config(data), lambda fn: Clock.schedule_once(lambda _dt: fn()),
                     pin_factory=MockFactory(pin_class=MockPWMPin))
 
-        app = CompanionApp(config.Config(data),
+        app = CompanionApp(config.Config(data, validators=defaults.validators),
                            Journal(journal_file or tmp_path / "journal.sqlite3"),
                            start_hardware=start_hardware, new_seed=lambda: seed)
         app._run_prepare()

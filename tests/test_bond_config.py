@@ -7,10 +7,11 @@ import pytest
 from companion import config
 from companion.games.bond import RULES, validate_config
 from companion.games.bond.params import BondParams, widened
+from tests.helpers.checked import load
 
 
 def section(**changes):
-    return config.merge(config.load(use_default_user_file=False).data["games"]["bond"],
+    return config.merge(load(use_default_user_file=False).data["games"]["bond"],
                         changes)
 
 
@@ -59,7 +60,7 @@ def test_meaningless_values_are_reported_by_key(changes, key):
 def test_a_user_file_changes_the_target_and_a_new_game_uses_it(tmp_path):
     user = tmp_path / "config.yaml"
     user.write_text("games:\n  bond:\n    target_score: 50\n    spy_values: {max: 6}\n")
-    loaded = config.load(user)
+    loaded = load(user)
     bond = loaded.get("games.bond")
     assert bond["target_score"] == 50 and bond["spy_values"] == {"min": 1, "max": 6}
     state = RULES.initial_state({"params": bond, "players": [{"name": "A"}, {"name": "B"}]})
@@ -70,7 +71,7 @@ def test_a_bad_user_value_names_the_file_the_line_and_the_key(tmp_path):
     user = tmp_path / "config.yaml"
     user.write_text("language: fr\ngames:\n  bond:\n    spy_values: {min: 4, max: 2}\n")
     with pytest.raises(config.ConfigError) as caught:
-        config.load(user)
+        load(user)
     [problem] = caught.value.problems
     assert (problem.file, problem.line, problem.key) == (str(user), 4, "games.bond.spy_values")
     assert problem.message.key == "bond.config.range"
@@ -80,13 +81,13 @@ def test_a_wrong_type_is_caught_before_the_meaning(tmp_path):
     user = tmp_path / "config.yaml"
     user.write_text("games:\n  bond:\n    target_score: thirty\n")
     with pytest.raises(config.ConfigError) as caught:
-        config.load(user)
+        load(user)
     assert [p.key for p in caught.value.problems] == ["games.bond.target_score"]
     assert caught.value.problems[0].message.key == "core.config.wrong_type"
 
 
 def test_a_noted_card_gives_the_settings_change_for_the_next_games():
-    section = config.load(use_default_user_file=False).data["games"]["bond"]
+    section = load(use_default_user_file=False).data["games"]["bond"]
     assert widened(section, "lair", 6) == ("lair_values", {"min": 1, "max": 6})
     assert widened(section, "spy", 9) == ("spy_values", {"min": 1, "max": 9})
     assert widened(section, "spy", 3) is None

@@ -12,6 +12,7 @@ from companion.games.bond import events as e
 from companion.games.bond.instructions import headline, instructions, turn_hint
 from companion.i18n import Translator
 from companion.messages import RuleError
+from tests.helpers.checked import load
 from tests.test_bond_rules import new_state, play, with_lair
 
 
@@ -173,7 +174,7 @@ def test_the_turn_setting_must_be_true_or_false(tmp_path):
     user = tmp_path / "config.yaml"
     user.write_text("games:\n  bond:\n    turn_ends_after_spies: sometimes\n")
     with pytest.raises(config.ConfigError) as caught:
-        config.load(user)
+        load(user)
     assert [p.key for p in caught.value.problems] == ["games.bond.turn_ends_after_spies"]
     user.write_text("games:\n  bond:\n    turn_ends_after_spies: false\n")
-    assert config.load(user).get("games.bond")["turn_ends_after_spies"] is False
+    assert load(user).get("games.bond")["turn_ends_after_spies"] is False

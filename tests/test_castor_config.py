@@ -17,6 +17,7 @@ from companion.games.castor.instructions import instructions
 from companion.games.castor.params import CastorParams, validate_config, widened
 from companion.i18n import Translator, load_catalog
 from companion.messages import RuleError
+from tests.helpers.checked import load
 
 PACKAGE = Path(__file__).resolve().parents[1] / "companion" / "games" / "castor"
 
@@ -26,7 +27,7 @@ def problems_for(tmp_path: Path, castor: dict[str, Any]) -> dict[str, str]:
     user = tmp_path / "config.yaml"
     user.write_text(yaml.safe_dump({"games": {"castor": castor}}), encoding="utf-8")
     with pytest.raises(config.ConfigError) as caught:
-        config.load(user)
+        load(user)
     return {p.key: p.message.key for p in caught.value.problems}
 
 
@@ -52,7 +53,7 @@ def test_a_valid_override_is_accepted(tmp_path):
     user = tmp_path / "config.yaml"
     user.write_text("games:\n  castor:\n    medals_to_win: 3\n    malus_when_none: true\n",
                     encoding="utf-8")
-    loaded = config.load(user)
+    loaded = load(user)
     assert loaded.get("games.castor.medals_to_win") == 3
     assert loaded.get("games.castor.colours")[0]["name"] == "mauve"
 
@@ -135,7 +136,7 @@ def test_every_key_the_code_names_exists():
     assert missing == []
 
 
-PARAMS = config.load(use_default_user_file=False).data["games"]["castor"]
+PARAMS = load(use_default_user_file=False).data["games"]["castor"]
 NAMES = [{"name": "Ann", "agent": "martha"}, {"name": "Bob", "agent": "belton"}]
 
 
@@ -200,7 +201,7 @@ def test_refusals_and_instructions_read_as_full_sentences(language):
 
 
 def test_a_noted_card_gives_the_settings_change_for_the_next_games():
-    section = config.load(use_default_user_file=False).data["games"]["castor"]
+    section = load(use_default_user_file=False).data["games"]["castor"]
     key, colours = widened(section, "value", 20, "blue")
     assert key == "colours"
     blue = next(spec for spec in colours if spec["name"] == "blue")

@@ -67,10 +67,11 @@ def test_without_a_file_the_users_file_is_checked(tmp_path: Path, capsys, monkey
 
 
 def test_the_hardware_validators_are_loaded_when_they_can_be(monkeypatch) -> None:
-    assert checkconfig.import_hardware() is None
+    validators, reason = checkconfig.import_hardware()
+    assert reason is None and set(validators) == {"hardware"}
     monkeypatch.setitem(sys.modules, "hardware", None)  # as if it failed to import
-    reason = checkconfig.import_hardware()
-    assert reason is not None and "hardware" in reason
+    validators, reason = checkconfig.import_hardware()
+    assert reason is not None and "hardware" in reason and not validators
 
 
 def test_check_config_never_imports_kivy(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from companion import config
+from tests.helpers.checked import load
 from tests.test_deploy_watchdog import FakeNotifySocket
 from ui.commands.cli import main as companion
 
@@ -73,13 +74,12 @@ def _write(tmp_path: Path, name: str) -> Path:
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
 def test_refused_by_the_loader_fast_with_a_line(tmp_path: Path, name: str) -> None:
-    import hardware  # noqa: F401  (registers its section, as the app does)
 
     path = _write(tmp_path, name)
     _, key, line = HOSTILE[name]
     started = time.monotonic()
     with pytest.raises(config.ConfigError) as err:
-        config.load(path, use_default_user_file=False)
+        load(path, use_default_user_file=False)
     assert time.monotonic() - started < 1.0
     [problem] = err.value.problems
     assert (problem.file, problem.line, problem.message.key) == (str(path), line, key)
@@ -116,9 +116,8 @@ def test_a_few_aliases_are_still_fine(tmp_path: Path) -> None:
     path = tmp_path / "c.yaml"
     path.write_text("hardware:\n  buzzer:\n    tunes:\n      roll: &r 'C5/8'\n"
                     "      victory: *r\n", encoding="utf-8")
-    import hardware  # noqa: F401
 
-    loaded = config.load(path, use_default_user_file=False)
+    loaded = load(path, use_default_user_file=False)
     assert loaded.get("hardware.buzzer.tunes.victory") == "C5/8"
 
 

@@ -22,6 +22,7 @@ import pytest
 from companion import config
 from companion.config import ConfigError
 from companion.settings import save_settings
+from tests.helpers.checked import load
 
 USER = "display:\n  fullscreen: true\nhardware:\n  buzzer: {volume: 0.5}\n"
 
@@ -32,7 +33,6 @@ def _own_places(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.delenv("COMPANION_CONFIG", raising=False)
     monkeypatch.delenv("COMPANION_SETTINGS", raising=False)
-    import hardware  # noqa: F401  (the hardware section is checked, as in the app)
 
 
 def _nested(depth: int) -> str:
@@ -69,7 +69,7 @@ REFUSED: dict[str, tuple[bytes, str, tuple[str, ...] | None]] = {
 
 
 def start(tmp_path: Path, user: Path, **kwargs: Any) -> config.Config:
-    return config.load(user, data_dir=str(tmp_path / "data"), set_aside_settings=True,
+    return load(user, data_dir=str(tmp_path / "data"), set_aside_settings=True,
                        **kwargs)
 
 
@@ -92,13 +92,13 @@ def aside(tmp_path: Path) -> list[Path]:
 def check_set_aside(tmp_path: Path, make: Callable[[Path], None], key: str,
                     keys: tuple[str, ...] | None) -> config.SetAside:
     user = user_file(tmp_path)
-    alone = config.load(user, use_default_user_file=False).data  # the user's config
+    alone = load(user, use_default_user_file=False).data  # the user's config
     place = settings_file(tmp_path)
     place.parent.mkdir(exist_ok=True)
     make(place)
     # a save and `companion check-config` still refuse it, naming the file
     with pytest.raises(ConfigError) as refused:
-        config.load(user, data_dir=str(tmp_path / "data"))
+        load(user, data_dir=str(tmp_path / "data"))
     assert any(p.file == str(place) for p in refused.value.problems)
     assert any(p.key.startswith(key) for p in refused.value.problems)
     before = place.read_bytes() if place.is_file() and not place.is_symlink() else None

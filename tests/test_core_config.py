@@ -12,6 +12,7 @@ from companion import config
 from companion.games.evil import EvilParams
 from companion.i18n import Translator
 from companion.messages import msg
+from tests.helpers.checked import load
 
 
 def write(tmp_path: Path, text: str, name: str = "config.yaml") -> Path:
@@ -22,7 +23,7 @@ def write(tmp_path: Path, text: str, name: str = "config.yaml") -> Path:
 
 def problems(path: Path, config_dir: Path = config.CONFIG_DIR) -> list[config.Problem]:
     with pytest.raises(config.ConfigError) as caught:
-        config.load(path, config_dir)
+        load(path, config_dir)
     return caught.value.problems
 
 
@@ -45,8 +46,8 @@ def test_defaults_load_cleanly(defaults):
 
 
 def test_an_empty_user_file_gives_the_defaults(tmp_path, defaults):
-    assert config.load(write(tmp_path, "")).data == defaults.data
-    assert config.load(write(tmp_path, "# only a comment\n")).data == defaults.data
+    assert load(write(tmp_path, "")).data == defaults.data
+    assert load(write(tmp_path, "# only a comment\n")).data == defaults.data
 
 
 def test_user_override_merges_into_the_defaults(tmp_path, defaults):
@@ -58,7 +59,7 @@ def test_user_override_merges_into_the_defaults(tmp_path, defaults):
             dice:
               clock: [clock1, clock2]
         """)
-    loaded = config.load(path)
+    loaded = load(path)
     assert loaded.user_file == path
     assert loaded.get("language") == "fr"
     assert loaded.get("games.evil.power_spaces") == [6]
@@ -182,7 +183,7 @@ def test_a_bad_power_space(tmp_path):
 
 
 def test_power_spaces_follow_a_changed_dial(tmp_path):
-    loaded = config.load(write(tmp_path, """
+    loaded = load(write(tmp_path, """
         games:
           evil:
             dial_steps: 16
@@ -266,7 +267,7 @@ def test_a_broken_default_file_names_itself(tmp_path):
     (copy / "games" / "evil.yaml").write_text(
         (copy / "games" / "evil.yaml").read_text().replace("dial_steps: 12", "dial_steps: 2"))
     with pytest.raises(config.ConfigError) as caught:
-        config.load(None, copy, use_default_user_file=False, check_defaults=True)
+        load(None, copy, use_default_user_file=False, check_defaults=True)
     found = caught.value.problems
     assert {problem.file for problem in found} == {str(copy / "games" / "evil.yaml")}
     assert (found[0].key, found[0].line) == ("games.evil.dial_steps", 12)
@@ -281,19 +282,19 @@ def test_a_start_checks_the_sections_the_user_sets(tmp_path):
     shutil.copytree(config.CONFIG_DIR, copy)
     (copy / "games" / "evil.yaml").write_text(
         (copy / "games" / "evil.yaml").read_text().replace("dial_steps: 12", "dial_steps: 2"))
-    assert config.load(None, copy, use_default_user_file=False).get("games.evil.dial_steps") == 2
+    assert load(None, copy, use_default_user_file=False).get("games.evil.dial_steps") == 2
     user = write(tmp_path, "games:\n  evil:\n    recovered_to_win: 3\n")
     found = problems(user, copy)
     assert "games.evil.dial_steps" in {problem.key for problem in found}
     # a section the user sets is checked whole, defaults included
-    assert config.load(write(tmp_path, "games:\n  castor: {}\n"), copy).get("language")
+    assert load(write(tmp_path, "games:\n  castor: {}\n"), copy).get("language")
 
 
 def test_the_user_file_comes_from_the_environment(tmp_path, monkeypatch):
     path = write(tmp_path, "language: fr\n")
     monkeypatch.setenv("COMPANION_CONFIG", str(path))
     assert config.user_config_path() == path
-    assert config.load().get("language") == "fr"
+    assert load().get("language") == "fr"
     monkeypatch.delenv("COMPANION_CONFIG")
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     (tmp_path / "xdg" / "table-companion").mkdir(parents=True)
@@ -326,4 +327,4 @@ def test_snapshot_every_out_of_its_range_is_refused_with_the_range(tmp_path, val
         f"{path}:2: snapshot_every: out of range: 1 .. 10000")
     for fine in (1, 10_000):
         write(tmp_path, f"snapshot_every: {fine}\n")
-        assert config.load(path, use_default_user_file=False).get("snapshot_every") == fine
+        assert load(path, use_default_user_file=False).get("snapshot_every") == fine

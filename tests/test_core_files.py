@@ -18,6 +18,7 @@ import pytest
 
 from companion import config
 from companion.files import NotRegularFile, open_regular, read_regular_text
+from tests.helpers.checked import load
 
 
 def returns(work: Callable[[], Any]) -> Any:
@@ -75,7 +76,7 @@ def test_a_config_file_that_is_not_a_file_is_refused_with_a_message(
         places: dict[str, Path]) -> None:
     for name in ("pipe", "link to a pipe", "folder", "device"):
         with pytest.raises(config.ConfigError) as refused:
-            returns(lambda name=name: config.load(places[name], use_default_user_file=False))
+            returns(lambda name=name: load(places[name], use_default_user_file=False))
         (problem,) = refused.value.problems
         assert (problem.file, problem.message.key) == (str(places[name]),
                                                        "core.config.not_regular")

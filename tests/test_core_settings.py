@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from companion import config
 from companion.config import ConfigError
 from companion.settings import nested, save_settings
+from tests.helpers.checked import load
 
 USER = """\
 # Your Table Companion settings: every key of config/app.yaml (and of the games and
@@ -38,7 +39,6 @@ def _own_places(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg-data"))
     monkeypatch.delenv("COMPANION_CONFIG", raising=False)
     monkeypatch.delenv("COMPANION_SETTINGS", raising=False)
-    import hardware  # noqa: F401  (the hardware section is checked, as in the app)
 
 
 def _user(tmp_path: Path, text: str = USER) -> Path:
@@ -49,13 +49,13 @@ def _user(tmp_path: Path, text: str = USER) -> Path:
 
 def test_a_saved_setting_goes_beside_the_journal_and_wins(tmp_path: Path) -> None:
     user = _user(tmp_path)
-    cfg = config.load(user)
+    cfg = load(user)
     assert cfg.settings_file == tmp_path / "xdg-data" / "table-companion" / "settings.yaml"
     save_settings({"hardware": {"buzzer": {"volume": 0.8}}, "language": "fr"}, cfg)
     # the configuration in use follows at once; the user's file is untouched
     assert cfg.get("hardware.buzzer.volume") == 0.8 and cfg.get("language") == "fr"
     assert user.read_text(encoding="utf-8") == USER
-    again = config.load(user)
+    again = load(user)
     assert again.get("hardware.buzzer.volume") == 0.8  # over config.yaml's 0.5
     assert again.get("display.fullscreen") is True  # config.yaml's, kept
     text = cfg.settings_file.read_text(encoding="utf-8")
@@ -66,18 +66,33 @@ def test_a_saved_setting_goes_beside_the_journal_and_wins(tmp_path: Path) -> Non
 
 def test_the_data_dir_moves_the_settings_with_the_journal(tmp_path: Path) -> None:
     user = _user(tmp_path, f"data_dir: {tmp_path / 'elsewhere'}\n")
-    cfg = config.load(user)
+    cfg = load(user)
     save_settings(nested("display.dim_after", 300), cfg)
     assert (tmp_path / "elsewhere" / "settings.yaml").exists()
-    assert config.load(user).get("display.dim_after") == 300
+    assert load(user).get("display.dim_after") == 300
     # and the start's --data-dir does the same
-    moved = config.load(user, data_dir=str(tmp_path / "other"))
+    moved = load(user, data_dir=str(tmp_path / "other"))
     assert moved.settings_file == tmp_path / "other" / "settings.yaml"
     assert moved.get("display.dim_after") == 0
 
 
+def test_the_apps_config_checks_a_saved_setting_by_each_sections_own_check(
+        tmp_path: Path) -> None:
+    """The configuration imports no game and no hardware: the app's start hands it their
+    checks (`ui.main.load_config`), and a setting saved later is checked by the same."""
+    from ui.main import load_config
+
+    cfg = load_config(_user(tmp_path), data_dir=str(tmp_path / "data"))
+    for dotted, value in (("hardware.buzzer.volume", 3.0), ("games.evil.lost_to_lose", 0)):
+        with pytest.raises(ConfigError) as err:
+            save_settings(nested(dotted, value), cfg)
+        assert [p.key for p in err.value.problems] == [dotted]
+    unchecked = config.load(_user(tmp_path), data_dir=str(tmp_path / "data"))
+    assert unchecked.validators == {}  # nothing handed in: only the app's own keys
+
+
 def test_a_refused_change_writes_nothing_and_names_the_settings_file(tmp_path: Path) -> None:
-    cfg = config.load(_user(tmp_path))
+    cfg = load(_user(tmp_path))
     save_settings(nested("language", "fr"), cfg)
     before = cfg.settings_file.read_bytes()
     with pytest.raises(ConfigError) as err:
@@ -96,7 +111,7 @@ def test_a_hand_edited_settings_file_is_checked_at_start_with_its_line(tmp_path:
     settings_file.parent.mkdir(parents=True)
     settings_file.write_text("language: en\ndata_dir: /tmp\ndisplay:\n  widht: 3\n")
     with pytest.raises(ConfigError) as err:
-        config.load(user)
+        load(user)
     assert [(p.file, p.line, p.key) for p in err.value.problems] == [
         (str(settings_file), 2, "data_dir"), (str(settings_file), 4, "display.widht")]
 
@@ -107,13 +122,13 @@ def test_a_validator_problem_names_the_layer_that_set_the_value(tmp_path: Path) 
     settings_file.parent.mkdir(parents=True)
     settings_file.write_text("display:\n  height: 20\n")
     with pytest.raises(ConfigError) as err:
-        config.load(user)
+        load(user)
     assert [(p.file, p.line, p.key) for p in err.value.problems] == [
         (str(settings_file), 2, "display.height")]
 
 
 def test_an_unwritable_place_is_an_oserror_and_changes_nothing(tmp_path: Path) -> None:
-    cfg = config.load(_user(tmp_path))
+    cfg = load(_user(tmp_path))
     cfg.settings_file.parent.parent.mkdir(parents=True)
     cfg.settings_file.parent.write_text("a file where the folder should be")
     with pytest.raises(OSError):
@@ -123,7 +138,7 @@ def test_an_unwritable_place_is_an_oserror_and_changes_nothing(tmp_path: Path) -
 
 def test_saves_from_several_threads_all_land(tmp_path: Path) -> None:
     # the screen saves on the main thread; another part of the app may save too
-    cfg = config.load(_user(tmp_path))
+    cfg = load(_user(tmp_path))
     keys = ["display.dim_after", "hardware.buzzer.tempo", "hardware.buzzer.mute",
             "language"]
     values = [120, 360, True, "fr"]
@@ -133,7 +148,7 @@ def test_saves_from_several_threads_all_land(tmp_path: Path) -> None:
         worker.start()
     for worker in workers:
         worker.join()
-    again = config.load(cfg.user_file)
+    again = load(cfg.user_file)
     assert [again.get(k) for k in keys] == values
 
 
@@ -168,7 +183,7 @@ def test_any_sequence_of_saved_settings_reads_back_as_the_merge(
     user = folder / "config.yaml"
     user.write_text(user_text, encoding="utf-8")
     settings_file = folder / "data" / "settings.yaml"
-    cfg = config.load(user, use_default_user_file=False, settings_file=None)
+    cfg = load(user, use_default_user_file=False, settings_file=None)
     cfg.settings_file = settings_file
     expected = cfg.data
     saved: dict[str, Any] = {}
@@ -177,7 +192,7 @@ def test_any_sequence_of_saved_settings_reads_back_as_the_merge(
         expected = config.merge(expected, change)
         saved = config.merge(saved, change)
         # the start path reads the same thing back; the running config agrees
-        loaded = config.load(user, use_default_user_file=False, settings_file=settings_file)
+        loaded = load(user, use_default_user_file=False, settings_file=settings_file)
         assert loaded.data == expected == cfg.data
         assert yaml.safe_load(settings_file.read_text(encoding="utf-8")) == saved
     assert user.read_text(encoding="utf-8") == user_text

@@ -7,7 +7,8 @@ from itertools import pairwise
 
 import pytest
 
-from companion.games.evil.dice import DICE, draw
+from companion.dice import draw
+from companion.games.evil.dice import DICE
 from tests.helpers.evil import default_params
 
 ROLLS = 60_000

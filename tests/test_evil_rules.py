@@ -6,10 +6,11 @@ from dataclasses import replace
 
 import pytest
 
+from companion.dice import draw
 from companion.games.evil import RULES
 from companion.games.evil import commands as c
 from companion.games.evil import events as e
-from companion.games.evil.dice import DICE, draw
+from companion.games.evil.dice import DICE
 from companion.games.evil.instructions import instructions, roman
 from companion.games.evil.state import evolve
 from companion.i18n import Translator

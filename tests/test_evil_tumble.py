@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from companion.games.evil.dice import draw, tumble_face
+from companion.dice import draw, tumble_face
 
 FACES = st.lists(st.sampled_from("ABCDEF"), min_size=1, max_size=8)
 

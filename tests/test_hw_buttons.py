@@ -31,7 +31,7 @@ def rig(factory):
                  buttons__pins={"roll": ROLL_PIN, "undo": UNDO_PIN, "ok": OK_PIN})
     station = hardware.setup(hw, main, pin_factory=factory)
     session = evil_session()
-    station.attach(session)
+    station.attach(session, commands={"roll": Roll})
     yield station, session, main
     station.close()
 
@@ -141,7 +141,7 @@ def defaults_rig(factory):
     assert (hw["buttons"]["min_press"], hw["buttons"]["debounce"]) == (0.005, 0.1)
     station = hardware.setup(hw, main, pin_factory=factory)
     session = evil_session()
-    station.attach(session)
+    station.attach(session, commands={"roll": Roll})
     yield station, session, main
     station.close()
 
@@ -195,6 +195,34 @@ def test_a_half_millisecond_glitch_is_not_a_press(defaults_rig, factory, clock):
     clock.pulse(pin, 0.006)  # just past the minimum: a press
     main.drain()
     assert len(rolls(session)) == 1
+
+
+def test_roll_dispatches_the_command_the_caller_names(factory, clock):
+    """The hardware knows no game: attached without commands, ROLL does nothing (UNDO
+    still undoes); given Pr. Evil's `Roll` for it, ROLL rolls; detached, it is unbound."""
+    main = MainThread()
+    hw = section(ring__enabled=False, clock_leds__enabled=False,
+                 buttons__pins={"roll": ROLL_PIN, "undo": UNDO_PIN, "ok": OK_PIN})
+    station = hardware.setup(hw, main, pin_factory=factory)
+    session = evil_session()
+    roll = factory.pin(ROLL_PIN)
+    try:
+        station.attach(session)
+        clock.pulse(roll, 0.05)
+        main.drain()
+        assert station.buttons.accepted["roll"] == 1 and session.steps == []
+        clock.now += 1
+        station.attach(session, commands={"roll": Roll})
+        clock.pulse(roll, 0.05)
+        main.drain()
+        assert rolls(session) == [Roll()]
+        clock.now += 1
+        station.detach()
+        clock.pulse(roll, 0.05)
+        main.drain()
+        assert station.buttons.accepted["roll"] == 3 and rolls(session) == [Roll()]
+    finally:
+        station.close()
 
 
 def test_a_glitch_whose_callbacks_run_late_is_still_a_glitch(defaults_rig, factory, clock):

@@ -6,17 +6,16 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from companion import config
 from companion.games import rules_for
 from companion.journal import Journal
 from companion.session import Session
+from tests.helpers.checked import load
 
 
 def section(**changes: Any) -> dict[str, Any]:
     """The default `hardware` section, with dotted keys changed: ring__port="loop://"."""
-    import hardware  # noqa: F401  (registers the validator)
 
-    data = copy.deepcopy(config.load(use_default_user_file=False).get("hardware"))
+    data = copy.deepcopy(load(use_default_user_file=False).get("hardware"))
     for dotted, value in changes.items():
         node = data
         *parents, last = dotted.split("__")
@@ -27,7 +26,7 @@ def section(**changes: Any) -> dict[str, Any]:
 
 
 def evil_session(seed: int = 1) -> Session:
-    params = config.load(use_default_user_file=False).get("games.evil")
+    params = load(use_default_user_file=False).get("games.evil")
     setup = {"params": params, "seed": seed,
              "players": [{"name": "A", "character": "Irene Elder"},
                          {"name": "B", "character": "Edward Wyre"}],

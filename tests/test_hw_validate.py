@@ -11,6 +11,7 @@ import pytest
 from companion import config
 from companion.i18n import Translator
 from hardware.validate import check_port, validate
+from tests.helpers.checked import load
 from tests.test_hw_support import section
 
 
@@ -92,12 +93,11 @@ def test_bad_ports_say_why(url, key):
 
 
 def test_a_user_file_error_names_file_line_and_pin(tmp_path: Path):
-    import hardware  # noqa: F401
 
     user = tmp_path / "config.yaml"
     user.write_text("hardware:\n  buttons:\n    pins: {roll: 2, undo: 21, ok: -1}\n")
     with pytest.raises(config.ConfigError) as err:
-        config.load(user)
+        load(user)
     found = {(p.key, p.message.key, p.line) for p in err.value.problems}
     assert ("hardware.buttons.pins.roll", "hardware.config.pin_reserved", 3) in found
     text = [p.format(Translator("fr").message) for p in err.value.problems]

@@ -19,6 +19,7 @@ from companion.journal import Journal
 from companion.messages import RuleError
 from companion.night import history
 from companion.session import Session, replay
+from tests.helpers.checked import load
 from tests.test_night_support import params
 
 
@@ -52,7 +53,7 @@ def test_bad_config_named(tmp_path: Path, override: dict[str, Any], key: str) ->
     user = tmp_path / "config.yaml"
     user.write_text(yaml.safe_dump({"games": {"tray": override}}), encoding="utf-8")
     with pytest.raises(config.ConfigError) as exc:
-        config.load(user)
+        load(user)
     assert f"games.tray.{key}" in [p.key for p in exc.value.problems]
 
 

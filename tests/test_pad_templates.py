@@ -207,9 +207,9 @@ def test_an_ad_hoc_pad_is_saved_as_the_tables_own_template(tmp_path):
 def test_the_pad_config_section_bounds_the_debounce(tmp_path: Path) -> None:
     """`games.pad.debounce` is seconds from 0 to 1: a negative, a longer one and a text
     are refused with the key named; the shipped value is taken."""
-    from companion import config as config_module
     from companion.config import ConfigError
     from companion.games.pad.params import debounce
+    from tests.helpers import checked as config_module
 
     shipped = config_module.load(use_default_user_file=False, check_defaults=True)
     assert debounce(shipped.get("games.pad")) == 0.1

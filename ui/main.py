@@ -85,12 +85,13 @@ def load_config(user_file: Path | None, data_dir: str | None = None) -> Config:
     """The config the app starts with: defaults, the user's file, the settings saved
     from the screen (beside the journal, in `data_dir`); ConfigError lists every
     problem."""
-    import hardware  # noqa: F401  (registers the hardware section's checks)
     from companion import config as config_module
+    from ui.validators import section_validators
 
     # the app's own settings file, refused, is set aside: the start goes on with the
     # user's config, and the table is told (`CompanionApp`, `config.SetAside`)
-    return config_module.load(user_file, data_dir=data_dir, set_aside_settings=True)
+    return config_module.load(user_file, data_dir=data_dir, set_aside_settings=True,
+                              validators=section_validators())
 
 
 def load_hardware(cfg: Config) -> Any:

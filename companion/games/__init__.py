@@ -1,7 +1,8 @@
 """The games the companion knows, by kind. Each game package offers:
 
 - `RULES`: an object following `companion.rules.Rules`;
-- `params.validate_config(section)`: problems in its `games.<kind>` config section.
+- `params.validate_config(section)`: problems in its `games.<kind>` config section
+  (`VALIDATORS` has them all, for the caller to hand to `companion.config.load`).
 
 Nothing here imports a game's rules until that game is played: start-up (and a config
 check) then pays only for the game on screen.
@@ -13,7 +14,7 @@ import importlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from companion.config import Validator, register_validator
+from companion.config import Validator, Validators
 from companion.messages import Message
 from companion.rules import Rules
 
@@ -46,5 +47,5 @@ def _validator(kind: str) -> Validator:
     return validate
 
 
-for _kind in KINDS:
-    register_validator(f"games.{_kind}", _validator(_kind))
+#: each game's section check, to hand to `companion.config.load`
+VALIDATORS: Validators = {f"games.{kind}": _validator(kind) for kind in KINDS}

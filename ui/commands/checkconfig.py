@@ -19,19 +19,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from companion import config
+from companion import config, games
 from companion.files import open_regular
 from companion.i18n import FALLBACK, LANGUAGES, Translator
 
 
-def import_hardware() -> str | None:
-    """`import hardware` registers the validator of the hardware section. None when it
-    worked, else the reason it did not (the rest is still checked)."""
+def import_hardware() -> tuple[config.Validators, str | None]:
+    """The validator of the hardware section, and None; or no validator and the reason
+    `import hardware` failed (the rest is still checked)."""
     try:
-        importlib.import_module("hardware")
+        hardware = importlib.import_module("hardware")
     except Exception as exc:  # any failure here must not stop the other checks
-        return f"{type(exc).__name__}: {exc}"
-    return None
+        return {}, f"{type(exc).__name__}: {exc}"
+    return hardware.VALIDATORS, None
 
 
 _LANGUAGE = re.compile(r"^language:[ \t]*['\"]?([A-Za-z_-]+)['\"]?[ \t]*(?:#.*)?$", re.M)
@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--settings", type=Path, help=early("deploy.check.settings_help"))
     args = parser.parse_args(args_list)
 
-    skipped = import_hardware()
+    hardware_validators, skipped = import_hardware()
     path: Path | None = args.file if args.file is not None else config.user_config_path()
     tr = Translator(configured_language(path))
     if skipped:
@@ -77,7 +77,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     problems: list[config.Problem] = []
     try:
         config.load(path, use_default_user_file=False, check_defaults=True,
-                    settings_file=settings)
+                    settings_file=settings,
+                    validators={**games.VALIDATORS, **hardware_validators})
     except config.ConfigError as exc:
         problems += exc.problems
     problems += pad_templates(path)

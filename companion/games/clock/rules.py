@@ -71,7 +71,7 @@ class ClockRules:
             seed = setup.get("seed")
             if not _is_int(seed):
                 raise RuleError("clock.error.setup", reason="seed")
-            from companion.games.evil.dice import draw
+            from companion.dice import draw
 
             start = int(draw(seed, 0, [str(i) for i in range(len(seats))]))
         elif not seats:

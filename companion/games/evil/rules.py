@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from companion.dice import draw
 from companion.games.evil import commands as c
 from companion.games.evil import events as e
-from companion.games.evil.dice import DICE, draw, parse_face
+from companion.games.evil.dice import DICE, parse_face
 from companion.games.evil.params import EvilParams
 from companion.games.evil.state import EvilState, Player, Roll, Treasure, evolve
 from companion.messages import Message, RuleError, msg

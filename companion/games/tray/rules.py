@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
-from companion.games.evil.dice import draw
+from companion.dice import draw
 from companion.games.tray import commands as c
 from companion.games.tray import events as e
 from companion.games.tray.params import TrayParams, validate_config

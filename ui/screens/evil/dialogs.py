@@ -19,6 +19,7 @@ from ui import theme
 from ui.dialogs import Dialog, open_dialog
 from ui.names import display_name
 from ui.screens.evil.card import Para
+from ui.screens.evil.layout import LEFT_SHARE
 from ui.widgets.basics import Tap, Text, _follow_scale, find, follow_height, follow_width
 from ui.widgets.text_height import text_height
 
@@ -51,8 +52,6 @@ class SideDialog(Dialog):
     and undimmed: the card says what the board must look like while this one asks."""
 
     def __init__(self, title: str, tid: str, why: str) -> None:
-        from ui.screens.evil.play import LEFT_SHARE
-
         super().__init__(title, tid, size_hint=(None, None), overlay_color=(0, 0, 0, 0))
         self.share = LEFT_SHARE
         heading = find(self, f"{tid}.title")

@@ -18,14 +18,16 @@ from kivy.metrics import dp
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 
+from companion.dice import tumble_face
 from companion.games.evil import commands as c
 from companion.games.evil import events as e
 from companion.games.evil.card import Card, next_roll_card, turn_card
-from companion.games.evil.dice import DICE, tumble_face
+from companion.games.evil.dice import DICE
 from companion.games.evil.state import EvilState
 from companion.session import Session, Update
 from ui import theme
 from ui.screens.evil.card import Para, TurnCard
+from ui.screens.evil.layout import LEFT_SHARE
 from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, _follow_scale, follow_height, follow_width
 from ui.widgets.dial import Dial, DialView
@@ -43,7 +45,6 @@ ANIMATION_FPS = 20
 #: the tumble's clock, in seconds: a test holds it still, so a tumble lasts exactly as
 #: long as the test needs whatever the machine's speed (the roll guard keeps real time)
 tumble_clock: Callable[[], float] = time.monotonic
-LEFT_SHARE = 0.44  # of the width: the dial's side, where the dialogs open
 TREASURE_ROW = 64  # px at 800x480: the treasure buttons, their minutes a key figure
 TREASURE_GAP = 3  # px between a treasure's letter, minutes and unit, when they fit
 TREASURE_EDGE = 3  # px kept clear inside each edge of a treasure button

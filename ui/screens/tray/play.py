@@ -16,7 +16,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 
-from companion.games.evil.dice import tumble_face
+from companion.dice import tumble_face
 from companion.games.tray import commands as c
 from companion.games.tray.view import Distribution, TrayView, tray_view
 from companion.session import Session, Update
