@@ -21,6 +21,12 @@ from typing import BinaryIO
 SIDE_FILES = ("-wal", "-shm")
 
 
+def restore_marker(journal_path: Path) -> Path:
+    """Where a restore keeps its intent beside the journal (`night.swap`): a start
+    looks for it before it loads the restore's code."""
+    return journal_path.with_name(journal_path.name + ".restoring")
+
+
 def aside_name(path: Path, label: str) -> Path:
     """`<name>.<label>-<stamp>` beside `path`, a name no file has (nor its side files)."""
     stamp = time.strftime("%Y%m%d-%H%M%S")

@@ -165,7 +165,12 @@ def journal_opens(path: Path) -> bool:
 
 def finish_restore(path: Path) -> None:
     """A restore that a kill or a power cut left half done is finished or undone, whole
-    (`backup.finish_pending`); one that cannot be now is left for the next start."""
+    (`backup.finish_pending`); one that cannot be now is left for the next start.
+    Nearly every start has none: the restore's code is loaded only for one."""
+    from companion.files import restore_marker
+
+    if not os.path.lexists(restore_marker(path)):
+        return
     from companion.night import backup
 
     try:

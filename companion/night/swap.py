@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from companion.files import fsync_dir
+from companion.files import fsync_dir, restore_marker
 
 log = logging.getLogger(__name__)
 
@@ -109,7 +109,7 @@ class NotUndone(Exception):
 
 
 def marker_for(journal_path: Path) -> Path:
-    return journal_path.with_name(journal_path.name + ".restoring")
+    return restore_marker(journal_path)
 
 
 @dataclass
