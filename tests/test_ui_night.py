@@ -147,10 +147,11 @@ def test_roster_a_bond_game_from_it_then_history_log_and_statistics(launch: Any)
     ui.tap("players.2.retire")
     # retiring asks first and says what changes; Cancel keeps the player in play
     assert ui.dialog == "retire"
-    assert ui.text("retire.title") == "Retire Clea?"
+    # "Set aside", not "Retire": the player is kept, only no longer offered
+    assert ui.text("retire.title") == "Set Clea aside?"
     assert "no longer be offered" in ui.text("retire.text")
     ui.tap("retire.cancel")
-    assert ui.text("players.2.retire") == "Retire"
+    assert ui.text("players.2.retire") == "Set aside"
     ui.tap("players.2.retire")
     ui.tap("retire.yes")
     assert ui.text("players.2.retire") == "Bring back"
