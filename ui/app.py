@@ -366,6 +366,12 @@ class CompanionApp(App):
     def on_stop(self) -> None:
         from ui.widgets import pictures
 
+        # a clean stop (SIGTERM from systemd, which SDL turns into the window's close; the
+        # window closed) pauses a running clock as of now: the next start reopens it
+        # paused, and does not take the stop for a power cut
+        clock = self.root.built("clock_play") if self.root is not None else None
+        if clock is not None and hasattr(clock, "stop_cleanly"):
+            clock.stop_cleanly()
         self.settle()
         self.stop_dimmer()
         self.stop_touch_pace()

@@ -277,6 +277,14 @@ class ClockPlayScreen(PlayScreen):
         self._stop_looking()
         self._show_hardware(None)
 
+    def stop_cleanly(self) -> None:
+        """The app stops cleanly: a running clock (shown or beside the sheet) is paused
+        and journaled now, so the next start has no interruption to tell."""
+        app = App.get_running_app()
+        if self.session is not None and self.session in (app.session, app.beside) \
+                and self.state.status == "running":
+            self.send(c.Pause(at=moment.now()))
+
     def _interrupt(self) -> None:
         app = App.get_running_app()
         session = self.session
