@@ -359,9 +359,12 @@ class CompanionApp(App):
         if self.session is not None and self.session.rules.kind == "evil":
             # the clock hardware is Pr. Evil's
             self.hardware.attach(self.session, later=self._later)
-        play = self.root.built("evil_play")
-        if play is not None:
-            play.offer_pins()
+        # a Pins button on each play screen that offers one and was built before the
+        # hardware (the game reopened at the start: Pr. Evil's, or a clock's)
+        for name in ("evil_play", "clock_play"):
+            play = self.root.built(name)
+            if play is not None and hasattr(play, "offer_pins"):
+                play.offer_pins()
 
     def on_stop(self) -> None:
         from ui.widgets import pictures
