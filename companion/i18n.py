@@ -28,6 +28,7 @@ import datetime
 import functools
 import gettext
 import re
+import unicodedata
 from pathlib import Path
 from typing import Any
 
@@ -145,6 +146,52 @@ def placeholder_number(name: str) -> int | None:
     return int(digits.group()) if digits else None
 
 
+#: the French words that elide before a vowel or a mute h: "d'Hélène", "qu'Anne"
+_ELIDED = re.compile(r"(?<![\w'])(de|que|le|ne|jusque) \{(\w+)\}", re.IGNORECASE)
+#: a name's first letter that takes the elision (a y before a vowel is a consonant:
+#: "de Yannick"; a name's h is taken as mute: "d'Hugo")
+_VOWELS = frozenset("aeiouh")
+
+
+def _elides(value: Any) -> bool:
+    text = str(value) if isinstance(value, str) else ""
+    if not text or not text[0].isalpha():  # "de 8", "le 11": said as they are
+        return False
+    base = unicodedata.normalize("NFD", text[0])[0].lower()
+    return base in _VOWELS or (base == "y" and len(text) > 1 and text[1].lower() not in
+                               "aeiouéèê")
+
+
+def elide(template: str, values: dict[str, Any]) -> str:
+    """A French template with "de {player}" made "d'{player}" where the value shown
+    begins with a vowel or a mute h ("d'Hélène"): the one place every name after "de",
+    "que" or "le" is elided."""
+    def replace(match: re.Match[str]) -> str:
+        word, key = match.group(1), match.group(2)
+        if not _elides(values.get(key)):
+            return match.group(0)
+        return f"{word[:-1]}'{{{key}}}"
+    return _ELIDED.sub(replace, template)
+
+
+#: typography: a space before : ; ? ! » (French's, after « too) and between a number
+#: and its unit is a no-break space, so that no line starts with ": finir" or "s"
+_BEFORE_MARK = re.compile(r" ([:;?!»])")
+_AFTER_QUOTE = re.compile(r"« ")
+_UNIT = re.compile(r"(\d) (s|min|h|ms|%)(?=$|[\s,.;:)·/])")
+
+
+def no_break(text: str) -> str:
+    """A text as it is drawn: its typographic spaces made no-break (U+00A0), so that a
+    line is wrapped between words, never before a colon or a unit. The screens draw
+    every label through it (`ui.widgets.kept_texture`); the text kept is unchanged."""
+    if " " not in text:
+        return text
+    text = _BEFORE_MARK.sub("\u00a0\\1", text)
+    text = _AFTER_QUOTE.sub("«\u00a0", text)
+    return _UNIT.sub("\\1\u00a0\\2", text)
+
+
 NAMES_KEPT = 256  # names `Translator.name` keeps said
 NAME_PARAMS = frozenset({"player", "winner", "leader"})
 JOINED_PARAMS = frozenset({"players", "names", "who"})
@@ -213,6 +260,8 @@ class Translator:
         if template is None:
             return key  # visible, and caught by the catalog tests
         resolved = {k: shown(k, self.resolve(v), self.guest) for k, v in params.items()}
+        if self.language == "fr":
+            template = elide(template, resolved)
         try:
             return template.format(**resolved)
         except (KeyError, IndexError, ValueError):

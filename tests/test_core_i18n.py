@@ -398,4 +398,4 @@ def test_a_guest_is_said_in_the_language_on_screen() -> None:
     assert fr.name("Anne") == "Anne" and fr.name("Player Three") == "Player Three"
     said = fr.message(msg("bond.say.lair_card", player="Player 2", value=3, size=3))
     assert said == "Le repaire de Joueur 2 grandit de 3 : taille 3."
-    assert fr.message(msg("bond.say.won", winners="Anne")) == "Victoire de Anne !"
+    assert fr.message(msg("bond.say.won", winners="Anne")) == "Victoire d'Anne !"

@@ -236,7 +236,7 @@ def test_the_card_after_the_roll_tells_the_roller_to_pass_the_dice():
     state = at(new(players=3), time=0, red=5, green=9, blue=9)
     done, steps = steps_of(state, roll("chevron2", "blue", "clock1"))
     said = texts(turn_card(done, steps))
-    assert said[0] == f"{NAMES[0]}: pass the dice to your left."
+    assert said[0] == f"{NAMES[0]}: pass the dice to {NAMES[1]}, on your left."
     assert done.current_player.name == NAMES[1]
     assert "locks each open door" in said[1] and "never stops him" in said[1]
     assert "re-arms a disabled trap" in said[1] and "anywhere outside the manor" in said[1]

@@ -115,7 +115,8 @@ def test_a_time_presses_loss_waits_for_the_replacement(launch: Any) -> None:
     assert state.time == 1 and state.marker_position("red") == 2
     assert ui.text("play.turn") == "Turn 2: Player 1"
     said = card(ui)
-    assert said[0] == "Player 2: pass the dice to your left."
+    # the headline names the player the header names: the one the dice go to
+    assert said[0] == "Player 2: pass the dice to Player 1, on your left."
     assert any("now on I." in text for text in said)
     assert ui.text("play.treasure.red") == "R 5 min"
     ui.screenshot("evil-order-after-roll-en")
@@ -171,7 +172,7 @@ def test_the_replacement_in_french(launch: Any) -> None:
     assert card(ui)[0] == "D'abord, placez un nouveau trésor ROUGE"
     ui.screenshot("evil-order-replacement-fr")
     ui.tap("place.10")
-    assert card(ui)[0] == "Joueur 2 : passez les dés à votre gauche."
+    assert card(ui)[0] == "Joueur 2 : passez les dés à Joueur 1, votre voisin de gauche."
     ui.screenshot("evil-order-after-roll-fr")
     ui.tap("play.adjust")
     ui.tap("adjust.time_forward")  # II: the new red marker is reached, by hand this time

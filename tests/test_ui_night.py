@@ -147,10 +147,11 @@ def test_roster_a_bond_game_from_it_then_history_log_and_statistics(launch: Any)
     ui.tap("players.2.retire")
     # retiring asks first and says what changes; Cancel keeps the player in play
     assert ui.dialog == "retire"
-    assert ui.text("retire.title") == "Retire Clea?"
+    # "Set aside", not "Retire": the player is kept, only no longer offered
+    assert ui.text("retire.title") == "Set Clea aside?"
     assert "no longer be offered" in ui.text("retire.text")
     ui.tap("retire.cancel")
-    assert ui.text("players.2.retire") == "Retire"
+    assert ui.text("players.2.retire") == "Set aside"
     ui.tap("players.2.retire")
     ui.tap("retire.yes")
     assert ui.text("players.2.retire") == "Bring back"
@@ -166,7 +167,7 @@ def test_roster_a_bond_game_from_it_then_history_log_and_statistics(launch: Any)
     assert ui.screen == "night_history"
     row = ui.text(f"history.game.{game_id}")
     assert row.startswith("Mr. Bond · ")
-    assert "Anne 0, Bob 3" in row and "winner: Bob" in row
+    assert "Anne: 0, Bob: 3" in row and "winner: Bob" in row
     ui.screenshot("night-history-800x480")
     ui.tap(f"history.game.{game_id}")
     assert ui.screen == "night_log"
@@ -679,8 +680,8 @@ def test_statistics_of_a_cooperative_game_and_no_placeholder_players(launch: Any
                 "params": params("bond"),
                 "players": [{"name": "Player 1"}, {"name": "Player 2"}]}).dispatch(EndGame())
         ui.tap("home.history")
-        guest = "Player" if language == "en" else "Joueur"  # one name, as in play
-        assert f"{guest} 1 0, {guest} 2 0" in ui.text(f"history.game.{3}")
+        guest, colon = ("Player", ":") if language == "en" else ("Joueur", " :")  # as in play
+        assert f"{guest} 1{colon} 0, {guest} 2{colon} 0" in ui.text(f"history.game.{3}")
         ui.tap("history.back")
         ui.tap("home.stats")
         names = [ui.text(f"stats.player.{i}.name") for i in range(2)]

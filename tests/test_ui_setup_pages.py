@@ -47,3 +47,33 @@ def test_adding_a_seat_keeps_the_first_player_drawn(launch: Any) -> None:
     ui.tap("setup.start")
     first = drawn.rsplit(": ", 1)[1]
     assert ui.app.session.state.current_player.name == first
+
+
+SETUPS = {"evil": "setup", "castor": "setup", "bond": "setup", "pad": "setup",
+          "clock": "clocksetup"}
+
+
+@pytest.mark.parametrize(("language", "ending", "add"), [
+    ("en", ": new game", "Add a player"), ("fr", " : nouvelle partie", "Ajouter un joueur")])
+@pytest.mark.parametrize("size", [(800, 480), (1280, 720)])
+def test_every_game_s_setup_has_the_same_title_and_buttons(
+        launch: Any, language: str, ending: str, add: str, size: tuple[int, int]) -> None:
+    """The score pad's and the clock's set-ups too: "<game>: new game", the same Add a
+    player, From roster and Start, every label whole."""
+    from tests.legibility import problems
+
+    ui = launch(language=language)
+    ui.resize(*size)
+    said: dict[str, tuple[str, str, str]] = {}
+    for game, tid in SETUPS.items():
+        ui.tap(f"home.game.{game}")
+        assert ui.text(f"{tid}.title").endswith(ending), ui.text(f"{tid}.title")
+        ui.pump(2)
+        assert not ui.find(f"{tid}.title").is_shortened, ui.text(f"{tid}.title")  # whole
+        said[game] = (ui.text(f"{tid}.add"), ui.text(f"{tid}.roster"), ui.text(f"{tid}.start"))
+        assert problems(ui.app.root) == [], (game, size)
+        ui.screenshot(f"setup-buttons-{game}-{language}-{size[0]}x{size[1]}")
+        ui.tap(f"{tid}.back")
+    assert said["evil"][0] == add, said
+    assert len(set(said.values())) == 1, said
+    ui.resize(800, 480)

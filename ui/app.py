@@ -365,13 +365,22 @@ class CompanionApp(App):
         if self.session is not None and self.session.rules.kind == "evil":
             # the clock hardware is Pr. Evil's
             self.hardware.attach(self.session, later=self._later)
-        play = self.root.built("evil_play")
-        if play is not None:
-            play.offer_pins()
+        # a Pins button on each play screen that offers one and was built before the
+        # hardware (the game reopened at the start: Pr. Evil's, or a clock's)
+        for name in ("evil_play", "clock_play"):
+            play = self.root.built(name)
+            if play is not None and hasattr(play, "offer_pins"):
+                play.offer_pins()
 
     def on_stop(self) -> None:
         from ui.widgets import pictures
 
+        # a clean stop (SIGTERM from systemd, which SDL turns into the window's close; the
+        # window closed) pauses a running clock as of now: the next start reopens it
+        # paused, and does not take the stop for a power cut
+        clock = self.root.built("clock_play") if self.root is not None else None
+        if clock is not None and hasattr(clock, "stop_cleanly"):
+            clock.stop_cleanly()
         self.settle()
         self.stop_dimmer()
         self.stop_touch_pace()

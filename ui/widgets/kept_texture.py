@@ -18,6 +18,7 @@ from typing import Any
 
 from kivy.uix.label import Label
 
+from companion.i18n import no_break
 from ui.widgets.texels import one_to_one
 
 #: total texture pixels kept (4 bytes each: 24 MB): the card's sentences of a few games
@@ -83,8 +84,18 @@ class KeptLabel(Label):
 
     _style_key: str | None = None
 
+    # the text drawn (and measured, `ui.widgets.text_height`) has no-break spaces where
+    # a line must not break, before a colon or a unit (": finir la partie ?", "5 s");
+    # the widget's text stays the one given
+    def _create_label(self) -> None:
+        super()._create_label()
+        if isinstance(self._label.text, str):
+            self._label.text = no_break(self._label.text)
+
     def _trigger_texture_update(self, name: Any = None, source: Any = None,
                                 value: Any = None) -> None:
+        if name == "text" and isinstance(value, str):
+            value = no_break(value)
         if name != "text":  # a style changed (markup, a size, a colour...), or may have
             self._style_key = None
         super()._trigger_texture_update(name, source, value)

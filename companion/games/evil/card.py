@@ -140,7 +140,8 @@ def _headline(state: EvilState, rolled: bool, since: list[Any]) -> Message:
     roll_is_last = rolled and all(isinstance(step.command, _ROLL_FOLLOW_UPS)
                                   for step in since[1:])
     if roll_is_last and state.last_roll is not None:
-        return msg("evil.card.pass_dice", roller=_roller(state).name)
+        # to whom, by name: the header names the player whose turn it now is
+        return msg("evil.card.pass_dice", roller=_roller(state).name, player=player.name)
     return msg("evil.card.turn_of", player=player.name)
 
 

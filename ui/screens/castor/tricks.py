@@ -64,6 +64,7 @@ from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.components import header
 from ui.widgets.fit_name import fit_name
 from ui.widgets.rounded import RoundedBox
+from ui.widgets.text_height import text_height
 
 VALUE_COLUMNS = 10
 MARKS_SETTING = "games.castor.keypad_marks_played"
@@ -338,11 +339,17 @@ class CastorTricksScreen(Screen):
         scale = float(getattr(App.get_running_app(), "scale", 1.0))
         if label.width <= 1:
             return
+        # measured at the width with no height limit: a label's texture is its box's
+        # height, whatever its lines need (`ui.widgets.text_height`)
+        base = dp(NOTE_HEIGHT) * scale
         for size in (theme.SIZE_ACT, theme.SIZE_BODY, theme.SIZE_SMALL):
             label.font_size = sp(size) * scale
-            label.texture_update()
-            if label.texture_size[1] <= label.height + 1:
+            needed = text_height(label, label.width)
+            if needed <= base + 1:
+                label.height = base
                 return
+        # a long note ("check your cards") takes the lines it needs, from the keys below
+        label.height = max(base, needed)
 
     def _draw_chips(self, view: TrickView) -> None:
         app = App.get_running_app()

@@ -13,6 +13,7 @@ from kivy.uix.gridlayout import GridLayout
 
 from ui import theme
 from ui.dialogs import Dialog, open_dialog
+from ui.names import display_name
 from ui.screens.clock import moment
 from ui.screens.clock.figures import clock_text
 from ui.widgets.basics import Tap, Text, follow_height
@@ -51,7 +52,7 @@ def adjust_dialog(screen: Any) -> Dialog:
         for i, button in enumerate(buttons):
             button.set_background(theme.SELECTED if i == chosen["seat"] else theme.BUTTON)
         seat = now_view.seats[chosen["seat"]]
-        bank.text = app.tr("clockui.adjust_bank", name=seat.name,
+        bank.text = app.tr("clockui.adjust_bank", name=display_name(seat.name),
                            time=clock_text(seat.remaining_ms))
 
     def pick(index: int) -> None:
@@ -62,7 +63,7 @@ def adjust_dialog(screen: Any) -> Dialog:
         screen.adjust(chosen["seat"], delta)  # shown once saved (`screen.also_draw`)
 
     for i, seat in enumerate(view.seats):
-        button = Tap(seat.name, size=theme.SIZE_BODY, tid=f"clockadjust.seat.{i}",
+        button = Tap(display_name(seat.name), size=theme.SIZE_BODY, tid=f"clockadjust.seat.{i}",
                      shorten=True, size_hint_y=None, height=theme.touch(theme.ROW))
         button.bind(on_release=lambda _b, k=i: pick(k))
         buttons.append(button)
@@ -114,7 +115,7 @@ def order_dialog(screen: Any) -> Dialog:
             App.get_running_app().send(c.Reorder(at=moment.now(), order=tuple(picked)))
 
     for i, seat in enumerate(state.seats):
-        button = Tap(seat.name, size=theme.SIZE_BODY, tid=f"clockorder.seat.{i}",
+        button = Tap(display_name(seat.name), size=theme.SIZE_BODY, tid=f"clockorder.seat.{i}",
                      shorten=True, size_hint_y=None, height=theme.touch(theme.ROW))
         button.bind(on_release=lambda _b, k=i: pick(k))
         buttons.append(button)

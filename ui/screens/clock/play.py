@@ -34,6 +34,7 @@ from companion.messages import Message
 from companion.session import Session, Update
 from hardware.timerview import TimerShown
 from ui import theme
+from ui.names import display_name
 from ui.screens.clock import moment
 from ui.screens.clock.figures import clock_text, elapsed_text
 from ui.screens.play_base import PlayScreen
@@ -285,6 +286,14 @@ class ClockPlayScreen(PlayScreen):
         self._stop_looking()
         self._show_hardware(None)
 
+    def stop_cleanly(self) -> None:
+        """The app stops cleanly: a running clock (shown or beside the sheet) is paused
+        and journaled now, so the next start has no interruption to tell."""
+        app = App.get_running_app()
+        if self.session is not None and self.session in (app.session, app.beside) \
+                and self.state.status == "running":
+            self.send(c.Pause(at=moment.now()))
+
     def _interrupt(self) -> None:
         app = App.get_running_app()
         session = self.session
@@ -514,7 +523,7 @@ class ClockPlayScreen(PlayScreen):
             remaining, level = 0, "ok"
         shared = mode in ("sand", "phase") and len(view.seats) <= 1
         self._set(self.name_label, app.tr(f"clockui.mode.{mode}") if shared or seat is None
-                  else seat.name)
+                  else display_name(seat.name))
         text = elapsed_text(remaining) if mode == "countup" else clock_text(remaining)
         self._set(self.time_label, text)
         over = level == "over" and mode != "countup"
@@ -584,7 +593,7 @@ class ClockPlayScreen(PlayScreen):
                 figure = clock_text(s.remaining_ms)
             note = app.tr("clockui.out") if s.out else (
                 app.tr("clockui.passed") if s.passed else figure)
-            text = f"{s.name}\n[size={big}][b]{note}[/b][/size]"
+            text = f"{display_name(s.name)}\n[size={big}][b]{note}[/b][/size]"
             if button.text != text:
                 button.text = text
                 button.figure = note

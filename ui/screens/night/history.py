@@ -31,7 +31,7 @@ from ui.screens.night.common import (
     when,
 )
 from ui.screens.page import PageScreen
-from ui.widgets.basics import Tap, Text, follow_height
+from ui.widgets.basics import Tap, Text
 
 PAGE = 30  # games drawn at once: years of history stay quick to open
 
@@ -63,15 +63,29 @@ def seat_name(seat: Seat) -> str:
     return seat.name if number is None else guest(number)
 
 
+def seat_score(seat: Seat) -> str:
+    """A seat and its score told apart ("Player 1: 0", not "Player 1 0")."""
+    name = seat_name(seat)
+    if seat.score is None:
+        return name
+    return str(App.get_running_app().tr("night.ui.seat_score", player=name,
+                                        score=seat.score))
+
+
 def pad_seat(seat: Seat) -> str:
     """A score pad seat: "1. Ann 39", a player out of the ranking "Cy 5 (eliminated)"."""
     app = App.get_running_app()
-    name = seat_name(seat)
-    text = name if seat.score is None else f"{name} {seat.score}"
+    text = seat_score(seat)
     if seat.out is not None:
         return app.tr(f"night.ui.out.{seat.out}", player=text)
     return text if seat.rank is None else app.tr("night.ui.ranked", rank=seat.rank,
                                                   player=text)
+
+
+def winners_text(winners: list[str]) -> str:
+    """ "winner: Ann", "winners: Ann, Bob" (a label, not a count: two keys, not a plural)."""
+    key = "night.ui.winner" if len(winners) == 1 else "night.ui.winners"
+    return str(App.get_running_app().tr(key, names=", ".join(winners)))
 
 
 def pad_outcome(line: GameLine) -> list[str]:
@@ -87,8 +101,8 @@ def pad_outcome(line: GameLine) -> list[str]:
     parts.append(", ".join(pad_seat(s) for s in seats))
     winners = [seat_name(s) for s in line.seats if s.winner]
     if winners:
-        key = "night.ui.won_outright" if line.instant else "night.ui.winners"
-        parts.append(app.tr(key, names=", ".join(winners)))
+        parts.append(app.tr("night.ui.won_outright", names=", ".join(winners))
+                     if line.instant else winners_text(winners))
     return parts
 
 
@@ -116,7 +130,8 @@ def outcome_text(line: GameLine) -> str:
     if line.kind == "pad":
         parts = pad_outcome(line)
     elif line.kind == "clock":
-        parts.append(", ".join(f"{seat_name(s)} {clock_time(s.time_ms)}" for s in line.seats))
+        parts.append(", ".join(app.tr("night.ui.seat_score", player=seat_name(s),
+                                      score=clock_time(s.time_ms)) for s in line.seats))
     elif line.kind == "evil":
         if line.outcome in ("won", "lost"):
             parts.append(app.tr(f"night.outcome.{line.outcome}"))
@@ -131,15 +146,14 @@ def outcome_text(line: GameLine) -> str:
     else:
         seats = []
         for seat in line.seats:
-            name = seat_name(seat)
-            text = name if seat.score is None else f"{name} {seat.score}"
+            text = seat_score(seat)
             if seat.medals:
                 text += " " + app.tr("night.ui.medals_short", n=seat.medals)
             seats.append(text)
         parts.append(", ".join(seats))
         winners = [seat_name(s) for s in line.seats if s.winner]
         if winners:
-            parts.append(app.tr("night.ui.winners", names=", ".join(winners)))
+            parts.append(winners_text(winners))
     return " · ".join(parts)
 
 
@@ -225,10 +239,15 @@ class NightHistoryScreen(PageScreen):
 
     def row(self, line: GameLine) -> BoxLayout:
         app = App.get_running_app()
-        row = follow_height(BoxLayout(spacing=dp(6)), theme.touch(68))
+        row = BoxLayout(spacing=dp(6), size_hint_y=None, height=theme.touch(68) * app.scale)
         background = theme.BUTTON if line.status == "finished" else theme.PANEL
         game = Tap(f"{title_text(line)}\n{outcome_text(line)}", tid=f"history.game.{line.id}",
                    size=theme.SIZE_SMALL, background=background, halign="left")
+
+        def fit(*_: Any) -> None:  # a full table's scores and winners take more lines
+            row.height = max(theme.touch(68) * app.scale,
+                             game.texture_size[1] + dp(8) * app.scale)
+        game.bind(texture_size=fit)
         game.bind(on_release=lambda _b: self.open_log(line.id))
         row.add_widget(game)
         if line.status == "unfinished":
@@ -350,7 +369,8 @@ class NightLogScreen(PageScreen):
     def details(line: GameLine) -> str:
         app = App.get_running_app()
         text = outcome_text(line)
-        kills = [f"{seat_name(s)} {s.best_kill}" for s in line.seats if s.best_kill]
+        kills = [app.tr("night.ui.seat_score", player=seat_name(s), score=s.best_kill)
+                 for s in line.seats if s.best_kill]
         if kills:
             text += " · " + app.tr("night.ui.best_kills", kills=", ".join(kills))
         return text
