@@ -75,6 +75,7 @@ class PadPlayScreen(PlayScreen):
                                                    self.standings_button])
         self.header_bar = top
         self.status.bind(width=self.fit_status, height=self.fit_status)
+        self.clock_button.bind(width=self.fit_status)  # its room, in or out of the header
         body = BoxLayout(spacing=dp(theme.SPACE_S))
         self.sheet = Sheet(self.tap_cell, self.tap_name)
         self.keypad = follow_width(Keypad(self.key, app.tr("pad.ui.enter")), KEYPAD_WIDTH)
@@ -245,26 +246,50 @@ class PadPlayScreen(PlayScreen):
 
     def fit_status(self, *_: Any) -> None:
         """The headline at body size, else at the smallest size, else its short form:
-        two lines of the header, never cut."""
-        from ui.widgets.text_height import surely_taller, text_height
-
-        label, width = self.status, self.status.width
+        two lines of the header, never cut. If none fits beside the Clock button, the
+        Clock gives the headline its room (a clock can still be started from Home,
+        beside this game). Which is decided from the room beside the Clock, whether it
+        is in the header or not: the header's width alone says what it shows, never
+        a width it went through while being laid out (Kivy's default 100 px, before the
+        first layout of a game resumed after a power cut, would keep the Clock away)."""
         if not getattr(self, "statuses", None):
             return
+        label, clock = self.status, self.clock_button
+        if label.width <= 1:  # not laid out yet: measured again once it is
+            follow_scale(label, theme.SIZE_BODY)
+            label.text = self.statuses[0]
+            return
+        room = clock.width + self.header_bar.spacing  # what the Clock takes of the header
+        beside = label.width - (room if clock.parent is None else 0)
+        # a clock beside this game has its strip instead (`show_clock`)
+        offered = clock.parent is not None or App.get_running_app().beside is None
+        if offered and self._fit_status(beside):
+            if clock.parent is None:
+                self.header_bar.add_widget(clock, index=3)  # before Undo, Redo, Standings
+            return
+        if clock.parent is not None:
+            self.header_bar.remove_widget(clock)
+        if not self._fit_status(beside + room):
+            label.text = self.statuses[-1]  # at the smallest size
+
+    def _fit_status(self, width: float) -> bool:
+        """One of the headlines fits `width` (it is shown), at body size or else at the
+        smallest size."""
+        from ui.widgets.text_height import surely_taller, text_height
+
+        label = self.status
+        if width <= 1:
+            return False
         for size in (theme.SIZE_BODY, theme.MIN_TEXT):
             follow_scale(label, size)
             for text in self.statuses:
                 # the headline naming seven players: measured by the font alone
-                if width > 1 and surely_taller(label, text, width, label.height + 0.5):
+                if surely_taller(label, text, width, label.height + 0.5):
                     continue
                 label.text = text
-                if width <= 1 or text_height(label, width) <= label.height + 0.5:
-                    return
-        label.text = self.statuses[-1]  # (each may have been measured without it)
-        # nothing fits beside the Clock button: it gives the headline its room until the
-        # next action (a clock can still be started from Home, beside this game)
-        if self.clock_button.parent is not None:
-            self.header_bar.remove_widget(self.clock_button)
+                if text_height(label, width) <= label.height + 0.5:
+                    return True
+        return False
 
     def target(self) -> Target | None:
         """The cell the keypad types in."""
