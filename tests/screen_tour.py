@@ -876,7 +876,14 @@ class Launcher:
             before[key] = {t: v for t, v in before[key].items() if t not in HARDWARE_ONLY}
         want = {k: before[k] for k in ("screen", "dialog", "texts", "dialog_texts")}
         try:
-            ui.wait_until(lambda: seen() == want, timeout=10)
+            # what the new app first lays out may still change (a headline fitted to
+            # its header once laid out): the same once its frames are done, not in
+            # passing
+            ui.wait_until(lambda: seen() == want, timeout=30)
+            ui.quiet()
+            ui.pump(3)
+            if seen() != want:
+                raise AssertionError("not settled")
         except AssertionError:
             now = seen()
             differ = {k: (want[k], now[k]) for k in want if want[k] != now[k]}
