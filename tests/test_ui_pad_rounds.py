@@ -459,3 +459,52 @@ def test_the_sheet_is_one_grid_with_the_cell_typed_in_drawn_over_it(launch: Any)
     assert near(colour(*corner(cell(ui, "1", 3))), rgb(theme.SELECTED))
     assert len(sheet._grid.indices) == 6 * sum(
         1 for _label, cells in sheet.row_widgets for c in cells if c.opacity)
+
+
+@pytest.mark.parametrize(("language", "size"), [("en", (1280, 800)), ("fr", (1280, 720))])
+def test_after_sigkill_with_eight_players_the_same_headline_and_clock_come_back(
+        tmp_path: Any, language: str, size: tuple[int, int]) -> None:
+    """Eight players, three still owing round 1 (issue 46, item 16): the headline naming
+    them does not fit beside the Clock button, its short form does. A score entered by
+    touch, the plug pulled: started again, the app shows the same short headline and
+    the Clock button, pixel for pixel (it once opened on the long headline without the
+    Clock, given up while the header was still at Kivy's default width)."""
+    import signal
+
+    from companion.games.pad import commands as c
+    from companion.games.pad.rules import RULES
+    from companion.journal import Journal
+    from companion.session import Session
+    from tests.pad_helpers import template
+    from tests.test_ui_castor_tracker import _child
+
+    data = tmp_path / "data"
+    data.mkdir()
+    journal = Journal(data / "journal.sqlite3")
+    players = [{"name": f"Player {seat + 1}"} for seat in range(8)]
+    session = Session.start(RULES, journal, {"template": template("rounds-highest"),
+                                             "players": players, "start_player": 0,
+                                             "start_drawn": False})
+    for seat, text in enumerate(("3+6+2", "3", "7", "1")):
+        session.dispatch(c.SetCell(seat, 0, None, text))
+    journal.close()
+    config = tmp_path / "config.yaml"
+    width, height = size
+    config.write_text(f"language: {language}\n"
+                      f"display: {{width: {width}, height: {height}, fullscreen: false}}\n",
+                      encoding="utf-8")
+    before, seen_before, code = _child(data, config, tmp_path / "before.rgba", "pad_play",
+                                       ["~keypad.4", "keypad.enter"], tmp_path)
+    assert code == -signal.SIGKILL
+    after, seen_after, code = _child(data, config, tmp_path / "after.rgba", "pad_play", [],
+                                     tmp_path)
+    assert code == 0
+    status = {"en": "Round 1: 3 scores missing (?)",
+              "fr": "Manche 1 : 3 scores manquants (?)"}[language]
+    shown = {key: seen_after["texts"].get(key) for key in ("play.status", "play.clock")}
+    assert shown == {key: seen_before["texts"].get(key) for key in shown}
+    assert shown == {"play.status": status, "play.clock": "Horloge" if language == "fr"
+                     else "Clock"}
+    assert seen_after["texts"] == seen_before["texts"]
+    differ = sum(1 for a, b in zip(before, after, strict=True) if a != b)
+    assert len(after) == len(before) > 0 and differ == 0, f"{differ} bytes differ"

@@ -334,7 +334,7 @@ class PadPlayScreen(PlayScreen):
             follow_scale(label, size)
             for text in self.statuses:
                 # the headline naming seven players: measured by the font alone
-                if width > 1 and surely_taller(label, text, width, label.height + 0.5):
+                if surely_taller(label, text, width, label.height + 0.5):
                     continue
                 label.text = text
                 if width <= 1 or text_height(label, width) <= label.height + 0.5:
