@@ -1,7 +1,9 @@
 """The games the companion knows, by kind. Each game package offers:
 
 - `RULES`: an object following `companion.rules.Rules`;
-- `params.validate_config(section)`: problems in its `games.<kind>` config section.
+- `params.validate_config(section)`: problems in its `games.<kind>` config section;
+- `night.NIGHT`: a `companion.game.GameNight`, what history, statistics and the
+  export ask it.
 
 Nothing here imports a game's rules until that game is played: start-up (and a config
 check) then pays only for the game on screen.
@@ -14,6 +16,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from companion.config import Validator, register_validator
+from companion.game import GameNight
 from companion.messages import Message
 from companion.rules import Rules
 
@@ -24,6 +27,21 @@ def rules_for(kind: str) -> Rules:
     if kind not in KINDS:
         raise KeyError(kind)
     return importlib.import_module(f"companion.games.{kind}.rules").RULES  # type: ignore[no-any-return]
+
+
+_NIGHTS: dict[str, GameNight] = {}
+
+
+def night_for(kind: str) -> GameNight:
+    """What the game-night layer asks a game of this kind; a kind this version does not
+    know gets the defaults (players, scores and winners from its summary)."""
+    if kind not in _NIGHTS:
+        if kind in KINDS:
+            module = importlib.import_module(f"companion.games.{kind}.night")
+            _NIGHTS[kind] = module.NIGHT
+        else:
+            return GameNight(kind)
+    return _NIGHTS[kind]
 
 
 def lazy_names(package: str, names: Mapping[str, str]) -> Callable[[str], Any]:

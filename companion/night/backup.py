@@ -498,7 +498,7 @@ def _check_database(db_path: Path, manifest: Manifest, name: str) -> None:
             if version > SCHEMA_VERSION:
                 raise BackupError("night.backup.newer", path=name, version=version)
             objects = db.execute("SELECT type, name FROM sqlite_master").fetchall()
-            tables = {n for kind, n in objects if kind == "table"}
+            tables = {n for type_, n in objects if type_ == "table"}
             if not set(_TABLES[:2]) <= tables:
                 raise BackupError("night.backup.not_ours", path=name)
             problem = _schema_problem(db, objects)
@@ -517,11 +517,11 @@ def _schema_problem(db: sqlite3.Connection, objects: list[tuple[str, str]]) -> s
     """The journal's tables with the journal's columns, no other table, and no trigger
     nor view (they would run on the app's own writes). A derived table of other columns
     is no problem: `_drop_stale_derived` drops it."""
-    for kind, object_name in objects:
-        if kind in ("trigger", "view"):
-            return f"{kind} {object_name[:40]}"
+    for type_, object_name in objects:
+        if type_ in ("trigger", "view"):  # SQLite's object types, not kinds of game
+            return f"{type_} {object_name[:40]}"
     expected = _journal_columns()
-    present = {n for kind, n in objects if kind == "table"}
+    present = {n for type_, n in objects if type_ == "table"}
     for table in sorted(present):
         if table not in expected and not table.startswith("sqlite_"):
             return f"table {table[:40]}"
