@@ -39,6 +39,8 @@ class GameNight:
     reads_actions = False
     #: won or lost by the whole table
     cooperative_kind = False
+    #: has a score line over its rounds (`score_lines`), for the statistics' chart
+    has_score_line = False
 
     def __init__(self, kind: str) -> None:
         self.kind = kind

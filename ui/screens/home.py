@@ -12,6 +12,7 @@ from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
 from ui.screens.night.common import scroll_list
+from ui.screens.night.games import screens_for
 from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
@@ -112,15 +113,9 @@ class HomeScreen(PageScreen):
     def progress(kind: str, summary: dict[str, Any]) -> str:
         """How far an unfinished game went: Pr. Evil's turn, Castor's round, Bond's scores."""
         app = App.get_running_app()
-        if kind == "castor":
-            return app.tr("core.ui.progress_round", n=summary.get("turn", 1))
-        if kind == "pad":  # the template, and the round being played on a rounds sheet
-            name = str(summary.get("template_name", ""))
-            if not summary.get("turn"):
-                return name
-            return app.tr("pad.ui.progress", n=summary["turn"], template=name)
-        if kind == "tray":
-            return app.tr("night.ui.tray_rolls", n=summary.get("rolls", 0))
+        own = screens_for(kind).progress(summary)
+        if own is not None:
+            return own
         if "scores" in summary:
             return app.tr("core.ui.progress_scores",
                           scores="–".join(str(s) for s in summary["scores"]))

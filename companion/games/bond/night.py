@@ -14,6 +14,7 @@ from companion.session import Step
 
 
 class BondNight(GameNight):
+    has_score_line = True
     reads_actions = True
 
     def command_name(self, command: Any) -> Message:

@@ -14,6 +14,7 @@ from companion.session import Step
 
 
 class CastorNight(GameNight):
+    has_score_line = True
     def describe(self, step: Step) -> Sequence[Message]:
         from companion.games.castor.instructions import instructions
 

@@ -27,6 +27,7 @@ def _label(name: Any) -> dict[str, str]:
 
 
 class PadNight(GameNight):
+    has_score_line = True
     clock_beside = True
 
     def command_name(self, command: Any) -> Message:
