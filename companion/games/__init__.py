@@ -23,13 +23,32 @@ from companion.rules import Rules
 KINDS = ("evil", "castor", "bond", "tray", "pad", "clock")
 
 
+_RULES: dict[str, Rules] = {}  # the games registered from outside this folder
+_NIGHTS: dict[str, GameNight] = {}
+
+
+def register(rules: Rules, night: GameNight) -> None:
+    """A game whose package lives elsewhere (a plug-in, a test's toy game): its rules
+    and what the game-night layer asks it, under `rules.kind`."""
+    if night.kind != rules.kind:
+        raise ValueError(f"rules for {rules.kind!r}, night for {night.kind!r}")
+    _RULES[rules.kind] = rules
+    _NIGHTS[rules.kind] = night
+
+
+def unregister(kind: str) -> None:
+    _RULES.pop(kind, None)
+    _NIGHTS.pop(kind, None)
+
+
 def rules_for(kind: str) -> Rules:
+    if kind in _RULES:
+        return _RULES[kind]
     if kind not in KINDS:
         raise KeyError(kind)
     return importlib.import_module(f"companion.games.{kind}.rules").RULES  # type: ignore[no-any-return]
 
 
-_NIGHTS: dict[str, GameNight] = {}
 
 
 def night_for(kind: str) -> GameNight:
