@@ -15,9 +15,20 @@ from typing import TYPE_CHECKING, Any, Protocol
 from companion.messages import Message, msg
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from companion.journal import Entry, GameRecord, Journal
     from companion.night.facts import Facts
     from companion.session import Step
+
+
+class OwnFileRefused(Exception):
+    """A game's own file (a backup's part) its loader fails on, rather than listing it
+    as broken: the restore is refused. `where` names the folder or the file."""
+
+    def __init__(self, where: str, cause: Exception) -> None:
+        super().__init__(where)
+        self.where, self.cause = where, cause
 
 
 class Played(Protocol):
@@ -41,6 +52,9 @@ class GameNight:
     cooperative_kind = False
     #: has a score line over its rounds (`score_lines`), for the statistics' chart
     has_score_line = False
+    #: the folder of the table's own files for this game beside the config file
+    #: (`*.yaml`; the backup holds them): None, it has none
+    own_folder: str | None = None
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -84,6 +98,13 @@ class GameNight:
     def cells(self, journal: Journal, record: GameRecord) -> list[Any]:
         """A game going on's sheet cells (only the score pad has a sheet)."""
         return []
+
+    # -- the backup ---------------------------------------------------------------------
+    def broken_own(self, folder: Path) -> set[str]:
+        """The names of the files in `folder` (this game's own files, staged by a
+        restore) that its loader lists as broken; raises `OwnFileRefused` for one it
+        fails on."""
+        return set()
 
     # -- the export -----------------------------------------------------------------------
     def highest_wins(self, game: Played) -> bool:

@@ -5,9 +5,10 @@ join the score pad game it ran beside (its summary's `pad_game`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from companion.game import GameNight
+from companion.game import GameNight, OwnFileRefused
 from companion.journal import Entry
 from companion.messages import Message, msg
 from companion.night.facts import Facts, int_or_none, ms
@@ -16,6 +17,7 @@ from companion.session import Step
 
 class ClockNight(GameNight):
     ranked = False
+    own_folder = "clock"  # the table's own presets
 
     def command_name(self, command: Any) -> Message:
         return msg(f"clock.command.{type(command).__name__}")
@@ -24,6 +26,19 @@ class ClockNight(GameNight):
         from companion.games.clock.rules import describe
 
         return tuple(describe(step.events, step.after))
+
+    def broken_own(self, folder: Path) -> set[str]:
+        from companion.games.clock import presets
+
+        bad = set()
+        for file in sorted(folder.glob("*.yaml")):
+            try:
+                preset, _, _ = presets.read_file(file, own=True)
+            except Exception as exc:  # the clock's setup would fail on it as well
+                raise OwnFileRefused(f"clock/{file.name[:60]}", exc) from exc
+            if preset is None:
+                bad.add(file.name)
+        return bad
 
     def facts(self, base: dict[str, Any], setup: Mapping[str, Any],
               summary: Mapping[str, Any], entries: Sequence[Entry]) -> Facts:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-from companion.game import GameNight, Played
+from companion.game import GameNight, OwnFileRefused, Played
 from companion.journal import Entry, GameRecord, Journal
 from companion.messages import CompanionError, Message, msg
 from companion.night.facts import Facts, int_or_none, ints, seats_named
@@ -27,6 +28,7 @@ def _label(name: Any) -> dict[str, str]:
 
 
 class PadNight(GameNight):
+    own_folder = "pad"  # the table's own templates
     has_score_line = True
     clock_beside = True
 
@@ -136,6 +138,15 @@ class PadNight(GameNight):
             for seat in range(min(n, len(names))):
                 lines[seat].append(lines[seat][-1] + points.get((where, seat), 0))
         return lines
+
+    def broken_own(self, folder: Path) -> set[str]:
+        from companion.games.pad import templates
+
+        try:
+            catalogue = templates.load(own_dir=folder)
+        except Exception as exc:  # the setup screen would fail on it as well
+            raise OwnFileRefused("pad", exc) from exc
+        return {b.path.name for b in catalogue.broken}
 
     def title(self, game: Any, language: str) -> str | None:
         """A score pad game is named by its template."""
