@@ -60,6 +60,7 @@ backup (no `files`) restores the journal only.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import io
 import json
@@ -77,6 +78,8 @@ from typing import Any, BinaryIO
 
 import companion
 from companion.files import SIDE_FILES, aside_name, fsync_dir, open_regular
+from companion.game import GameNight, OwnFileRefused
+from companion.games import KINDS, night_for
 from companion.journal import SCHEMA, SCHEMA_VERSION, Journal, JournalError
 from companion.messages import CompanionError
 from companion.night import swap
@@ -85,15 +88,36 @@ FORMAT = "table-companion-backup"
 FORMAT_VERSION = 2
 MANIFEST = "manifest.json"
 DATABASE = "journal.sqlite3"
-#: the folders of the table's own files beside its config file, and their names
-OWN_FOLDERS = ("pad", "clock")
-OWN_NAME = re.compile(r"^(pad|clock)/[A-Za-z0-9][A-Za-z0-9_.-]{0,79}\.yaml$")
 MAX_OWN_FILES = 300  # the loaders read 200 templates and 100 presets
 MAX_OWN_SIZE = 64 * 1024  # the config reader's bound: a bigger file never loads
 _TABLES = ("games", "actions", "players", "game_players")
 #: tables of data computed from the others (a game's facts, its snapshots): a backup's
 #: that do not have this journal's columns are dropped, and the app computes them again
 _DERIVED = ("game_facts", "snapshots")
+
+
+@functools.cache
+def own_folders() -> dict[str, GameNight]:
+    """The folders of the table's own files beside its config file, each its game's
+    (`GameNight.own_folder`: the score pad's templates, the clock's presets). Asked
+    when a backup is made or read, not when the app starts."""
+    found = {}
+    for kind in KINDS:
+        night = night_for(kind)
+        if night.own_folder:
+            found[night.own_folder] = night
+    return found
+
+
+@functools.cache
+def own_name() -> re.Pattern[str]:
+    """How the backup names one of the table's own files: `<folder>/<name>.yaml`."""
+    folders = "|".join(map(re.escape, own_folders()))
+    return re.compile(rf"^({folders})/[A-Za-z0-9][A-Za-z0-9_.-]{{0,79}}\.yaml$")
+
+
+def _owner(folder_name: str) -> GameNight:
+    return own_folders()[folder_name]
 
 
 class BackupError(CompanionError):
@@ -138,13 +162,13 @@ def own_config_dir() -> Path:
 def _own_files(config_dir: Path) -> list[tuple[str, bytes]]:
     """The table's own template and preset files, as the backup names them."""
     found: list[tuple[str, bytes]] = []
-    for folder in OWN_FOLDERS:
+    for folder in own_folders():
         where = config_dir / folder
         if not where.is_dir():
             continue
         for path in sorted(where.glob("*.yaml")):
             name = f"{folder}/{path.name}"
-            if not OWN_NAME.match(name) or len(found) >= MAX_OWN_FILES:
+            if not own_name().match(name) or len(found) >= MAX_OWN_FILES:
                 continue
             try:
                 with open_regular(path) as handle:  # a pipe or a folder is skipped
@@ -245,7 +269,7 @@ def _directory_problem(handle: BinaryIO) -> str | None:
 def _entries(zf: zipfile.ZipFile, path: str
              ) -> tuple[zipfile.ZipInfo, zipfile.ZipInfo, list[zipfile.ZipInfo]]:
     """The manifest's and the database's entries, once each, and the table's own files
-    (named as `OWN_NAME` says, once each, at most `MAX_OWN_FILES` of `MAX_OWN_SIZE`),
+    (named as `own_name` says, once each, at most `MAX_OWN_FILES` of `MAX_OWN_SIZE`),
     nothing else, plain (no encryption, stored or deflated), of bounded size and
     compression ratio."""
     infos = zf.infolist()
@@ -253,7 +277,7 @@ def _entries(zf: zipfile.ZipFile, path: str
     if MANIFEST not in names:
         raise BackupError("night.backup.not_ours", path=path)
     own = [n for n in names if n not in (MANIFEST, DATABASE)]
-    strange = [n for n in own if not OWN_NAME.match(n)]
+    strange = [n for n in own if not own_name().match(n)]
     if strange or sorted(n for n in names if n in (MANIFEST, DATABASE)) != sorted(
             (MANIFEST, DATABASE)) or len(set(names)) != len(names) or len(
             own) > MAX_OWN_FILES:
@@ -377,7 +401,7 @@ def _files_problem(files: Any) -> str | None:
     seen = set()
     for item in files:
         if not (isinstance(item, list) and len(item) == 3 and isinstance(item[0], str)
-                and OWN_NAME.match(item[0]) and item[0] not in seen
+                and own_name().match(item[0]) and item[0] not in seen
                 and _whole(item[1], 0, MAX_OWN_SIZE) and isinstance(item[2], str)
                 and len(item[2]) == 64 and all(c in "0123456789abcdef" for c in item[2])):
             return "files"
@@ -501,7 +525,7 @@ def _check_database(db_path: Path, manifest: Manifest, name: str) -> None:
             if version > SCHEMA_VERSION:
                 raise BackupError("night.backup.newer", path=name, version=version)
             objects = db.execute("SELECT type, name FROM sqlite_master").fetchall()
-            tables = {n for kind, n in objects if kind == "table"}
+            tables = {n for type_, n in objects if type_ == "table"}
             if not set(_TABLES[:2]) <= tables:
                 raise BackupError("night.backup.not_ours", path=name)
             problem = _schema_problem(db, objects)
@@ -520,11 +544,11 @@ def _schema_problem(db: sqlite3.Connection, objects: list[tuple[str, str]]) -> s
     """The journal's tables with the journal's columns, no other table, and no trigger
     nor view (they would run on the app's own writes). A derived table of other columns
     is no problem: `_drop_stale_derived` drops it."""
-    for kind, object_name in objects:
-        if kind in ("trigger", "view"):
-            return f"{kind} {object_name[:40]}"
+    for type_, object_name in objects:
+        if type_ in ("trigger", "view"):  # SQLite's object types, not kinds of game
+            return f"{type_} {object_name[:40]}"
     expected = _journal_columns()
-    present = {n for kind, n in objects if kind == "table"}
+    present = {n for type_, n in objects if type_ == "table"}
     for table in sorted(present):
         if table not in expected and not table.startswith("sqlite_"):
             return f"table {table[:40]}"
@@ -670,10 +694,10 @@ def _stage_own(job: swap.Swap, files: list[tuple[str, Path]], config_dir: Path, 
     different file of the same name kept aside; an identical one left), the names
     restored, and those that do not load."""
     by_folder: dict[str, list[tuple[str, bytes]]] = {}
-    for own_name, part in files:
-        if not OWN_NAME.match(own_name):  # checked before extracting; never trusted twice
+    for part_name, part in files:
+        if not own_name().match(part_name):  # checked before extracting; never trusted twice
             continue
-        folder_name, file_name = own_name.split("/")
+        folder_name, file_name = part_name.split("/")
         by_folder.setdefault(folder_name, []).append((file_name, part.read_bytes()))
     entries, written, staged_in = [], [], {}
     for folder_name, items in by_folder.items():
@@ -702,23 +726,15 @@ def _same(path: Path, data: bytes) -> bool:
 
 
 def _broken(staged_in: dict[str, Path], name: str) -> set[str]:
-    """The staged files their loader lists as broken; one it fails on is refused."""
-    from companion.games.clock import presets
-    from companion.games.pad import templates
-
+    """The staged files their game's loader lists as broken; one it fails on is
+    refused."""
     bad: set[str] = set()
-    if "pad" in staged_in:
+    for folder_name in own_folders():
+        if folder_name not in staged_in:
+            continue
         try:
-            catalogue = templates.load(own_dir=staged_in["pad"])
-        except Exception as exc:  # the setup screen would fail on it as well
-            raise _refuse(name, f"pad: {type(exc).__name__}") from exc
-        bad |= {f"pad/{b.path.name}" for b in catalogue.broken}
-    if "clock" in staged_in:
-        for file in sorted(staged_in["clock"].glob("*.yaml")):
-            try:
-                preset, _, _ = presets.read_file(file, own=True)
-            except Exception as exc:  # the clock's setup would fail on it as well
-                raise _refuse(name, f"clock/{file.name[:60]}: {type(exc).__name__}") from exc
-            if preset is None:
-                bad.add(f"clock/{file.name}")
+            broken = _owner(folder_name).broken_own(staged_in[folder_name])
+        except OwnFileRefused as exc:
+            raise _refuse(name, f"{exc.where}: {type(exc.cause).__name__}") from exc.cause
+        bad |= {f"{folder_name}/{b}" for b in broken}
     return bad

@@ -81,10 +81,10 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 from typing import Any
 
+from companion.games import night_for
 from companion.i18n import Translator
 from companion.journal import Journal
 from companion.names import tidy_text
-from companion.night.facts import COOPERATIVE, UNRANKED
 from companion.night.history import GameLine, games, sheet_cells
 
 CSV_COLUMNS = (
@@ -146,9 +146,8 @@ def label_in(name: dict[str, str] | None, language: str) -> str:
 
 def line_name(translator: Translator, line: GameLine) -> str:
     """What a game is called in an export: a score pad game by its template."""
-    if line.kind == "pad" and line.template_name:
-        return label_in(line.template_name, translator.language)
-    return _game_name(translator, line.kind)
+    title = night_for(line.kind).title(line, translator.language)
+    return title if title is not None else _game_name(translator, line.kind)
 
 
 def _seconds(ms: int | None) -> float | None:
@@ -240,7 +239,7 @@ def bgstats(journal: Journal, *, translator: Translator | None = None,
             tz: tzinfo | None = None) -> dict[str, Any]:
     tr = translator or Translator("en")
     finished = [line for line in games(journal, status="finished", newest_first=False)
-                if line.kind not in UNRANKED]
+                if night_for(line.kind).ranked]
     # ids as BG Stats gives them: 1, 2, 3... in the order each game and player first
     # appears, oldest play first, so a new template or player takes the next id and no
     # earlier one moves (uuids, not ids, are what BG Stats matches on)
@@ -311,7 +310,7 @@ def _anonymous(tr: Translator, when: float, tz: tzinfo | None) -> dict[str, Any]
 
 def _section(line: GameLine) -> str:
     """A game of BG Stats: a kind, or a score pad template."""
-    return f"pad:{line.template}" if line.kind == "pad" else line.kind
+    return night_for(line.kind).section(line)
 
 
 def _game(tr: Translator, section: str, ident: int, line: GameLine, last: float,
@@ -319,12 +318,8 @@ def _game(tr: Translator, section: str, ident: int, line: GameLine, last: float,
     """A game record with every field BG Stats writes on one; what the app does not
     know (BoardGameGeek's name, year, designers, images, player counts and times) is
     left as BG Stats leaves it unknown: "" or 0."""
-    if line.kind == "pad":
-        name, bgg_id = _text(line_name(tr, line)), line.bgg_id or 0
-        cooperative = line.win == "coop"
-    else:
-        name, bgg_id = _game_name(tr, section), 0
-        cooperative = section in COOPERATIVE
+    name, bgg_id = _text(line_name(tr, line)), line.bgg_id or 0
+    cooperative = night_for(line.kind).cooperative(line)
     highest, no_points = _highest_wins(line), _no_points(line)
     return {
         "id": ident,
@@ -371,13 +366,13 @@ def _player_ref(players: dict[Any, dict[str, Any]], seat: Any, line: GameLine,
 
 
 def _highest_wins(line: GameLine) -> bool:
-    return line.win != "lowest" if line.kind == "pad" else True
+    return night_for(line.kind).highest_wins(line)
 
 
 def _no_points(line: GameLine) -> bool:
     """A game won without points (co-op, places): BG Stats' `noPoints`; its seats get
     no score, as BG Stats writes them ("")."""
-    return line.win in ("coop", "places") if line.kind == "pad" else line.kind in COOPERATIVE
+    return night_for(line.kind).no_points(line)
 
 
 def _manual_winner(line: GameLine) -> bool:

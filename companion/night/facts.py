@@ -2,7 +2,9 @@
 
 A game's facts (players as named then, scores, winners, medals, Bond's best kill,
 Pr. Evil's outcome and difficulty) come from its journal row (setup and summary) and,
-for Bond's kills, from its actions with undo and redo taken into account. They are
+for a game that asks (Bond's kills), from its actions with undo and redo taken into
+account; each game derives its own (`companion.game.GameNight.facts`, in its
+package's `night.py`). They are
 cached in the `game_facts` table under a stamp of the game's `updated`, `finished`
 and `abandoned` columns and of `FACTS_VERSION`, so a game is read in full only once
 after it changes, and years of history open quickly.
@@ -15,18 +17,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from companion.games import night_for
 from companion.i18n import is_placeholder, placeholder_number  # the guests' names
 from companion.journal import Entry, GameRecord, Journal, game_record
 from companion.messages import Message
 
 #: bump when the derivation changes: every cached fact is then computed again
 FACTS_VERSION = 2
-COOPERATIVE = ("evil",)
-#: kinds that are not games between players (no history line, no statistics)
-NOT_GAMES = ("tray",)
-#: listed in the history (with their times) but never counted in the statistics: a
-#: clock session has no winners; its times join the score pad game it ran beside
-UNRANKED = ("clock",)
 
 
 @dataclass(frozen=True)
@@ -70,7 +67,7 @@ class Facts:
 
     @property
     def cooperative(self) -> bool:
-        return self.kind in COOPERATIVE or (self.kind == "pad" and self.win == "coop")
+        return night_for(self.kind).cooperative(self)
 
     @property
     def lowest(self) -> bool:
@@ -81,7 +78,7 @@ class Facts:
     def section(self) -> str:
         """What the statistics group this game under: its kind, or for the score pad
         its template ("pad:7-wonders": the scores of different templates never mix)."""
-        return f"pad:{self.template}" if self.kind == "pad" else self.kind
+        return night_for(self.kind).section(self)
 
     @property
     def played_ms(self) -> int | None:
@@ -184,15 +181,26 @@ def effective(entries: Iterable[Entry]) -> list[Entry]:
     return steps[:cursor]
 
 
-def _ints(values: Any, n: int) -> tuple[int | None, ...]:
+def ints(values: Any, n: int) -> tuple[int | None, ...]:
+    """`n` integers by seat from a summary's list (None where it has none)."""
     values = list(values) if isinstance(values, (list, tuple)) else []
     out = [v if isinstance(v, int) and not isinstance(v, bool) else None for v in values[:n]]
     return tuple(out + [None] * (n - len(out)))
 
 
-def _seats(names: Sequence[str], winners: Any) -> tuple[int, ...]:
+def seats_named(names: Sequence[str], winners: Any) -> tuple[int, ...]:
+    """The seats whose names a summary's list names."""
     wanted = set(winners or [])
     return tuple(i for i, name in enumerate(names) if name in wanted)
+
+
+def int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def ms(values: Any, n: int) -> tuple[int, ...]:
+    """Durations by seat (0 where the summary has none)."""
+    return tuple(v or 0 for v in ints(values, n))
 
 
 def compute(
@@ -200,106 +208,15 @@ def compute(
     started: float, updated: float, finished: Any, abandoned: Any,
     entries: Sequence[Entry] = (),
 ) -> Facts:
-    """The facts of one game. `entries` are needed for Bond only (its kills)."""
+    """The facts of one game, as its game tells them (`GameNight.facts`); `entries`
+    only for a game whose facts read its actions."""
     seats = setup.get("players") if isinstance(setup.get("players"), list) else []
     # the rules strip names; summaries name winners that way
     names = tuple(str(s.get("name", "")).strip() if isinstance(s, Mapping) else ""
                   for s in seats)
-    n = len(names)
     base: dict[str, Any] = dict(game_id=game_id, kind=kind, started=started, updated=updated,
                                 status=status_of(finished, abandoned), names=names)
-    if kind == "evil":
-        outcome = summary.get("outcome")
-        difficulty = setup.get("difficulty")
-        return Facts(**base, scores=(None,) * n,
-                     winners=tuple(range(n)) if outcome == "won" else (),
-                     outcome=outcome, difficulty=None if difficulty is None else str(difficulty),
-                     recovered=summary.get("recovered"), lost=summary.get("lost"),
-                     rounds=summary.get("turn"))
-    if kind == "castor":
-        rounds = [r for r in summary.get("rounds") or [] if isinstance(r, list)]
-        decided = summary.get("decided_round")
-        counted = rounds[:decided] if isinstance(decided, int) else rounds
-        totals = tuple(sum(r[i] for r in counted if i < len(r)) for i in range(n))
-        return Facts(**base, scores=totals, winners=_seats(names, summary.get("winners")),
-                     medals=tuple(v or 0 for v in _ints(summary.get("medals"), n)),
-                     rounds=len(counted))
-    if kind == "bond":
-        kills: list[int | None] = [None] * n
-        for entry in effective(entries):
-            for event in entry.events:
-                if event.get("type") == "SpyKilled":
-                    owner, points = event.get("owner"), event.get("points")
-                    if isinstance(owner, int) and 0 <= owner < n and isinstance(points, int):
-                        kills[owner] = max(kills[owner] or 0, points)
-        return Facts(**base, scores=_ints(summary.get("scores"), n),
-                     winners=_seats(names, summary.get("winners")), best_kills=tuple(kills))
-    if kind == "pad":
-        return _pad(base, setup, summary, n)
-    if kind == "clock":
-        return Facts(**base, scores=(None,) * n, winners=(),
-                     times_ms=_ms(summary.get("times_ms"), n),
-                     turns=_ms(summary.get("turns"), n),
-                     longest_ms=_ms(summary.get("longest_ms"), n),
-                     overtime_ms=_ms(summary.get("overtime_ms"), n),
-                     duration_ms=_int(summary.get("duration_ms")),
-                     pause_ms=_int(summary.get("pause_ms")),
-                     pad_game=_int(summary.get("pad_game")), rounds=_int(summary.get("turn")))
-    # a kind this version does not know in detail: players and winners by name
-    return Facts(**base, scores=_ints(summary.get("scores"), n),
-                 winners=_seats(names, summary.get("winners")))
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _ms(values: Any, n: int) -> tuple[int, ...]:
-    return tuple(v or 0 for v in _ints(values, n))
-
-
-def _label(name: Any) -> dict[str, str]:
-    """A template's name as the setup keeps it ("7 Wonders" or {en:, fr:})."""
-    if isinstance(name, Mapping):
-        return {str(k): str(v) for k, v in name.items() if isinstance(v, str)}
-    return {"": str(name)} if isinstance(name, str) else {}
-
-
-def _pad(base: dict[str, Any], setup: Mapping[str, Any], summary: Mapping[str, Any],
-         n: int) -> Facts:
-    """A score pad game: its totals and ranks as the summary gives them (its ranking,
-    tie-breakers and lowest-wins included: the statistics never rank it again)."""
-    template = setup.get("template") if isinstance(setup.get("template"), Mapping) else {}
-    names = base["names"]
-    listed = summary.get("players")
-    # the summary names seats as the rules checked them: its own list finds the seats
-    by_seat = tuple(str(x) for x in listed) if isinstance(listed, list) and len(
-        listed) == n else names
-    win = summary.get("win") if summary.get("win") in ("highest", "lowest", "coop",
-                                                        "places") else template.get("win")
-    coop_won = summary.get("coop_won")
-    outs = summary.get("out") if isinstance(summary.get("out"), list) else []
-    out = tuple(o if o in ("eliminated", "left") else None for o in outs[:n])
-    teams = summary.get("teams")
-    team_seats = None
-    if isinstance(teams, list) and teams:
-        team_seats = tuple(tuple(by_seat.index(m) for m in team if m in by_seat)
-                           for team in teams if isinstance(team, list))
-    start = summary.get("start_player")
-    name = _label(template.get("name")) or _label(summary.get("template_name"))
-    return Facts(**base, scores=_ints(summary.get("totals"), n),
-                 # an unfinished game's leaders are no winners yet
-                 winners=_seats(by_seat, summary.get("winners"))
-                 if base["status"] == "finished" else (),
-                 outcome=None if win != "coop" or coop_won is None else
-                 ("won" if coop_won else "lost"),
-                 rounds=_int(summary.get("rounds")),
-                 template=str(summary.get("template") or template.get("id") or ""),
-                 template_name=name, win=win, ranks=_ints(summary.get("ranks"), n),
-                 out=out + (None,) * (n - len(out)),
-                 instant=bool(summary.get("instant_win")), teams=team_seats,
-                 start_player=by_seat.index(start) if start in by_seat else None,
-                 bgg_id=_int(summary.get("bgg_id")))
+    return night_for(kind).facts(base, setup, summary, entries)
 
 
 def _stamp(updated: float, finished: Any, abandoned: Any) -> str:
@@ -313,7 +230,7 @@ def all_facts(journal: Journal, *, include: Sequence[str] | None = None) -> list
         " FROM games g LEFT JOIN game_facts f ON f.game_id = g.id ORDER BY g.started, g.id")
     found: list[tuple[int, Facts | None]] = []
     for gid, kind, updated, finished, abandoned, stamp, cached in rows:
-        if kind in NOT_GAMES or (include is not None and kind not in include):
+        if not night_for(kind).listed or (include is not None and kind not in include):
             continue
         fresh = stamp == _stamp(updated, finished, abandoned)
         found.append((gid, _cached(gid, cached) if fresh else None))
@@ -368,7 +285,7 @@ def _record_facts(journal: Journal, record: GameRecord) -> Facts:
     if record.damaged is not None:
         return damaged(record, record.damaged)
     entries: list[Entry] = []
-    if record.kind == "bond":
+    if night_for(record.kind).reads_actions:
         entries, damage = journal.readable_entries(record.id)
         if damage is not None:
             return damaged(record, f"action {damage['seq']}: {damage['reason']}")

@@ -35,11 +35,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from companion.games import rules_for
+from companion.games import night_for, rules_for
 from companion.journal import DamagedRow, Entry, GameRecord, Journal
 from companion.messages import CompanionError, Message, RuleError, msg
 from companion.names import NAME_MAX, shown_name, tidy_text
-from companion.night.facts import NOT_GAMES, Facts, all_facts, game_facts
+from companion.night.facts import Facts, all_facts, game_facts
 from companion.night.roster import link_missing
 from companion.records import decode
 from companion.session import History, Session, Step
@@ -209,13 +209,13 @@ def games(
         facts.reverse()
     end = None if limit is None else offset + limit
     page = facts[offset:end]
-    clocks = _clocks(journal) if any(f.kind == "pad" for f in page) else {}
+    clocks = _clocks(journal) if any(night_for(f.kind).clock_beside for f in page) else {}
     return [_line(f, links.get(f.game_id, {}), clocks.get(f.game_id)) for f in page]
 
 
 def game(journal: Journal, game_id: int) -> GameLine:
     facts = game_facts(journal, game_id)
-    clock = _clocks(journal).get(game_id) if facts.kind == "pad" else None
+    clock = _clocks(journal).get(game_id) if night_for(facts.kind).clock_beside else None
     return _line(facts, _links(journal).get(game_id, {}), clock)
 
 
@@ -223,45 +223,11 @@ def game(journal: Journal, game_id: int) -> GameLine:
 def command_name(kind: str, command: Any) -> Message:
     """What a command is called in a log line, with its character where it names one
     ("Power activated: Edward Wyre")."""
-    name = type(command).__name__
-    if kind in ("evil", "bond"):
-        character = getattr(command, "character", None)
-        if isinstance(character, str):
-            return msg(f"{kind}.command.{name}", character=character)
-        return msg(f"{kind}.command.{name}")
-    if kind == "pad":
-        return msg(f"pad.command.{name}")
-    if kind == "clock":
-        return msg(f"clock.command.{name}")
-    return msg(f"night.command.{kind}.{name}")
+    return night_for(kind).command_name(command)
 
 
 def _details(kind: str, step: Step) -> tuple[Message, ...]:
-    if kind == "evil":
-        from companion.games.evil.instructions import instructions
-
-        return tuple(instructions(step.events, step.after.params))
-    if kind == "castor":
-        from companion.games.castor.instructions import instructions as castor
-
-        return tuple(castor(step.events))
-    if kind == "bond":
-        from companion.games.bond.instructions import instructions as bond
-
-        return tuple(bond(step.events, step.after))
-    if kind == "tray":
-        from companion.games.tray.rules import describe
-
-        return tuple(describe(step.events))
-    if kind == "pad":
-        from companion.games.pad.rules import describe as pad
-
-        return tuple(pad(step.events))
-    if kind == "clock":
-        from companion.games.clock.rules import describe as clock
-
-        return tuple(clock(step.events, step.after))
-    return ()
+    return tuple(night_for(kind).describe(step))
 
 
 def log(journal: Journal, game_id: int) -> list[LogLine]:
@@ -359,22 +325,12 @@ def sheet_cells(journal: Journal, record: GameRecord) -> list[Any]:
     stored = record.summary.get("cells")
     if isinstance(stored, list):
         return stored
-    if record.kind != "pad" or record.damaged is not None:
+    if record.damaged is not None:
         return []
-    from companion.games.pad.rules import cells
-    from companion.session import rebuild
-
-    try:
-        history = rebuild(rules_for("pad"), journal, record.id, record.setup)[0]
-    except CompanionError:  # a damaged action, or one these rules refuse
-        return []
-    except Exception as exc:  # a setup this code cannot play: nothing to list
-        logger.warning("game %s: its cells cannot be replayed: %s", record.id, exc)
-        return []
-    return cells(history.state)
+    return night_for(record.kind).cells(journal, record)
 
 
 def kinds_in(journal: Journal) -> Sequence[str]:
     """The kinds of game in the history, for the screen's filter."""
     return [k for (k,) in journal.read("SELECT DISTINCT kind FROM games ORDER BY kind")
-            if k not in NOT_GAMES]
+            if night_for(k).listed]

@@ -17,11 +17,12 @@ from datetime import tzinfo
 from pathlib import Path
 from typing import TypeVar
 
+from companion.games import night_for
 from companion.i18n import Translator
 from companion.journal import Journal
 from companion.messages import Message, msg
 from companion.night import backup, export, history, stats
-from companion.night.facts import NOT_GAMES, _stamp, refresh
+from companion.night.facts import _stamp, refresh
 from companion.night.roster import link_missing
 
 T = TypeVar("T")
@@ -56,7 +57,7 @@ def stale_games(journal: Journal, include: Sequence[str] | None = None) -> list[
         "SELECT g.id, g.kind, g.updated, g.finished, g.abandoned, f.stamp"
         " FROM games g LEFT JOIN game_facts f ON f.game_id = g.id ORDER BY g.started, g.id")
     return [gid for gid, kind, updated, finished, abandoned, stamp in rows
-            if kind not in NOT_GAMES and (include is None or kind in include)
+            if night_for(kind).listed and (include is None or kind in include)
             and stamp != _stamp(updated, finished, abandoned)]
 
 

@@ -29,7 +29,7 @@ template is a kind of its own in `kinds` and `by_kind` (`KindStats.template`,
 best score is its lowest (`lowest`); its winners are those its own ranking named
 (tie-breakers and shared ties included: every tied winner gets a win). A co-operative
 template has the table's record (won, lost) under the difficulty "". A clock session
-(`facts.UNRANKED`) has no winners and is counted nowhere here. `score_lines` of a
+(`GameNight.ranked` false) has no winners and is counted nowhere here. `score_lines` of a
 score pad game: the running total after each round (from the start score), or after
 each category in the template's order.
 
@@ -41,13 +41,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
+from companion.games import night_for
 from companion.journal import DamagedRow, Journal
 from companion.messages import RuleError
 from companion.names import display_name
-from companion.night.facts import UNRANKED, Facts, all_facts, effective, game_facts
-from companion.night.history import sheet_cells
+from companion.night.facts import Facts, all_facts, game_facts
 from companion.night.roster import RosterPlayer, link_missing, players
 
 
@@ -174,7 +173,7 @@ def compute(facts: Iterable[Facts], links: dict[int, dict[int, int]],
         if f.status == "damaged":  # listed in the history as damaged, counted nowhere
             damaged.append(f.game_id)
             continue
-        if f.kind in UNRANKED:
+        if not night_for(f.kind).ranked:
             continue
         ks = kinds.get(f.section)
         if ks is None:
@@ -269,67 +268,11 @@ def score_lines(journal: Journal, game_id: int) -> ScoreLines:
     if facts.damage is not None:
         raise DamagedRow("core.error.damaged_game", game=game_id, reason=facts.damage)
     n = len(facts.names)
-    lines: list[list[int]] = [[0] for _ in range(n)]
-    if facts.kind == "castor":
-        summary: dict[str, Any] = journal.game(game_id).summary
-        rounds = summary.get("rounds") or []
-        for totals in rounds:
-            try:
-                points = [int(totals[seat]) for seat in range(n)]
-            except (TypeError, ValueError, IndexError, KeyError):
-                break  # a round of the wrong shape: the lines stop before it
-            for seat in range(n):
-                lines[seat].append(lines[seat][-1] + points[seat])
-    elif facts.kind == "bond":
-        for entry in effective(journal.readable_entries(game_id)[0]):
-            changed = False
-            scores = [line[-1] for line in lines]
-            for event in entry.events:
-                who = event.get("owner", event.get("player"))
-                if event.get("type") in ("SpyKilled", "ScoreCorrected") and isinstance(
-                        who, int) and 0 <= who < n and isinstance(event.get("score"), int):
-                    scores[who] = int(event["score"])
-                    changed = True
-            if changed:
-                for seat in range(n):
-                    lines[seat].append(scores[seat])
-    elif facts.kind == "pad":
-        lines = _pad_lines(journal, journal.game(game_id), n)
-    else:
+    lines = night_for(facts.kind).score_lines(journal, journal.game(game_id), n)
+    if lines is None:
         raise RuleError("night.error.no_score_line", kind=facts.kind)
     links = seat_links(journal).get(game_id, {})
     # an older game's names, typed before they were checked, read like today's
     return ScoreLines(facts.kind, tuple(display_name(name) for name in facts.names),
                       tuple(links.get(i) for i in range(n)),
                       tuple(tuple(line) for line in lines))
-
-
-def _pad_lines(journal: Journal, record: Any, n: int) -> list[list[int]]:
-    """A score pad game's running totals: after each round from the start score, or
-    after each category in the template's order (a blank counts nothing)."""
-    template = record.setup.get("template") or {}
-    rounds = template.get("rounds") if isinstance(template.get("rounds"), dict) else {}
-    start = rounds.get("start") if isinstance(rounds.get("start"), int) else 0
-    names = [str(x) for x in record.summary.get("players") or []]
-    columns: list[Any] = []  # rounds (1, 2...) or category ids, in order
-    points: dict[tuple[Any, int], int] = {}
-    for cell in sheet_cells(journal, record):
-        try:
-            who, where, _text, value = cell
-            seat = names.index(who)
-            points[(where, seat)] = round(value)
-        except (TypeError, ValueError):
-            continue  # a cell of the wrong shape counts nothing
-        if where not in columns:
-            columns.append(where)
-    if template.get("shape") == "categories":
-        order = [c.get("id") for c in template.get("categories") or [] if isinstance(c, dict)]
-        columns = [c for c in order if c in columns]
-    else:
-        columns = sorted(c for c in columns if isinstance(c, int))
-        start = start if isinstance(start, int) else 0
-    lines = [[start if template.get("shape") != "categories" else 0] for _ in range(n)]
-    for where in columns:
-        for seat in range(min(n, len(names))):
-            lines[seat].append(lines[seat][-1] + points.get((where, seat), 0))
-    return lines

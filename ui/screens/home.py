@@ -11,7 +11,8 @@ from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
 from ui import theme
-from ui.screens.night.common import scroll_list, template_name
+from ui.screens.night.common import scroll_list
+from ui.screens.night.games import screens_for
 from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, follow_height
 
@@ -21,18 +22,6 @@ GAMES = ("evil", "castor", "bond", "pad", "clock")  # the clock runs alone, for 
 def portrait() -> bool:
     """The window is taller than wide: the screens are laid out for landscape."""
     return bool(Window.height > Window.width)
-
-
-def pad_template_name(setup: dict[str, Any], summary: dict[str, Any]) -> str:
-    """A score pad game's template in the language on screen, from the set-up's own
-    names ({en:, fr:}); the summary's (English) where the set-up has none."""
-    template = setup.get("template")
-    name = template.get("name") if isinstance(template, dict) else None
-    if isinstance(name, str):
-        name = {"": name}
-    if not isinstance(name, dict) or not all(isinstance(v, str) for v in name.values()):
-        name = None
-    return template_name(name, str(summary.get("template_name", "")))
 
 
 class HomeScreen(PageScreen):
@@ -126,15 +115,9 @@ class HomeScreen(PageScreen):
                  setup: dict[str, Any] | None = None) -> str:
         """How far an unfinished game went: Pr. Evil's turn, Castor's round, Bond's scores."""
         app = App.get_running_app()
-        if kind == "castor":
-            return app.tr("core.ui.progress_round", n=summary.get("turn", 1))
-        if kind == "pad":  # the template, and the round being played on a rounds sheet
-            name = pad_template_name(setup or {}, summary)
-            if not summary.get("turn"):
-                return name
-            return app.tr("pad.ui.progress", n=summary["turn"], template=name)
-        if kind == "tray":
-            return app.tr("night.ui.tray_rolls", n=summary.get("rolls", 0))
+        own = screens_for(kind).progress(summary, setup)
+        if own is not None:
+            return own
         if "scores" in summary:
             return app.tr("core.ui.progress_scores",
                           scores="–".join(str(s) for s in summary["scores"]))

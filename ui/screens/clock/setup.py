@@ -18,6 +18,7 @@ from kivy.uix.gridlayout import GridLayout
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from companion.games import night_for
 from companion.night import roster
 from companion.session import Session
 from hardware.timerview import TimerShown
@@ -263,7 +264,8 @@ class ClockSetupScreen(Screen):
     def pad_games(self) -> list[Any]:
         """The unfinished score pad games a clock can run beside (newest first)."""
         app = App.get_running_app()
-        return [r for r in app.journal.unfinished() if r.kind == "pad" and r.damaged is None]
+        return [r for r in app.journal.unfinished()
+                if night_for(r.kind).clock_beside and r.damaged is None]
 
     def next_pad_game(self) -> None:
         """None, then each unfinished score pad game in turn: the clock takes its

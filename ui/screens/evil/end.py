@@ -166,10 +166,11 @@ class Summary(BoxLayout):
         p = state.params
         most = {"recovered": p.recovered_to_win + len(p.colours),
                 "lost": p.lost_to_lose + len(p.colours)}
-        for kind, pool in self.chip_pool.items():
-            while len(pool) < max(most[kind], len(state.recovered if kind == "recovered"
+        # a pool per side of the count ("recovered", "lost")
+        for side, pool in self.chip_pool.items():
+            while len(pool) < max(most[side], len(state.recovered if side == "recovered"
                                                      else state.lost)):
-                pool.append(Badge("", theme.BUTTON, tid=f"end.{kind}.chip.{len(pool)}",
+                pool.append(Badge("", theme.BUTTON, tid=f"end.{side}.chip.{len(pool)}",
                                   pos_hint={"center_y": 0.5}))
 
     def show(self, state: EvilState) -> dict[str, DieFace]:

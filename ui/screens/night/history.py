@@ -26,10 +26,10 @@ from ui.screens.night.common import (
     minutes,
     scroll_list,
     short_game_name,
-    template_name,
     top_bar,
     when,
 )
+from ui.screens.night.games import screens_for
 from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text
 
@@ -126,24 +126,9 @@ def clock_lines(line: GameLine) -> list[str]:
 def outcome_text(line: GameLine) -> str:
     """The second line of a game: who played, scores or outcome, winners."""
     app = App.get_running_app()
-    parts: list[str] = []
-    if line.kind == "pad":
-        parts = pad_outcome(line)
-    elif line.kind == "clock":
-        parts.append(", ".join(app.tr("night.ui.seat_score", player=seat_name(s),
-                                      score=clock_time(s.time_ms)) for s in line.seats))
-    elif line.kind == "evil":
-        if line.outcome in ("won", "lost"):
-            parts.append(app.tr(f"night.outcome.{line.outcome}"))
-        if line.recovered is not None or line.lost is not None:
-            parts.append(app.tr("night.ui.treasures",
-                                recovered=app.tr("night.ui.n_recovered", n=line.recovered or 0),
-                                lost=app.tr("night.ui.n_lost", n=line.lost or 0)))
-        if line.difficulty:
-            parts.append(app.tr("night.ui.difficulty",
-                                difficulty=difficulty_name(line.difficulty)))
-        parts.append(", ".join(seat_name(s) for s in line.seats))
-    else:
+    own = screens_for(line.kind).outcome_parts(line)
+    parts: list[str] = [] if own is None else own
+    if own is None:
         seats = []
         for seat in line.seats:
             text = seat_score(seat)
@@ -159,11 +144,7 @@ def outcome_text(line: GameLine) -> str:
 
 def game_title(line: GameLine) -> str:
     """What the game was: its kind, a score pad game with its template."""
-    if line.kind == "pad" and line.template_name:
-        return str(App.get_running_app().tr(
-            "night.ui.pad_title", template=template_name(line.template_name,
-                                                         line.template or "")))
-    return short_game_name(line.kind)
+    return screens_for(line.kind).title(line) or short_game_name(line.kind)
 
 
 def when_of(line: GameLine) -> str:

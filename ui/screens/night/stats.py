@@ -15,6 +15,8 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
 from kivy.utils import escape_markup
 
+from companion.games import KINDS as ALL_KINDS
+from companion.games import night_for
 from companion.messages import CompanionError
 from companion.night import history, jobs, roster, stats
 from companion.night.stats import KindStats, Record, Statistics
@@ -32,6 +34,7 @@ from ui.screens.night.common import (
     template_name,
     top_bar,
 )
+from ui.screens.night.games import screens_for
 from ui.screens.night.history import difficulty_name, guest_name, when_of
 from ui.screens.page import PageScreen
 from ui.widgets.basics import Tap, Text, follow_height, paint_background
@@ -39,17 +42,15 @@ from ui.widgets.charts import BarChart, LineChart, guest_colours
 
 TABS = ("players", "games", "charts")
 TITLE_CHARS = 26  # a game's name above its chart, on one line of the two it has
-LINE_KINDS = ("castor", "bond", "pad")  # games with a score line over rounds
+#: games with a score line over rounds
+LINE_KINDS = tuple(k for k in ALL_KINDS if night_for(k).has_score_line)
 LINE_GAMES = 12  # recent games offered for the line chart
 
 
 def line_title(line: history.GameLine) -> str:
     """The game whose lines are drawn, in the two lines above the chart: its name (a
     score pad template's, cut to one line), then when and how long."""
-    if line.kind == "pad" and line.template_name:
-        name = template_name(line.template_name, line.template or "")
-    else:
-        name = short_game_name(line.kind)
+    name = screens_for(line.kind).short_title(line) or short_game_name(line.kind)
     if len(name) > TITLE_CHARS:
         name = name[:TITLE_CHARS - 1].rstrip() + "…"
     return f"{name}\n{when_of(line)}"
@@ -292,20 +293,13 @@ class NightStatsScreen(PageScreen):
                         unfinished=app.tr("night.ui.games_unfinished", n=ks.unfinished))]
         if ks.average_minutes is not None:
             lines.append(app.tr("night.ui.kind_minutes", time=minutes(ks.average_minutes * 60)))
-        if ks.best_score is not None and ks.kind != "evil":
+        # co-operative: the table wins or loses together; wins per player say nothing
+        coop = night_for(ks.kind).cooperative_kind
+        if ks.best_score is not None and not coop:
             lines.append(app.tr("night.ui.kind_best", score=ks.best_score[0],
                                 who=self.holders(ks.best_score[1])))
-        if ks.kind == "castor":
-            lines.append(app.tr("night.ui.kind_medals", n=ks.medals))
-        if ks.kind == "bond" and ks.best_kill is not None:
-            lines.append(app.tr("night.ui.kind_kill", n=ks.best_kill[0],
-                                who=self.holders(ks.best_kill[1])))
-        if ks.kind == "evil":
-            # co-operative: the table wins or loses together; wins per player say nothing
-            lines.append(app.tr("night.ui.kind_coop", record=self.coop_text(ks.coop)))
-            lines.append(app.tr("night.ui.kind_treasures",
-                                recovered=app.tr("night.ui.n_recovered", n=ks.recovered),
-                                lost=app.tr("night.ui.n_lost", n=ks.lost)))
+        lines += screens_for(ks.kind).stat_lines(self, ks)
+        if coop:
             return lines
         if ks.shared_victories:
             lines.append(app.tr("night.ui.kind_shared", n=ks.shared_victories))
@@ -354,7 +348,7 @@ class NightStatsScreen(PageScreen):
         assert self.data is not None
         body = BoxLayout(spacing=dp(10))
         left = BoxLayout(orientation="vertical", spacing=dp(4))
-        if self.kind == "evil":
+        if self.kind is not None and night_for(self.kind).cooperative_kind:
             return self.coop_charts(body)
         if self.kind is not None and self.section_win(self.kind) == "coop":
             return self.pad_coop_chart(body)
@@ -472,14 +466,11 @@ class NightStatsScreen(PageScreen):
         if self.line_games is None:
             found: list[history.GameLine] = []
             for kind in LINE_KINDS:
-                if self.kind in (None, kind):
-                    # a co-op or places score pad game has no score line worth drawing
-                    found += [g for g in self.recent.get(kind, [])
-                              if g.win not in ("coop", "places")]
-                elif kind == "pad" and self.kind is not None and self.kind.startswith("pad:"):
-                    found += [g for g in self.recent.get(kind, [])
-                              if g.template == self.kind[4:] and g.win not in ("coop",
-                                                                               "places")]
+                night = night_for(kind)
+                # a game won without points (co-op, places) has no score line worth drawing
+                found += [g for g in self.recent.get(kind, [])
+                          if self.kind in (None, kind, night.section(g))
+                          and not night.no_points(g)]
             found.sort(key=lambda g: -g.started)
             self.line_games = found[:LINE_GAMES]
         return self.line_games
