@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from companion.journal import Entry, GameRecord, Journal
-    from companion.night.facts import Facts
     from companion.session import Step
 
 
@@ -70,15 +69,13 @@ class GameNight:
 
     # -- the facts (the typed outcome) --------------------------------------------------
     def facts(self, base: dict[str, Any], setup: Mapping[str, Any],
-              summary: Mapping[str, Any], entries: Sequence[Entry]) -> Facts:
-        """The game's facts from its setup and summary (`entries`: its actions, when
-        `reads_actions`). `base` holds the fields every game has (id, kind, dates,
-        status, names by seat)."""
-        from companion.night.facts import Facts, ints, seats_named
-
-        n = len(base["names"])
-        return Facts(**base, scores=ints(summary.get("scores"), n),
-                     winners=seats_named(base["names"], summary.get("winners")))
+              summary: Mapping[str, Any], entries: Sequence[Entry]) -> Any:
+        """The game's `companion.night.facts.Facts` from its setup and summary
+        (`entries`: its actions, when `reads_actions`). `base` holds the fields every
+        game has (id, kind, dates, status, names by seat). None (this default): the
+        plain facts, its summary's scores and winners by seat (`night.facts.compute`
+        makes them: the contract does not import what it describes)."""
+        return None
 
     def cooperative(self, game: Played) -> bool:
         return self.cooperative_kind

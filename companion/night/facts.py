@@ -216,7 +216,12 @@ def compute(
                   for s in seats)
     base: dict[str, Any] = dict(game_id=game_id, kind=kind, started=started, updated=updated,
                                 status=status_of(finished, abandoned), names=names)
-    return night_for(kind).facts(base, setup, summary, entries)
+    told = night_for(kind).facts(base, setup, summary, entries)
+    if told is not None:
+        return told
+    n = len(base["names"])
+    return Facts(**base, scores=ints(summary.get("scores"), n),
+                 winners=seats_named(base["names"], summary.get("winners")))
 
 
 def _stamp(updated: float, finished: Any, abandoned: Any) -> str:
