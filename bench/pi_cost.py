@@ -14,7 +14,10 @@ Every figure is also given as a Pi 4 estimate, figure x (105 s / this run's N-bo
 for 5 M steps), and uncorrected, figure x (158 s / the same); docs/benchmarks.md says
 where 158 s and 105 s come from. Each measurement is a fresh child process.
 
-    xvfb-run -a python -m bench.pi_cost [--quick] [--json OUT]
+    xvfb-run -a python -m bench.pi_cost [--quick] [--only ACTION] [--json OUT]
+
+`--only bond` times one action (and the bare app, the reference) between the two
+calibrations: the same table's rows, in a few minutes rather than the whole run.
 """
 
 from __future__ import annotations
@@ -462,6 +465,8 @@ def report(results: dict[str, Any]) -> str:
         "| Pi 4 est. p50 / p99 | uncorrected p50 / p99 | budget (Pi 4 est.) | |",
         "|---|---|---|---|---|---|---|---|---|"]
     for child, key, name in ACTIONS:
+        if child not in results["children"]:  # `--only`: the rows of what was run
+            continue
         values = results["children"][child][key]
         s = summary(values)
         ok = s["p99"] * pi <= FRAME_S and s["median"] * pi <= MEDIAN_S
@@ -473,6 +478,8 @@ def report(results: dict[str, Any]) -> str:
             f"| {name} | {s['n']} | {_ms(s['median'])} ms | {_ms(s['p99'])} ms | "
             f"{_ms(s['max'])} ms | {_ms(s['median'] * pi)} / {_ms(s['p99'] * pi)} ms | "
             f"{_ms(s['median'] * raw)} / {_ms(s['p99'] * raw)} ms | {budget} | {verdict} |")
+    if "startup" not in results:  # `--only`
+        return "\n".join(lines + _machine_line(results))
     lines += ["", "| frames (UI-thread CPU per frame, tap to the result shown) | frames | "
               "p50 | max | Pi 4 est. max | uncorrected max | budget (Pi 4 est.) | |",
               "|---|---|---|---|---|---|---|---|"]
@@ -498,11 +505,14 @@ def report(results: dict[str, Any]) -> str:
         lines.append(f"| {name} | {fmt(ours)} | {fmt(bare)} | {r:.2f}x | "
                      f"{fmt(ours * pi) if scale else '–'} | ≤ 1.3x the bare app's | "
                      f"{'met' if r <= 1.3 else '**not met**'} |")
+    return "\n".join(lines + _machine_line(results))
+
+
+def _machine_line(results: dict[str, Any]) -> list[str]:
     m = results["machine"]
-    lines += ["", f"Machine: {m['nproc']} CPUs, {m['cpu']}; Python {m['python']}; Kivy "
-              f"{m['kivy']}; load average at the end {m['load'][0]:.2f}. Whole run: "
-              f"{results['seconds']:.0f} s."]
-    return "\n".join(lines)
+    return ["", f"Machine: {m['nproc']} CPUs, {m['cpu']}; Python {m['python']}; Kivy "
+            f"{m['kivy']}; load average at the end {m['load'][0]:.2f}. Whole run: "
+            f"{results['seconds']:.0f} s."]
 
 
 def run_profile(name: str, samples: int, workdir: Path | None) -> int:
@@ -544,6 +554,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workdir", type=Path, help="keep child logs here")
     parser.add_argument("--profile", choices=[n for n in CHILDREN if n not in ("night", "roster")],
                         help="only this action: a cProfile of its UI thread in its samples")
+    timed = sorted({child for child, _key, _name in ACTIONS if child != "bare"})
+    parser.add_argument("--only", choices=timed,
+                        help="only this action (and the bare app), between the calibrations")
     parsed = parser.parse_args(args)
     quick = parsed.quick
     samples = parsed.samples or (5 if quick else 300)
@@ -561,14 +574,17 @@ def main(argv: list[str] | None = None) -> int:
         # the calibration first and last: the machine's speed over the run is their mean
         first = calibrate(50_000 if quick else NBODY_STEPS)
         children: dict[str, Any] = {}
-        for name in ("bare", "roll", "castor", "bond", "pad", "clock", "undo"):
+        names = ("bare", parsed.only) if parsed.only else (
+            "bare", "roll", "castor", "bond", "pad", "clock", "undo")
+        for name in names:
             children[name] = run_child(name, samples, work)
-        children["night"] = run_child("night", games, work)
-        children["roster"] = run_child("roster", players, work)
         results["children"] = children
-        results["startup"] = startup.measure(work / "startup", 1 if quick else 5,
-                                             idle_seconds=0.0, idle_reps=0,
-                                             long_actions=150)
+        if not parsed.only:
+            children["night"] = run_child("night", games, work)
+            children["roster"] = run_child("roster", players, work)
+            results["startup"] = startup.measure(work / "startup", 1 if quick else 5,
+                                                 idle_seconds=0.0, idle_reps=0,
+                                                 long_actions=150)
         last = calibrate(first["steps"])
         results["calibration"] = {
             "steps": first["steps"], "cpu_s": (first["cpu_s"] + last["cpu_s"]) / 2,

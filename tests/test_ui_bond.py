@@ -681,3 +681,40 @@ def test_after_sigkill_mid_turn_with_the_capture_open_the_same_screen_comes_back
     assert len(after) == len(before) > 0
     differ = sum(1 for a, b in zip(before, after, strict=True) if a != b)
     assert differ == 0, f"{differ} bytes differ"
+
+
+def test_the_capture_question_is_built_once_and_tells_each_spy_afresh(launch: Any) -> None:
+    """The capture dialog is the play screen's own, opened again at every step and every
+    capture: what a spy showed (its ridicules, its pending letter, a letter not offered)
+    is never left on the next one's."""
+    ui = launch()
+    new_game(ui, players=3)
+    add_lair(ui, 1, 3)
+    choose_spies(ui, 1, [3], by=0)
+    ui.tap("attack.send")
+    first = ui.app.dialog
+    assert ui.find("capture.ridiculed") is None
+    ridicule(ui, "A", answered=False)
+    assert ui.app.dialog is first  # the same widgets, re-told
+    assert ui.text("capture.ridiculed") == "Ridiculed with: A"
+    assert ui.find("capture.pending") is None and ui.find("capture.answered") is None
+    ui.tap("capture.letter.B")
+    assert ui.find("capture.kill") is None and ui.find("capture.letter.C") is None
+    assert "B" in ui.text("capture.pending")
+    ui.tap("capture.not_answered")
+    ui.tap("capture.kill")
+    assert ui.dialog is None
+
+    add_lair(ui, 2, 4)
+    choose_spies(ui, 2, [4], by=0)
+    ui.tap("attack.send")
+    assert ui.app.dialog is first
+    assert ui.text("capture.title") == "Captured! Player 3 holds a spy of power 4"
+    assert ui.find("capture.ridiculed") is None
+    assert ui.find("capture.pending") is None
+    assert ui.text("capture.value") == "Kill now: 4 points"
+    assert ui.text("capture.kill") == "Kill: +4"
+    assert not ui.find("capture.letter.A").disabled
+    assert not ui.find("capture.letter.B").disabled
+    ui.tap("capture.kill")
+    assert card(ui, 2, "score") == "4 points"

@@ -118,12 +118,16 @@ class PlayerCard(BoxLayout):
         # muted reads 4.5:1 on the panel only: on the holder's and the winner's fills
         self.to_go_label.color = theme.TEXT if view.winner or view.holds_capture \
             else theme.MUTED
-        self.actions.clear_widgets()
+        # the buttons are swapped only when the row changes: a swap lays the row out
+        # and redraws its buttons, at every action, for nothing
+        buttons = [self.capture] if view.holds_capture else [
+            self.add_lair, self.attack, self.correct]
+        if list(reversed(self.actions.children)) != buttons:
+            self.actions.clear_widgets()
+            for button in buttons:
+                self.actions.add_widget(button)
         if view.holds_capture:
-            self.actions.add_widget(self.capture)
             return
-        for button in (self.add_lair, self.attack, self.correct):
-            self.actions.add_widget(button)
         self.add_lair.disabled = not moves.add_lair
         self.attack.disabled = view.index not in moves.attack_targets
         self.correct.disabled = not moves.correct

@@ -5,6 +5,7 @@ opens by itself while a spy is held."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from kivy.app import App
@@ -21,7 +22,7 @@ from companion.session import Session, Update
 from ui import theme
 from ui.names import display_name
 from ui.screens.bond.attack import attack_dialog
-from ui.screens.bond.capture import capture_dialog
+from ui.screens.bond.capture import CaptureDialog, capture_dialog
 from ui.screens.bond.cards import PlayerCard, grid_columns
 from ui.screens.bond.dialogs import (
     check_dialog,
@@ -40,6 +41,8 @@ class BondPlayScreen(PlayScreen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.cards: list[PlayerCard] = []
+        #: the capture question, built once (`warm_steps`) and re-told at each opening
+        self._capture: CaptureDialog | None = None
 
     # -- layout -----------------------------------------------------------------------
     def _build(self) -> None:
@@ -99,6 +102,20 @@ class BondPlayScreen(PlayScreen):
         ]
         for card in self.cards:
             self.grid.add_widget(card)
+
+    def capture(self) -> CaptureDialog:
+        if self._capture is None:
+            self._capture = CaptureDialog()
+        return self._capture
+
+    def warm_steps(self) -> Iterator[None]:
+        """Then the capture question with this game's letters: the attack that
+        captures builds nothing."""
+        yield from super().warm_steps()
+        dialog = self.capture()
+        yield
+        dialog.prepare(self.state.params.letters)
+        yield
 
     def after_update(self, update: Update | None) -> None:
         """Redraw from the committed state, then open what the rules ask for: first the
