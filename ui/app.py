@@ -30,7 +30,6 @@ from companion.session import Session, Update
 from companion.writer import Ticket, Writer
 from ui import theme
 from ui.memory import IdleCollector
-from ui.renderer_threads import spread_renderer_threads
 from ui.screen_registry import LazyScreenManager
 from ui.touch_pace import TouchPace
 from ui.watchdog import Watchdog
@@ -145,8 +144,6 @@ class CompanionApp(App):
         from ui.widgets.basics import rescale_all
 
         pictures.hold()  # the first frame draws shapes, not pictures: see `_after_start`
-        if spread_renderer_threads():  # software rendering: its threads one per core
-            log.info("software rendering: its threads kept on separate cores")
         self.bind(scale=rescale_all)  # every text and row that follows the window size
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._rescale, on_keyboard=self._on_key)
