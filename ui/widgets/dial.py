@@ -46,7 +46,6 @@ from ui import theme
 from ui.widgets import pictures
 from ui.widgets.rounded import RoundedBox
 from ui.widgets.shapes import arc_segments, disc
-from ui.widgets.texels import one_to_one
 
 
 def marker_radius(r: float, numeral_size: float, d: float) -> float:
@@ -142,7 +141,6 @@ class Dial(Widget):
         self.face_draws += 1
         if self._face is None or tuple(self._face.size) != size:
             self._face = Fbo(size=size)
-            one_to_one(self._face.texture)  # shown at its size, on whole pixels
         fbo = self._face
         fbo.clear()
         with fbo:
@@ -349,7 +347,7 @@ def marker_picture(d: float, fill: theme.Rgba, letter: Any) -> Any:
     fbo.add(marker_art(side, d, fill, letter))
     fbo.add(Callback(_kivy_blending))
     fbo.draw()
-    return one_to_one(fbo.texture)  # shown at its size, on whole pixels
+    return fbo.texture
 
 
 def _compose_over(_instruction: Any) -> None:

@@ -29,7 +29,6 @@ from ui import theme
 from ui.widgets import pictures
 from ui.widgets.rounded import RoundedBox
 from ui.widgets.shapes import circle_segments, disc
-from ui.widgets.texels import one_to_one
 
 _AMOUNT = re.compile(r"(\d+)$")
 #: a face's text (minutes, a colour's letter) to the face's side: at the header's 56 px
@@ -175,7 +174,7 @@ class DieFace(Widget):
             Translate(MARGIN_PX, MARGIN_PX)
         fbo.add(art)
         fbo.draw()
-        return one_to_one(fbo.texture)  # shown at its size, on whole pixels
+        return fbo.texture
 
     def _picture(self, side: float) -> InstructionGroup:
         """The face as drawing instructions, its lower-left corner at the origin."""
