@@ -44,8 +44,6 @@ from kivy.uix.widget import Widget
 from companion.games.evil.instructions import roman
 from ui import theme
 from ui.widgets import pictures
-from ui.widgets.rounded import RoundedBox
-from ui.widgets.shapes import arc_segments, disc
 
 
 def marker_radius(r: float, numeral_size: float, d: float) -> float:
@@ -90,7 +88,7 @@ class Dial(Widget):
         self._shown_markers = -1
         self._arc_width = self._marker_side = 0.0
         self._hand: SmoothLine | None = None
-        self._tip: RoundedBox | None = None
+        self._tip: SmoothEllipse | None = None
         # one drawing per frame however many size, position and state changes came
         # (a layout pass moves the dial several times before the first frame)
         self._draw_soon = Clock.create_trigger(self._draw, -1)
@@ -175,7 +173,7 @@ class Dial(Widget):
         for p in self.view.power_spaces:
             x, y = self._point(p, r * 0.78)
             Color(*theme.ACCENT)
-            disc((x - d / 2, y - d / 2), d)
+            SmoothEllipse(pos=(x - d / 2, y - d / 2), size=(d, d))
             Color(*theme.text_on(theme.ACCENT))
             self._blit(roman(p, self.view.steps), numeral_size, x, y)
 
@@ -231,9 +229,9 @@ class Dial(Widget):
             Color(*theme.TEXT)
             hand = max(2, r * 0.03)
             self._hand = SmoothLine(points=[cx, cy, cx, cy], width=hand)
-            self._tip = disc(diameter=2 * hand)
+            self._tip = SmoothEllipse(size=(2 * hand, 2 * hand))
             d = r * 0.12
-            disc((cx - d / 2, cy - d / 2), d)
+            SmoothEllipse(pos=(cx - d / 2, cy - d / 2), size=(d, d))
         # treasure markers with their letter (a key figure), on a dark rim
         self._marker_box = InstructionGroup()
         self.canvas.add(self._marker_box)
@@ -276,7 +274,7 @@ class Dial(Widget):
                 / view.steps
             paint.rgba = theme.colour(colour)
             ring = r * (0.97 - 0.045 * i)
-            arc.circle = (cx, cy, ring, start, end, arc_segments(ring, end - start))
+            arc.circle = (cx, cy, ring, start, end)
         tx, ty = self._point(view.time, r * 0.62)
         self._hand.points = [cx, cy, tx, ty]
         hand = self._tip.size[0] / 2
@@ -369,9 +367,9 @@ def marker_art(side: int, d: float, fill: theme.Rgba, letter: Any) -> Instructio
     c = side / 2
     group = InstructionGroup()
     group.add(Color(0, 0, 0, 1))
-    group.add(disc((c - d / 2 - 2, c - d / 2 - 2), d + 4).instruction)
+    group.add(SmoothEllipse(pos=(c - d / 2 - 2, c - d / 2 - 2), size=(d + 4, d + 4)))
     group.add(Color(*fill))
-    group.add(disc((c - d / 2, c - d / 2), d).instruction)
+    group.add(SmoothEllipse(pos=(c - d / 2, c - d / 2), size=(d, d)))
     group.add(Color(*theme.text_on(fill)))
     group.add(Rectangle(texture=letter, size=letter.size,
                         pos=(round(c - letter.width / 2), round(c - letter.height / 2))))

@@ -20,15 +20,15 @@ from kivy.graphics import (
     PopMatrix,
     PushMatrix,
     Rectangle,
+    SmoothEllipse,
     SmoothLine,
+    SmoothRoundedRectangle,
     Translate,
 )
 from kivy.uix.widget import Widget
 
 from ui import theme
 from ui.widgets import pictures
-from ui.widgets.rounded import RoundedBox
-from ui.widgets.shapes import circle_segments, disc
 
 _AMOUNT = re.compile(r"(\d+)$")
 #: a face's text (minutes, a colour's letter) to the face's side: at the header's 56 px
@@ -185,11 +185,13 @@ class DieFace(Widget):
         # the grey edge (1.2 px, astride the face's outline), then the face within it
         edge = OUTLINE_PX / 2
         add(Color(0.5, 0.5, 0.5, 1))
-        add(RoundedBox(side * 0.14 + edge, pos=(x0 - edge, y0 - edge),
-                       size=(side + 2 * edge, side + 2 * edge)).instruction)
+        add(SmoothRoundedRectangle(pos=(x0 - edge, y0 - edge),
+                                   size=(side + 2 * edge, side + 2 * edge),
+                                   radius=[side * 0.14 + edge]))
         add(Color(*((0.95, 0.95, 0.93, 1) if self.white else (0.08, 0.08, 0.09, 1))))
-        add(RoundedBox(side * 0.14 - edge, pos=(x0 + edge, y0 + edge),
-                       size=(side - 2 * edge, side - 2 * edge)).instruction)
+        add(SmoothRoundedRectangle(pos=(x0 + edge, y0 + edge),
+                                   size=(side - 2 * edge, side - 2 * edge),
+                                   radius=[side * 0.14 - edge]))
         if self.face is None:
             return group
         add(Color(*ink))
@@ -201,8 +203,7 @@ class DieFace(Widget):
             self._arrow(group, x0, y0, side)
         elif face.startswith("time"):
             # the minutes fill the face (a key figure), ringed like a clock
-            add(SmoothLine(circle=(x0 + side / 2, y0 + side / 2, side * 0.43, 0, 360,
-                                   circle_segments(side * 0.43)),
+            add(SmoothLine(circle=(x0 + side / 2, y0 + side / 2, side * 0.43),
                            width=max(1.2, side * 0.03)))
             self._text(group, str(amount), side * FIGURE_SHARE, x0 + side / 2,
                        y0 + side / 2, ink)
@@ -214,8 +215,9 @@ class DieFace(Widget):
         else:  # a colour face
             add(Color(*theme.colour(face)))
             inset = side * 0.08
-            add(RoundedBox(side * 0.1, pos=(x0 + inset, y0 + inset),
-                           size=(side - 2 * inset, side - 2 * inset)).instruction)
+            add(SmoothRoundedRectangle(pos=(x0 + inset, y0 + inset),
+                                       size=(side - 2 * inset, side - 2 * inset),
+                                       radius=[side * 0.1]))
             self._text(group, self.letter, side * FIGURE_SHARE, x0 + side / 2, y0 + side / 2,
                        theme.text_on(theme.colour(face)))
         return group
@@ -241,13 +243,14 @@ class DieFace(Widget):
 
     @staticmethod
     def _clock(group: InstructionGroup, cx: float, cy: float, radius: float) -> None:
-        group.add(SmoothLine(circle=(cx, cy, radius, 0, 360, circle_segments(radius)),
+        group.add(SmoothLine(circle=(cx, cy, radius, 0, 360),
                              width=max(1.5, radius * 0.14)))
         group.add(Line(points=[cx, cy, cx, cy + radius * 0.7], width=max(1.2, radius * 0.1),
                        cap="round"))
         group.add(Line(points=[cx, cy, cx + radius * 0.5, cy], width=max(1.2, radius * 0.1),
                        cap="round"))
-        group.add(disc((cx - radius * 0.12, cy - radius * 0.12), radius * 0.24).instruction)
+        dot = radius * 0.24
+        group.add(SmoothEllipse(pos=(cx - dot / 2, cy - dot / 2), size=(dot, dot)))
 
     def _text(self, group: InstructionGroup, text: str, size: float, x: float, y: float,
               rgba: tuple[float, float, float, float]) -> None:
