@@ -140,10 +140,8 @@ class CompanionApp(App):
 
     # -- building ---------------------------------------------------------------------
     def build(self) -> ScreenManager:
-        from ui.widgets import pictures
         from ui.widgets.basics import rescale_all
 
-        pictures.hold()  # the first frame draws shapes, not pictures: see `_after_start`
         self.bind(scale=rescale_all)  # every text and row that follows the window size
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._rescale, on_keyboard=self._on_key)
@@ -282,10 +280,7 @@ class CompanionApp(App):
             self.after_first_frame(work)
 
     def _after_start(self) -> None:
-        from ui.widgets import pictures
-
         self.on_screen = True
-        pictures.release()  # the dice and markers drawn into pictures, in the next frame
         self._started = True
         self._start_writer()
         # full garbage collections wait for a quiet table (ui/memory.py)
@@ -361,8 +356,6 @@ class CompanionApp(App):
             play.offer_pins()
 
     def on_stop(self) -> None:
-        from ui.widgets import pictures
-
         self.settle()
         self.stop_dimmer()
         self.stop_touch_pace()
@@ -370,7 +363,6 @@ class CompanionApp(App):
         self.watchdog.stopping()
         if self.hardware is not None:
             self.hardware.close()
-        pictures.release()  # an app stopped before its first frame holds them no longer
 
     # -- games and sessions -----------------------------------------------------------
     def playable(self, kind: str) -> bool:

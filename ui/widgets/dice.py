@@ -28,7 +28,6 @@ from kivy.graphics import (
 from kivy.uix.widget import Widget
 
 from ui import theme
-from ui.widgets import pictures
 
 _AMOUNT = re.compile(r"(\d+)$")
 #: a face's text (minutes, a colour's letter) to the face's side: at the header's 56 px
@@ -82,8 +81,7 @@ class DieFace(Widget):
     a frame draws a die as one textured square, not its six to eight shapes, and a roll
     shows a kept picture and makes no drawing instructions. (Dropped instructions are
     cycles that only a full collection frees, and the memory behind each one's
-    vertices stays until it does.) Before the app's first frame, the shapes are drawn
-    directly instead (`ui.widgets.pictures`)."""
+    vertices stays until it does.)"""
 
     def __init__(self, die: str, white: bool = True,
                  backdrop: theme.Rgba = theme.BACKGROUND, **kwargs: Any) -> None:
@@ -115,17 +113,11 @@ class DieFace(Widget):
             self.face, self.letter = face, letter
             self._draw_soon()
 
-    def pictures_allowed(self) -> None:
-        self._draw_soon()
-
     def _draw(self, *_: Any) -> None:
         side = min(self.width, self.height) * 0.94
         picture: InstructionGroup | None = None
         self.figure_font = 0.0
-        if side >= 8 and not pictures.allowed(self):
-            # before the first frame: the face's shapes, drawn where its picture goes
-            picture = self._picture(side)
-        elif side >= 8:
+        if side >= 8:
             key = (self.face, self.letter, self.white, round(side, 2), self.backdrop)
             kept = self._pictures.get(key)
             if kept is None:
