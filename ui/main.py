@@ -225,7 +225,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     from companion.config import ConfigError
     from companion.i18n import Translator
     from companion.journal import Journal, JournalError, start_check
-    from ui.kivy_style import all_rules, import_with_first_rules
     from ui.memory import settle_memory
     # one stream of log lines (journald on the Pi): Kivy logs through Python's logging
     # instead of adding a console handler of its own beside ours
@@ -265,9 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         instance.lock(path.parent)
         finish_restore(path)  # one a kill left half done: before the journal is read
         precheck = start_check(path)
-        # Kivy's rules for the widgets the first screen builds; the whole set once up
         window = True  # from here on the window may exist
-        import_with_first_rules()
         tr = Translator(cfg.get("language", "en"))
         from ui.app import CompanionApp
 
@@ -300,8 +297,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         nonlocal started
         started = True
         os.environ.pop(RETRIED, None)  # a later start may be retried again
-        # Kivy's other rules, and memory settled
-        all_rules()
         settle_memory()
 
     try:
