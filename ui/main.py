@@ -224,7 +224,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from companion import instance
     from companion.config import ConfigError
     from companion.i18n import Translator
-    from companion.journal import Journal, JournalError, start_check
+    from companion.journal import Journal, JournalError
     from ui.memory import settle_memory
     # one stream of log lines (journald on the Pi): Kivy logs through Python's logging
     # instead of adding a console handler of its own beside ours
@@ -256,19 +256,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         configure_kivy(cfg)
         path = journal_path(cfg, args.data_dir)
-        # SQLite's quick check of a large journal (tens of ms, more on a Pi) runs on a
-        # thread while Kivy and the screens are imported (a small one's, in the open);
-        # the journal is opened, and read, only once it is done, so a corrupt file is
-        # still moved aside before any read
         # one app per data folder: a second one is told, before it opens the journal
         instance.lock(path.parent)
         finish_restore(path)  # one a kill left half done: before the journal is read
-        precheck = start_check(path)
         window = True  # from here on the window may exist
         tr = Translator(cfg.get("language", "en"))
         from ui.app import CompanionApp
 
-        journal = Journal(path, precheck=precheck)
+        journal = Journal(path)
     except instance.AlreadyRunning as exc:
         # never two apps on one journal (the second failed every save): this one
         # starts once the other has stopped
