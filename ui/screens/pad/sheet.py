@@ -123,7 +123,7 @@ class GridCell(Tap):
     def __init__(self, **kwargs: Any) -> None:
         self._own_box = True  # Tap draws its box: taken out at the first `_redraw`
         super().__init__(background=theme.PANEL, **kwargs)
-        self._rect.radius = 0  # squares, as the grid's
+        self._rect.radius = [0]  # squares, as the grid's
         self.bind(opacity=self._redraw)
         self._redraw()
 
@@ -136,10 +136,10 @@ class GridCell(Tap):
         before = self.canvas.before
         if own:
             before.add(self._color)
-            before.add(self._rect.instruction)
+            before.add(self._rect)
         else:
             before.remove(self._color)
-            before.remove(self._rect.instruction)
+            before.remove(self._rect)
 
 
 class RowSource:
