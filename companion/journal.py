@@ -173,11 +173,9 @@ class Journal:
     before_commit: Callable[[], None] | None = None
 
     def __init__(self, path: Path | str, *, timeout: float = 2.0,
-                 read_only: bool = False, precheck: Precheck | None = None) -> None:
+                 read_only: bool = False) -> None:
         """`read_only=True`: look without changing a byte (no WAL switch, no schema,
-        nothing moved aside), as `companion journal check` does. `precheck`: the
-        version and quick check of this file, started earlier by `start_check` (the
-        app's start runs it beside its imports); None checks here."""
+        nothing moved aside), as `companion journal check` does."""
         self.path = Path(path) if str(path) != ":memory:" else None
         #: how long a write waits for another program's lock before it is refused
         self.timeout = timeout
@@ -185,7 +183,6 @@ class Journal:
         self.moved_aside: Path | None = None
         #: why the journal cannot be written now (it was opened read-only), or None
         self.read_only: Message | None = None
-        self._precheck = precheck
         self._db = self._look(str(path)) if read_only else self._open(str(path))
 
     # -- opening -----------------------------------------------------------------
@@ -204,10 +201,7 @@ class Journal:
                                version=_header_version(self.path))
         elif _has_content(self.path):
             try:
-                if self._precheck is not None and self._precheck.path == self.path:
-                    version = self._precheck.result()
-                else:
-                    version = _stored_version(self.path, self.timeout)
+                version = _stored_version(self.path, self.timeout)
             except sqlite3.Error as exc:
                 if not _is_corrupt(exc):
                     return self._read_only_or_refuse(target, exc)
@@ -934,81 +928,11 @@ def _stored_version(path: Path, timeout: float) -> int:
         db.close()
 
 
-class Precheck:
-    """`_stored_version` of a journal (its version, SQLite's quick check) run on a thread
-    of its own, so a start can import its screens meanwhile; `result()` waits for it.
-    Started only where `Journal` would run it: a SQLite file with content, not newer
-    (a newer journal gets not even a read-only connection)."""
-
-    def __init__(self, path: Path, timeout: float) -> None:
-        import threading
-
-        self.path = path
-        self._outcome: tuple[int | None, sqlite3.Error | None] = (None, None)
-        self._thread = threading.Thread(target=self._run, args=(timeout,),
-                                        name="journal-check", daemon=True)
-        self._thread.start()
-
-    def _run(self, timeout: float) -> None:
-        try:
-            self._outcome = (_stored_version(self.path, timeout), None)
-        except sqlite3.Error as exc:
-            self._outcome = (None, exc)
-
-    def result(self) -> int:
-        self._thread.join()
-        version, error = self._outcome
-        if error is not None:
-            raise error
-        assert version is not None
-        return version
-
-
-#: a journal (with its WAL) smaller than this is checked in the open itself: the start
-#: measured 5-7 ms slower with the check on a thread started before the window (any
-#: thread did it, even an empty one) than with the check in the open, which takes ~1 ms
-#: a MiB; its pages are asked of the disk beforehand instead (a cold boot's reads)
-CHECK_ON_THREAD_FROM = 4 << 20
-
-
-def start_check(path: Path | str, timeout: float = 2.0,
-                thread_from: int = CHECK_ON_THREAD_FROM) -> Precheck | None:
-    """Start checking the journal at `path` on a thread (None: nothing to check there
-    beforehand, or too little to be worth a thread; `Journal` then decides as usual)."""
-    path = Path(path)
-    if (str(path) == ":memory:" or not _looks_like_sqlite(path) or not _has_content(path)
-            or _header_version(path) > SCHEMA_VERSION):
-        return None
-    files = (path, path.with_name(path.name + "-wal"))
-    if sum(_size(f) for f in files) < thread_from:
-        for file in files:
-            _read_ahead(file)
-        return None
-    return Precheck(path, timeout)
-
-
 def _size(path: Path) -> int:
     try:
         return path.stat().st_size
     except OSError:
         return 0
-
-
-def _read_ahead(path: Path) -> None:
-    """Ask the kernel to read the file into its cache meanwhile (no thread of ours)."""
-    advise = getattr(os, "posix_fadvise", None)
-    if advise is None:
-        return
-    try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        advise(fd, 0, 0, os.POSIX_FADV_WILLNEED)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def _header_version(path: Path) -> int:

@@ -711,22 +711,3 @@ def test_the_last_roll_renders_the_end_screen_s_texts_once_at_their_widths(
     # the buttons and headings were rendered while the table played
     assert not tids & {"end.undo", "end.home", "end.again", "end.story", "end.caption"}
     assert any(tid.startswith("end.story.") for tid in tids)  # the story is this game's
-
-
-def test_the_play_screen_draws_no_stencil(launch: Any) -> None:
-    """Screens are shown one at a time over the whole window: nothing clips them, so no
-    frame pays for a stencil (Kivy's ScreenManager draws one for its slides)."""
-    from kivy.core.window import Window
-    from kivy.graphics import StencilPush
-
-    def stencils(instruction: Any) -> int:
-        children = getattr(instruction, "children", None)
-        if children is None:
-            return int(isinstance(instruction, StencilPush))
-        return sum(stencils(child) for child in children)
-
-    ui = launch(seed=3)
-    new_game(ui)
-    ui.tap("play.roll")
-    assert ui.screen == "evil_play"
-    assert stencils(Window.canvas) == 0

@@ -445,17 +445,17 @@ def test_the_sheet_is_one_grid_with_the_cell_typed_in_drawn_over_it(launch: Any)
     for tid in (ann, bob):  # scored: the grid's panel, no box of their own
         assert near(colour(*corner(tid)), rgb(theme.PANEL)), tid
         widget = ui.visible(tid)
-        assert widget._rect.instruction not in widget.canvas.before.children
+        assert widget._rect not in widget.canvas.before.children
     typed_in = ui.visible(cy)
     assert near(colour(*corner(cy)), rgb(theme.SELECTED))
-    assert typed_in._rect.instruction in typed_in.canvas.before.children
+    assert typed_in._rect in typed_in.canvas.before.children
     # the gap between Ann's cell and Bob's is the background's
     x, y = corner(ann)
     gap = ui.visible(ann).width + 1
     assert near(colour(x + gap - 3, y), rgb(theme.BACKGROUND))
     enter(ui, "3")  # Cy scored: the keypad moves on to Dee, and so does the box
     assert near(colour(*corner(cy)), rgb(theme.PANEL))
-    assert typed_in._rect.instruction not in typed_in.canvas.before.children
+    assert typed_in._rect not in typed_in.canvas.before.children
     assert near(colour(*corner(cell(ui, "1", 3))), rgb(theme.SELECTED))
     assert len(sheet._grid.indices) == 6 * sum(
         1 for _label, cells in sheet.row_widgets for c in cells if c.opacity)

@@ -106,35 +106,34 @@ def test_a_die_draws_one_square_and_renders_each_face_once(launch: Any) -> None:
 
 
 def test_the_dial_s_face_picture_is_its_shapes_pixel_for_pixel(window: None) -> None:
-    """Before the first frame the face is drawn as shapes, after it as its picture."""
-    from kivy.graphics import ClearBuffers, ClearColor, Fbo
+    """The face's picture, where the dial puts it, is its shapes drawn there directly."""
+    from kivy.graphics import ClearBuffers, ClearColor, Color, Fbo, Rectangle
 
     from ui import theme
-    from ui.widgets import pictures
     from ui.widgets.dial import Dial, DialView
 
     dial = Dial(pos=(0, 0), size=(341.44, 328))
     dial.show(DialView(12, 4, (3, 9), (("red", "R", 6, 2), ("blue", "B", 10, 6))))
+    dial._draw()
+    assert dial._face is not None and dial.face_draws == 1
+    dial._face.draw()  # as the window's frame would draw it
+    r = min(dial.width, dial.height) / 2 * 0.96
 
-    def render() -> bytes:
-        dial._draw()
+    def render(draw: Any) -> bytes:
         fbo = Fbo(size=(342, 328))
         with fbo:
             ClearColor(*theme.BACKGROUND)
             ClearBuffers()
-        fbo.add(dial.canvas)
+            draw()
         fbo.draw()
-        fbo.remove(dial.canvas)
         return bytes(fbo.pixels)
 
-    pictures.hold()
-    try:
-        direct = render()
-        assert dial.face_draws == 0
-    finally:
-        pictures.release()
-    pictured = render()
-    assert dial.face_draws == 1
+    def picture() -> None:
+        Color(1, 1, 1, 1)
+        Rectangle(texture=dial._face.texture, pos=(0, 0), size=dial._face.size)
+
+    direct = render(lambda: dial._face_shapes(r, dial.numeral_font, (0, 0)))
+    pictured = render(picture)
     differ = [abs(a - b) for a, b in zip(direct, pictured, strict=True) if a != b]
     assert max(differ, default=0) <= 2, f"{len(differ)} channels differ, up to {max(differ)}"
     ground = direct[:4]  # a corner: the background around the disc
@@ -198,74 +197,3 @@ def test_the_dial_draws_each_marker_as_one_square_drawn_once(launch: Any) -> Non
         assert [i for i in group.children if isinstance(i, VertexInstruction)] == [picture]
         assert picture.texture is not None
         assert tuple(picture.pos) == (round(picture.pos[0]), round(picture.pos[1]))
-
-
-def test_the_first_frame_draws_shapes_that_look_as_the_pictures_after(launch: Any) -> None:
-    """A resumed game's first frame makes no picture (each is a framebuffer pass of its
-    own): its dice, dial face and markers are drawn as shapes. The frames after draw
-    them as pictures, and the table sees the same pixels."""
-    from kivy.app import App
-    from kivy.core.window import Window
-    from kivy.graphics import Rectangle, VertexInstruction
-    from kivy.graphics.opengl import GL_RGBA, GL_UNSIGNED_BYTE, glReadPixels
-
-    from tests.test_ui_evil import answer_dialogs, new_game
-
-    ui = launch(seed=5)
-    new_game(ui, minutes=30)
-    for _ in range(3):
-        ui.tap("play.roll")
-        answer_dialogs(ui, 30)
-    frames: list[tuple[bytes, int, list[int]]] = []
-
-    def shapes(widget: Any) -> list[int]:
-        """How many drawing instructions each die and the dial have."""
-        def count(instruction: Any) -> int:
-            return isinstance(instruction, VertexInstruction) + sum(
-                count(child) for child in getattr(instruction, "children", None) or [])
-        return [count(widget.canvas)]
-
-    before = ui.app
-
-    def grab(*_: Any) -> None:  # just before the swap: the frame the table will see
-        app = App.get_running_app()
-        if app is before or app.root is None:
-            return
-        screen = app.root.get_screen("evil_play")
-        width, height = Window.size
-        faces = screen.dial.face_draws + sum(d.pictures_drawn for d in screen.dice.values())
-        drawn = [n for w in (screen.dial, *screen.dice.values()) for n in shapes(w)]
-        frames.append((glReadPixels(0, 0, width, height, GL_RGBA, GL_UNSIGNED_BYTE),
-                       faces, drawn))
-
-    Window.bind(on_flip=grab)
-    try:
-        ui = launch(seed=5)  # the app restarted: the game resumed at start
-        ui.wait(0.5)  # the dice's tumble of the last roll is not replayed: nothing moves
-    finally:
-        Window.unbind(on_flip=grab)
-    screen = ui.app.root.get_screen("evil_play")
-    assert ui.screen == "evil_play"
-    first, last = frames[0], frames[-1]
-    assert first[1] == 0, "a picture was made before the first frame"
-    # in the first frame each die is its shapes; after, one textured square
-    assert all(n > 1 for n in first[2][1:]), first[2]
-    for die in screen.dice.values():
-        kept = [i for i in die.canvas.children if isinstance(i, VertexInstruction)]
-        pictured = [i for g in die.canvas.children for i in getattr(g, "children", [])
-                    if isinstance(i, VertexInstruction)]
-        assert not kept and len(pictured) == 1 and isinstance(pictured[0], Rectangle)
-    assert last[1] > 0 and first[2][0] > last[2][0]  # the dial: its face is one picture
-    width = int(Window.size[0])
-
-    def region(pixels: bytes, widget: Any) -> list[int]:
-        x0, y0 = (int(v) for v in widget.to_window(*widget.pos))
-        w, h = int(widget.width), int(widget.height)
-        return [b for y in range(y0, y0 + h)
-                for b in pixels[(y * width + x0) * 4:(y * width + x0 + w) * 4]]
-
-    for widget in (screen.dial, *screen.dice.values()):
-        before, after = region(first[0], widget), region(last[0], widget)
-        differ = [abs(a - b) for a, b in zip(before, after, strict=True) if a != b]
-        assert max(differ, default=0) <= 2, \
-            f"{type(widget).__name__}: {len(differ)} channels differ, up to {max(differ)}"

@@ -142,67 +142,8 @@ def test_touches_and_actions_tell_the_collector_the_table_is_busy(launch: Any) -
     assert collector.last_activity > touched
 
 
-def test_kivy_first_rules_are_cut_from_this_kivy_and_cover_every_widget_of_the_app() -> None:
-    import importlib
-
-    from kivy.uix.widget import Widget
-
-    import ui
-    from ui import kivy_style
-
-    style = kivy_style.style_path().read_text(encoding="utf-8")
-    # the start reads the cut only when it is this Kivy's: `python -m ui.kivy_style`
-    assert kivy_style.FIRST_FILE.read_text(encoding="utf-8") == kivy_style.cut(style)
-    # every widget class the app's modules define or use (Kivy's own, built directly)
-    ours: set[type] = set()
-    root = Path(ui.__file__).parent
-    for source in sorted(root.rglob("*.py")):
-        name = ".".join(("ui", *source.relative_to(root).with_suffix("").parts))
-        if not name.startswith("ui.commands") and not name.endswith("__init__"):
-            found = vars(importlib.import_module(name)).values()
-            ours |= {v for v in found if isinstance(v, type) and issubclass(v, Widget)}
-    names = {base.__name__ for cls in ours for base in cls.__mro__}
-    assert {"Label", "ModalView", "ScreenManager", "ScrollView", "Scatter"} <= names
-    for header, _ in kivy_style.blocks(style)[1]:
-        named = set(kivy_style.selectors(header))
-        if named & names:  # a rule one of our widgets gets: read before the first frame
-            assert named <= set(kivy_style.FIRST), header
-
-
-def test_the_start_reads_kivy_s_first_rules_then_all_of_them_in_kivy_s_order() -> None:
-    import subprocess
-    import sys
-
-    script = """
-from ui import kivy_style
-assert kivy_style.import_with_first_rules()
-from kivy.lang import Builder
-from kivy.uix.label import Label
-first = [str(kivy_style.FIRST_FILE)]
-assert Builder.files == first, Builder.files
-label = Label(text="x")
-assert len(label.canvas.children) > 0  # Label's own rule applied
-before = [r.name for _, r in Builder.rules]
-kivy_style.all_rules()
-assert Builder.files == [str(kivy_style.style_path())], Builder.files
-after = [r.name for _, r in Builder.rules]
-Builder.unload_file(str(kivy_style.style_path()))
-Builder.load_file(str(kivy_style.style_path()), rulesonly=True)
-assert after == [r.name for _, r in Builder.rules]  # as Kivy alone has them
-assert set(before) < set(after) and len(after) > 3 * len(before)
-from kivy.resources import resource_find
-assert resource_find(str(kivy_style.style_path())) == str(kivy_style.style_path())
-print("ok")
-"""
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=120)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert done.stdout.strip().endswith("ok")
-
-
 _FIRST_FRAME_PROBE = """
 import json, os, sys
-from pathlib import Path
 from kivy.clock import Clock
 from bench.apps import FlipProbe
 data, config = sys.argv[1], sys.argv[2]
@@ -211,14 +152,10 @@ def on_frame(n, _t):
     if n != 1:
         return
     from kivy.app import App
-    from kivy.lang import Builder
     seen["screens"] = App.get_running_app().root.screen_names
     seen["modules"] = sorted(sys.modules)
-    seen["rules"] = [Path(f).name for f in Builder.files]
     Clock.schedule_once(after, 0.2)
 def after(_dt):
-    from kivy.lang import Builder
-    seen["rules_after"] = [Path(f).name for f in Builder.files]
     seen["version_after"] = "hashlib" in sys.modules
     print("SEEN " + json.dumps(seen), flush=True)
     os._exit(0)
@@ -233,8 +170,8 @@ def test_a_resumed_game_s_first_frame_waits_for_nothing_it_does_not_show(
         tmp_path: Path) -> None:
     """`companion` itself, twice on the same data folder (the plug pulled between): the
     first frame imports no dialog, no other game, no game-night screen and no
-    hardware; Kivy's own rules for widgets the app does not build come after it. The
-    config is parsed at every start (nothing a start derived is kept for the next)."""
+    hardware. The config is parsed at every start (nothing a start derived is kept for
+    the next)."""
     import json
     import os
     import subprocess
@@ -267,7 +204,6 @@ def test_a_resumed_game_s_first_frame_waits_for_nothing_it_does_not_show(
     assert all(seen["version_after"] for seen in runs)
     for seen in runs:
         assert seen["screens"] == ["evil_play"]
-        assert seen["rules"] == ["kivy_first.kv"] and seen["rules_after"] == ["style.kv"]
         modules = set(seen["modules"])
         for absent in ("ui.dialogs", "ui.screens.home", "ui.background", "companion.night",
                        "companion.games.castor.rules", "companion.games.bond.rules",

@@ -31,7 +31,6 @@ from companion.session import Session, Update
 from companion.writer import Ticket, Writer
 from ui import theme
 from ui.memory import IdleCollector
-from ui.renderer_threads import spread_renderer_threads
 from ui.screen_registry import LazyScreenManager
 from ui.touch_pace import TouchPace
 from ui.watchdog import Watchdog
@@ -144,12 +143,8 @@ class CompanionApp(App):
 
     # -- building ---------------------------------------------------------------------
     def build(self) -> ScreenManager:
-        from ui.widgets import pictures
         from ui.widgets.basics import rescale_all
 
-        pictures.hold()  # the first frame draws shapes, not pictures: see `_after_start`
-        if spread_renderer_threads():  # software rendering: its threads one per core
-            log.info("software rendering: its threads kept on separate cores")
         self.bind(scale=rescale_all)  # every text and row that follows the window size
         Window.clearcolor = theme.BACKGROUND
         Window.bind(size=self._rescale, on_keyboard=self._on_key)
@@ -288,10 +283,7 @@ class CompanionApp(App):
             self.after_first_frame(work)
 
     def _after_start(self) -> None:
-        from ui.widgets import pictures
-
         self.on_screen = True
-        pictures.release()  # the dice and markers drawn into pictures, in the next frame
         self._started = True
         self._start_writer()
         # full garbage collections wait for a quiet table (ui/memory.py)
@@ -373,8 +365,6 @@ class CompanionApp(App):
                 play.offer_pins()
 
     def on_stop(self) -> None:
-        from ui.widgets import pictures
-
         # a clean stop (SIGTERM from systemd, which SDL turns into the window's close; the
         # window closed) pauses a running clock as of now: the next start reopens it
         # paused, and does not take the stop for a power cut
@@ -388,7 +378,6 @@ class CompanionApp(App):
         self.watchdog.stopping()
         if self.hardware is not None:
             self.hardware.close()
-        pictures.release()  # an app stopped before its first frame holds them no longer
 
     # -- games and sessions -----------------------------------------------------------
     def playable(self, kind: str) -> bool:

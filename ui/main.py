@@ -230,8 +230,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from companion import instance
     from companion.config import ConfigError
     from companion.i18n import Translator
-    from companion.journal import Journal, JournalError, start_check
-    from ui.kivy_style import all_rules, import_with_first_rules
+    from companion.journal import Journal, JournalError
     from ui.memory import settle_memory
     # one stream of log lines (journald on the Pi): Kivy logs through Python's logging
     # instead of adding a console handler of its own beside ours
@@ -263,21 +262,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         configure_kivy(cfg)
         path = journal_path(cfg, args.data_dir)
-        # SQLite's quick check of a large journal (tens of ms, more on a Pi) runs on a
-        # thread while Kivy and the screens are imported (a small one's, in the open);
-        # the journal is opened, and read, only once it is done, so a corrupt file is
-        # still moved aside before any read
         # one app per data folder: a second one is told, before it opens the journal
         instance.lock(path.parent)
         finish_restore(path)  # one a kill left half done: before the journal is read
-        precheck = start_check(path)
-        # Kivy's rules for the widgets the first screen builds; the whole set once up
         window = True  # from here on the window may exist
-        import_with_first_rules()
         tr = Translator(cfg.get("language", "en"))
         from ui.app import CompanionApp
 
-        journal = Journal(path, precheck=precheck)
+        journal = Journal(path)
     except instance.AlreadyRunning as exc:
         # never two apps on one journal (the second failed every save): this one
         # starts once the other has stopped
@@ -306,8 +298,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         nonlocal started
         started = True
         os.environ.pop(RETRIED, None)  # a later start may be retried again
-        # Kivy's other rules, and memory settled
-        all_rules()
         settle_memory()
 
     try:

@@ -58,11 +58,6 @@ class LazyScreenManager(ScreenManager):
     def __init__(self, screens: Mapping[str, str] = SCREENS, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.known = screens
-        # Kivy's rule clips the screens with a stencil, for transitions that slide them
-        # over each other; ours are shown one at a time over the whole window, and the
-        # stencil cost every frame (~0.7 ms with a software renderer, 10 % of a frame)
-        self.canvas.before.clear()
-        self.canvas.after.clear()
 
     def has_screen(self, name: str) -> bool:
         return name in self.known or super().has_screen(name)

@@ -6,14 +6,13 @@ import weakref
 from typing import Any
 
 from kivy.app import App
-from kivy.graphics import Color, Rectangle
+from kivy.graphics import Color, Rectangle, SmoothRoundedRectangle
 from kivy.metrics import sp
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.widget import Widget
 
 from ui import theme
 from ui.widgets.kept_texture import KeptLabel
-from ui.widgets.rounded import RoundedBox
 
 
 class TouchesWithin:
@@ -146,7 +145,7 @@ class Tap(ButtonBehavior, KeptLabel):
         _fixed_height(self, kwargs)
         with self.canvas.before:
             self._color = Color(*background)
-            self._rect = RoundedBox(theme.RADIUS)
+            self._rect = SmoothRoundedRectangle(radius=[theme.RADIUS])
         self.bind(pos=self._redraw, size=self._redraw, state=self._redraw,
                   disabled=self._redraw)
         self.bind(size=lambda *_: setattr(self, "text_size", (self.width - 8, None)))

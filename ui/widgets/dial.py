@@ -10,8 +10,7 @@ number of markers, and a roll moves it. Kivy redraws the whole window for any
 change, and under a software renderer the face's shapes were most of the dial's cost in
 every frame. Each treasure marker carries a letter as well as its colour, and a
 coloured arc shows the time left before the time marker reaches it. A marker is a
-picture too, drawn once per size; before the app's first frame, its shapes are drawn
-directly instead (`ui.widgets.pictures`).
+picture too, drawn once per size.
 """
 
 from __future__ import annotations
@@ -31,22 +30,15 @@ from kivy.graphics import (
     Color,
     Fbo,
     InstructionGroup,
-    PopMatrix,
-    PushMatrix,
     Rectangle,
     SmoothEllipse,
     SmoothLine,
-    Translate,
 )
 from kivy.metrics import sp
 from kivy.uix.widget import Widget
 
 from companion.games.evil.instructions import roman
 from ui import theme
-from ui.widgets import pictures
-from ui.widgets.rounded import RoundedBox
-from ui.widgets.shapes import arc_segments, disc
-from ui.widgets.texels import one_to_one
 
 
 def marker_radius(r: float, numeral_size: float, d: float) -> float:
@@ -91,15 +83,11 @@ class Dial(Widget):
         self._shown_markers = -1
         self._arc_width = self._marker_side = 0.0
         self._hand: SmoothLine | None = None
-        self._tip: RoundedBox | None = None
+        self._tip: SmoothEllipse | None = None
         # one drawing per frame however many size, position and state changes came
         # (a layout pass moves the dial several times before the first frame)
         self._draw_soon = Clock.create_trigger(self._draw, -1)
         self.bind(pos=self._draw_soon, size=self._draw_soon)
-
-    def pictures_allowed(self) -> None:
-        self._layout = None  # built again, its markers as pictures
-        self._draw_soon()
 
     def show(self, view: DialView) -> None:
         if view != self.view:
@@ -142,7 +130,6 @@ class Dial(Widget):
         self.face_draws += 1
         if self._face is None or tuple(self._face.size) != size:
             self._face = Fbo(size=size)
-            one_to_one(self._face.texture)  # shown at its size, on whole pixels
         fbo = self._face
         fbo.clear()
         with fbo:
@@ -155,7 +142,7 @@ class Dial(Widget):
 
     def _face_shapes(self, r: float, numeral_size: float, origin: tuple[int, int]) -> None:
         """The face's instructions (disc, rim, numerals), where the window's `origin` is
-        (0, 0): into its picture, or onto the dial before the first frame."""
+        (0, 0): into its picture."""
         assert self.view is not None
         cx, cy = self.center_x - origin[0], self.center_y - origin[1]
         Color(*theme.PANEL)
@@ -177,7 +164,7 @@ class Dial(Widget):
         for p in self.view.power_spaces:
             x, y = self._point(p, r * 0.78)
             Color(*theme.ACCENT)
-            disc((x - d / 2, y - d / 2), d)
+            SmoothEllipse(pos=(x - d / 2, y - d / 2), size=(d, d))
             Color(*theme.text_on(theme.ACCENT))
             self._blit(roman(p, self.view.steps), numeral_size, x, y)
 
@@ -194,36 +181,25 @@ class Dial(Widget):
         scale = float(getattr(App.get_running_app(), "scale", 1.0))
         numeral_size = min(sp(theme.SIZE_FIGURE) * scale, r * 0.25)
         self.numeral_font = self.marker_font = numeral_size
-        face: Fbo | None = None
-        origin = (0, 0)
-        shapes = not pictures.allowed(self)
-        if not shapes:
-            face, origin = self._face_picture(r, numeral_size)
-            layout: tuple[Any, ...] = (self._face_key, origin, tuple(self.center))
-        else:  # before the first frame: the face's shapes, where its picture goes
-            layout = ("shapes", tuple(self.size), tuple(self.center), r, numeral_size,
-                      view.steps, view.power_spaces)
+        face, origin = self._face_picture(r, numeral_size)
+        layout = (self._face_key, origin, tuple(self.center))
         if layout != self._layout:
             self._layout = layout
             self._build(face, origin, r, numeral_size)
         self._slots(len(view.markers))
-        self._move(view, r, numeral_size, shapes)
+        self._move(view, r, numeral_size)
 
-    def _build(self, face: Fbo | None, origin: tuple[int, int], r: float,
+    def _build(self, face: Fbo, origin: tuple[int, int], r: float,
                numeral_size: float) -> None:
         """The dial's instructions for this size; a roll then moves them (`_move`) and
         makes none: dropped instructions are cycles that only a full collection frees,
         and the memory behind their vertices stays until it does."""
         self.canvas.clear()
         cx, cy = self.center
-        if face is None:
-            with self.canvas:
-                self._face_shapes(r, numeral_size, (0, 0))  # in the window's place
-        else:
-            self.canvas.add(face)  # drawn into only when flagged: a new size or settings
-            with self.canvas:
-                Color(1, 1, 1, 1)
-                Rectangle(texture=face.texture, pos=origin, size=face.size)
+        self.canvas.add(face)  # drawn into only when flagged: a new size or settings
+        with self.canvas:
+            Color(1, 1, 1, 1)
+            Rectangle(texture=face.texture, pos=origin, size=face.size)
         # time-left arcs, one ring per treasure, from the time marker to its marker
         self._arc_box = InstructionGroup()
         self.canvas.add(self._arc_box)
@@ -233,9 +209,9 @@ class Dial(Widget):
             Color(*theme.TEXT)
             hand = max(2, r * 0.03)
             self._hand = SmoothLine(points=[cx, cy, cx, cy], width=hand)
-            self._tip = disc(diameter=2 * hand)
+            self._tip = SmoothEllipse(size=(2 * hand, 2 * hand))
             d = r * 0.12
-            disc((cx - d / 2, cy - d / 2), d)
+            SmoothEllipse(pos=(cx - d / 2, cy - d / 2), size=(d, d))
         # treasure markers with their letter (a key figure), on a dark rim
         self._marker_box = InstructionGroup()
         self.canvas.add(self._marker_box)
@@ -266,9 +242,8 @@ class Dial(Widget):
                 for slot in slots[:count]:
                     box.add(slot[0])
 
-    def _move(self, view: DialView, r: float, numeral_size: float, shapes: bool) -> None:
-        """Put the hand, the arcs and the markers where `view` says; `shapes`: the
-        markers as their shapes, not their pictures (before the first frame)."""
+    def _move(self, view: DialView, r: float, numeral_size: float) -> None:
+        """Put the hand, the arcs and the markers where `view` says."""
         assert self._hand is not None and self._tip is not None
         cx, cy = self.center
         start = 360 * view.time / view.steps
@@ -278,7 +253,7 @@ class Dial(Widget):
                 / view.steps
             paint.rgba = theme.colour(colour)
             ring = r * (0.97 - 0.045 * i)
-            arc.circle = (cx, cy, ring, start, end, arc_segments(ring, end - start))
+            arc.circle = (cx, cy, ring, start, end)
         tx, ty = self._point(view.time, r * 0.62)
         self._hand.points = [cx, cy, tx, ty]
         hand = self._tip.size[0] / 2
@@ -288,9 +263,8 @@ class Dial(Widget):
         stacked: dict[int, int] = {}
         sharing = Counter(position for _, _, position, _ in view.markers)
         d = self._marker_side
-        side = marker_picture_side(d)
         outer = marker_radius(r, numeral_size, d)
-        for (group, picture), (colour, text, position, _) in zip(
+        for (_, picture), (colour, text, position, _) in zip(
                 self._markers[:len(view.markers)], view.markers, strict=True):
             level = stacked.get(position, 0)
             stacked[position] = level + 1
@@ -301,14 +275,6 @@ class Dial(Widget):
             angle = self._angle(position)
             x, y = self._point(position, radius)
             mx, my = x - across * math.sin(angle), y + across * math.cos(angle)
-            if shapes:  # before the first frame: its shapes, where its picture goes
-                group.clear()
-                group.add(PushMatrix())
-                group.add(Translate(round(mx - side / 2), round(my - side / 2)))
-                group.add(marker_art(side, d, theme.colour(colour),
-                                     self._text(text, numeral_size)))
-                group.add(PopMatrix())
-                continue
             texture = self._marker_picture(colour, text, numeral_size)
             picture.texture = texture
             picture.size = texture.size
@@ -349,7 +315,7 @@ def marker_picture(d: float, fill: theme.Rgba, letter: Any) -> Any:
     fbo.add(marker_art(side, d, fill, letter))
     fbo.add(Callback(_kivy_blending))
     fbo.draw()
-    return one_to_one(fbo.texture)  # shown at its size, on whole pixels
+    return fbo.texture
 
 
 def _compose_over(_instruction: Any) -> None:
@@ -371,9 +337,9 @@ def marker_art(side: int, d: float, fill: theme.Rgba, letter: Any) -> Instructio
     c = side / 2
     group = InstructionGroup()
     group.add(Color(0, 0, 0, 1))
-    group.add(disc((c - d / 2 - 2, c - d / 2 - 2), d + 4).instruction)
+    group.add(SmoothEllipse(pos=(c - d / 2 - 2, c - d / 2 - 2), size=(d + 4, d + 4)))
     group.add(Color(*fill))
-    group.add(disc((c - d / 2, c - d / 2), d).instruction)
+    group.add(SmoothEllipse(pos=(c - d / 2, c - d / 2), size=(d, d)))
     group.add(Color(*theme.text_on(fill)))
     group.add(Rectangle(texture=letter, size=letter.size,
                         pos=(round(c - letter.width / 2), round(c - letter.height / 2))))

@@ -20,16 +20,14 @@ from kivy.graphics import (
     PopMatrix,
     PushMatrix,
     Rectangle,
+    SmoothEllipse,
     SmoothLine,
+    SmoothRoundedRectangle,
     Translate,
 )
 from kivy.uix.widget import Widget
 
 from ui import theme
-from ui.widgets import pictures
-from ui.widgets.rounded import RoundedBox
-from ui.widgets.shapes import circle_segments, disc
-from ui.widgets.texels import one_to_one
 
 _AMOUNT = re.compile(r"(\d+)$")
 #: a face's text (minutes, a colour's letter) to the face's side: at the header's 56 px
@@ -83,8 +81,7 @@ class DieFace(Widget):
     a frame draws a die as one textured square, not its six to eight shapes, and a roll
     shows a kept picture and makes no drawing instructions. (Dropped instructions are
     cycles that only a full collection frees, and the memory behind each one's
-    vertices stays until it does.) Before the app's first frame, the shapes are drawn
-    directly instead (`ui.widgets.pictures`)."""
+    vertices stays until it does.)"""
 
     def __init__(self, die: str, white: bool = True,
                  backdrop: theme.Rgba = theme.BACKGROUND, **kwargs: Any) -> None:
@@ -116,17 +113,11 @@ class DieFace(Widget):
             self.face, self.letter = face, letter
             self._draw_soon()
 
-    def pictures_allowed(self) -> None:
-        self._draw_soon()
-
     def _draw(self, *_: Any) -> None:
         side = min(self.width, self.height) * 0.94
         picture: InstructionGroup | None = None
         self.figure_font = 0.0
-        if side >= 8 and not pictures.allowed(self):
-            # before the first frame: the face's shapes, drawn where its picture goes
-            picture = self._picture(side)
-        elif side >= 8:
+        if side >= 8:
             key = (self.face, self.letter, self.white, round(side, 2), self.backdrop)
             kept = self._pictures.get(key)
             if kept is None:
@@ -175,7 +166,7 @@ class DieFace(Widget):
             Translate(MARGIN_PX, MARGIN_PX)
         fbo.add(art)
         fbo.draw()
-        return one_to_one(fbo.texture)  # shown at its size, on whole pixels
+        return fbo.texture
 
     def _picture(self, side: float) -> InstructionGroup:
         """The face as drawing instructions, its lower-left corner at the origin."""
@@ -186,11 +177,13 @@ class DieFace(Widget):
         # the grey edge (1.2 px, astride the face's outline), then the face within it
         edge = OUTLINE_PX / 2
         add(Color(0.5, 0.5, 0.5, 1))
-        add(RoundedBox(side * 0.14 + edge, pos=(x0 - edge, y0 - edge),
-                       size=(side + 2 * edge, side + 2 * edge)).instruction)
+        add(SmoothRoundedRectangle(pos=(x0 - edge, y0 - edge),
+                                   size=(side + 2 * edge, side + 2 * edge),
+                                   radius=[side * 0.14 + edge]))
         add(Color(*((0.95, 0.95, 0.93, 1) if self.white else (0.08, 0.08, 0.09, 1))))
-        add(RoundedBox(side * 0.14 - edge, pos=(x0 + edge, y0 + edge),
-                       size=(side - 2 * edge, side - 2 * edge)).instruction)
+        add(SmoothRoundedRectangle(pos=(x0 + edge, y0 + edge),
+                                   size=(side - 2 * edge, side - 2 * edge),
+                                   radius=[side * 0.14 - edge]))
         if self.face is None:
             return group
         add(Color(*ink))
@@ -202,8 +195,7 @@ class DieFace(Widget):
             self._arrow(group, x0, y0, side)
         elif face.startswith("time"):
             # the minutes fill the face (a key figure), ringed like a clock
-            add(SmoothLine(circle=(x0 + side / 2, y0 + side / 2, side * 0.43, 0, 360,
-                                   circle_segments(side * 0.43)),
+            add(SmoothLine(circle=(x0 + side / 2, y0 + side / 2, side * 0.43),
                            width=max(1.2, side * 0.03)))
             self._text(group, str(amount), side * FIGURE_SHARE, x0 + side / 2,
                        y0 + side / 2, ink)
@@ -215,8 +207,9 @@ class DieFace(Widget):
         else:  # a colour face
             add(Color(*theme.colour(face)))
             inset = side * 0.08
-            add(RoundedBox(side * 0.1, pos=(x0 + inset, y0 + inset),
-                           size=(side - 2 * inset, side - 2 * inset)).instruction)
+            add(SmoothRoundedRectangle(pos=(x0 + inset, y0 + inset),
+                                       size=(side - 2 * inset, side - 2 * inset),
+                                       radius=[side * 0.1]))
             self._text(group, self.letter, side * FIGURE_SHARE, x0 + side / 2, y0 + side / 2,
                        theme.text_on(theme.colour(face)))
         return group
@@ -242,13 +235,14 @@ class DieFace(Widget):
 
     @staticmethod
     def _clock(group: InstructionGroup, cx: float, cy: float, radius: float) -> None:
-        group.add(SmoothLine(circle=(cx, cy, radius, 0, 360, circle_segments(radius)),
+        group.add(SmoothLine(circle=(cx, cy, radius, 0, 360),
                              width=max(1.5, radius * 0.14)))
         group.add(Line(points=[cx, cy, cx, cy + radius * 0.7], width=max(1.2, radius * 0.1),
                        cap="round"))
         group.add(Line(points=[cx, cy, cx + radius * 0.5, cy], width=max(1.2, radius * 0.1),
                        cap="round"))
-        group.add(disc((cx - radius * 0.12, cy - radius * 0.12), radius * 0.24).instruction)
+        dot = radius * 0.24
+        group.add(SmoothEllipse(pos=(cx - dot / 2, cy - dot / 2), size=(dot, dot)))
 
     def _text(self, group: InstructionGroup, text: str, size: float, x: float, y: float,
               rgba: tuple[float, float, float, float]) -> None:

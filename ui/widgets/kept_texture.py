@@ -19,7 +19,6 @@ from typing import Any
 from kivy.uix.label import Label
 
 from companion.i18n import no_break
-from ui.widgets.texels import one_to_one
 
 #: total texture pixels kept (4 bytes each: 24 MB): the card's sentences of a few games
 #: (a game of 200 rolls met ~450 texts, 4.9 M pixels; 2 M evicted a text a roll), the
@@ -104,8 +103,6 @@ class KeptLabel(Label):
         core = self._label
         if self.markup or not core.text:  # markup has references; empty: nothing to keep
             super().texture_update(*largs)
-            if self.texture is not None:
-                one_to_one(self.texture)  # drawn at its size on whole pixels (Kivy's rule)
             return
         style = self._style_key
         if style is None:
@@ -125,6 +122,5 @@ class KeptLabel(Label):
         if texture is None or texture is core.texture_1px or texture.width * texture.height <= 1:
             return
         texture.bind()  # fill it now, from this text, not at its first draw
-        one_to_one(texture)  # drawn at its size on whole pixels (Kivy's rule)
         core.texture = None  # the provider's next text gets a texture of its own
         _keep(key, texture, bool(self.is_shortened))

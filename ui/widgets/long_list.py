@@ -12,7 +12,6 @@ run out or the list is taken off the screen. So the frame that opens a roster of
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -20,69 +19,11 @@ from kivy.clock import Clock
 from kivy.metrics import dp
 from kivy.properties import NumericProperty
 from kivy.uix.recycleboxlayout import RecycleBoxLayout
-from kivy.uix.recyclelayout import RecycleLayout
 from kivy.uix.recycleview import RecycleView
 
 from ui.widgets.basics import _follow
 
 Item = dict[str, Any]
-
-
-class Rows(RecycleBoxLayout):
-    """Kivy's RecycleBoxLayout for a vertical list whose rows fill its width and have
-    their own fixed heights, laid out as it grows: each row's distance from the top is
-    kept, rows appended add theirs, and only the rows in view are given a place (from
-    the list's top when they are shown); the row under a point is found by bisection.
-    RecycleBoxLayout's own pass places every row through BoxLayout's general layout and
-    scans for the row under a point: ~50 ms for 10 000 rows here, for each page added."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._starts: list[float] = []  # each row's top, below the first row's top
-
-    def compute_sizes_from_data(self, data: Any, flags: Any) -> None:
-        grown = bool(flags) and all(set(flag) == {"appended"} for flag in flags)
-        super().compute_sizes_from_data(data, flags)
-        if not grown:
-            self._starts = []  # rows changed or taken out: from the first row again
-
-    def compute_layout(self, data: Any, flags: Any) -> None:
-        RecycleLayout.compute_layout(self, data, flags)  # which views changed size
-        changed = self._changed_views
-        if changed is None or (changed and not self._update_sizes(changed)):
-            return
-        if changed:
-            self._starts = []  # a row's height changed: every row below moves
-        self.clear_layout()
-        opts, starts, spacing = self.view_opts, self._starts, self.spacing
-        if len(starts) > len(opts):
-            starts.clear()
-        below = starts[-1] + opts[len(starts) - 1]["size"][1] + spacing if starts else 0.0
-        for opt in opts[len(starts):]:
-            starts.append(below)
-            below += opt["size"][1] + spacing
-        left, top, right, bottom = self.padding
-        self.minimum_size = (left + right,
-                             top + bottom + (below - spacing if opts else 0.0))
-        self._rv_positions = starts if opts else None
-
-    def set_visible_views(self, indices: Any, data: Any, viewport: Any) -> None:
-        left, top, right, _bottom = self.padding
-        first_top = self.y + self.height - top
-        x, width = self.x + left, max(0, self.width - left - right)
-        for index in indices:
-            opt = self.view_opts[index]
-            height = opt["size"][1]
-            opt["pos"] = [x, first_top - self._starts[index] - height]
-            opt["size"] = [width, height]
-        super().set_visible_views(indices, data, viewport)
-
-    def get_view_index_at(self, pos: Any) -> int:
-        starts = self._starts
-        if not starts:
-            return 0
-        down = self.y + self.height - self.padding[1] - pos[1]  # below the first row's top
-        return min(max(bisect_right(starts, down) - 1, 0), len(starts) - 1)
 
 
 class LongList(RecycleView):
@@ -91,9 +32,9 @@ class LongList(RecycleView):
     def __init__(self, spacing: float = 4, **kwargs: Any) -> None:
         super().__init__(do_scroll_x=False, bar_width=dp(6), scroll_type=["bars", "content"],
                          **kwargs)
-        self.rows = Rows(orientation="vertical", spacing=dp(spacing), size_hint_y=None,
-                         default_size_hint=(1, None), default_size=(None, dp(56)),
-                         key_viewclass="viewclass")
+        self.rows = RecycleBoxLayout(orientation="vertical", spacing=dp(spacing),
+                                     size_hint_y=None, default_size_hint=(1, None),
+                                     default_size=(None, dp(56)), key_viewclass="viewclass")
         self.rows.bind(minimum_height=self.rows.setter("height"))
         self.add_widget(self.rows)
         self._feeding: Iterator[list[Item]] | None = None

@@ -12,7 +12,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.graphics import Color, Line, SmoothLine
+from kivy.graphics import Color, Line, SmoothEllipse, SmoothLine
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
@@ -20,7 +20,6 @@ from kivy.uix.widget import Widget
 from companion.games.evil.instructions import roman
 from ui import theme
 from ui.widgets.basics import Tap, Text, follow_height, paint_background
-from ui.widgets.shapes import disc
 
 WIDTH, HEIGHT = 330, 330  # px at 800x480: over the dial, under the header, above the treasures
 LINE = 26  # a text row (18 px text)
@@ -58,11 +57,11 @@ class LedRing(Widget):
                 angle = math.pi / 2 - 2 * math.pi * i / self.count
                 x, y = cx + r * math.cos(angle), cy + r * math.sin(angle)
                 Color(*(LIT if i in self.lit else OFF))
-                disc((x - dot / 2, y - dot / 2), dot)
+                SmoothEllipse(pos=(x - dot / 2, y - dot / 2), size=(dot, dot))
             for k, (colour, on) in enumerate(self.treasures.items()):
                 x = cx + (k - (len(self.treasures) - 1) / 2) * dot * 1.6
                 Color(*(theme.colour(colour) if on else OFF))
-                disc((x - dot / 2, cy - dot / 2), dot)
+                SmoothEllipse(pos=(x - dot / 2, cy - dot / 2), size=(dot, dot))
 
 
 class PinPanel(BoxLayout):

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.app import App
-from kivy.graphics import Color
+from kivy.graphics import Color, SmoothRoundedRectangle
 from kivy.metrics import dp
 from kivy.uix.boxlayout import BoxLayout
 
@@ -17,7 +17,6 @@ from ui import theme
 from ui.names import display_name
 from ui.widgets.basics import Tap, Text, _follow_scale, follow_height
 from ui.widgets.kept_texture import KeptLabel
-from ui.widgets.rounded import RoundedBox
 
 #: a card holding the captured spy, and a winner's card
 HOLDER = (0.42, 0.32, 0.08, 1)
@@ -61,7 +60,7 @@ class PlayerCard(BoxLayout):
         self.index = index
         with self.canvas.before:
             self._colour = Color(*theme.PANEL)
-            self._rect = RoundedBox(10)
+            self._rect = SmoothRoundedRectangle(radius=[10])
         self.bind(pos=self._redraw, size=self._redraw)
         tid = f"play.player.{index}"
 

@@ -26,7 +26,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.graphics import Color
+from kivy.graphics import Color, SmoothRoundedRectangle
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.gridlayout import GridLayout
@@ -63,7 +63,6 @@ from ui.screens.castor.dialogs import (
 from ui.widgets.basics import Tap, Text, follow_height
 from ui.widgets.components import header
 from ui.widgets.fit_name import fit_name
-from ui.widgets.rounded import RoundedBox
 from ui.widgets.text_height import text_height
 
 VALUE_COLUMNS = 10
@@ -90,9 +89,9 @@ class Chip(BoxLayout):
             # the seat to play: a ring of the selected colour round the panel (a yellow
             # card's chip is filled with a yellow of its own)
             self._ring = Color(*theme.PANEL)
-            self._outer = RoundedBox(theme.RADIUS)
+            self._outer = SmoothRoundedRectangle(radius=[theme.RADIUS])
             self._fill = Color(*theme.PANEL)
-            self._box = RoundedBox(theme.RADIUS)
+            self._box = SmoothRoundedRectangle(radius=[theme.RADIUS])
         self.bind(pos=self._place, size=self._place)
         self.name = Text(size=theme.SIZE_BODY, tid=f"tricks.chip.{index}.name",
                          halign="center", font_name=SYMBOL_FONT, size_hint_y=None,

@@ -20,7 +20,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.graphics import Color
+from kivy.graphics import Color, SmoothRoundedRectangle
 from kivy.metrics import dp
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -41,7 +41,6 @@ from ui.screens.play_base import PlayScreen
 from ui.widgets.basics import Tap, Text, follow_height, follow_width
 from ui.widgets.charts import PALETTE, hex_rgba
 from ui.widgets.components import header
-from ui.widgets.rounded import RoundedBox
 
 LOOK_EVERY = 0.25  # s: the clock is looked at at most 4 times a second
 ZERO_TUNE_MS = 2000  # a press this soon after a zero is refused (the tune is playing)
@@ -64,7 +63,7 @@ class TurnArea(ButtonBehavior, BoxLayout):
         self.fill = theme.PANEL
         with self.canvas.before:
             self._colour = Color(*self.fill)
-            self._rect = RoundedBox(theme.RADIUS)
+            self._rect = SmoothRoundedRectangle(radius=[theme.RADIUS])
         self.bind(pos=self._redraw, size=self._redraw, state=self._redraw)
 
     def paint(self, fill: theme.Rgba) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.graphics import Color
+from kivy.graphics import Color, SmoothRoundedRectangle
 from kivy.metrics import dp, sp
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.widget import Widget
@@ -22,7 +22,6 @@ from companion.games.evil.dice import DICE, parse_face
 from ui import theme
 from ui.widgets.dice import DieFace, ink_on
 from ui.widgets.kept_texture import KeptLabel
-from ui.widgets.rounded import RoundedBox
 from ui.widgets.text_height import text_height
 
 #: the instruction is a key figure (26 px cap height: 37 px of Roboto at the least)
@@ -79,7 +78,7 @@ class Badge(Widget):
         self.fill = fill
         with self.canvas.before:
             self._colour = Color(*fill)
-            self._rect = RoundedBox(dp(6))
+            self._rect = SmoothRoundedRectangle(radius=[dp(6)])
         self.label = KeptLabel(text=text, bold=True, color=ink_on(fill), font_name=font_name,
                                halign="center", valign="middle")
         self.add_widget(self.label)
@@ -130,7 +129,7 @@ class TurnCard(BoxLayout):
             chip.phase_state = "next"
             with chip.canvas.before:
                 chip._paint = Color(*theme.PANEL)
-                chip._rect = RoundedBox(dp(6))
+                chip._rect = SmoothRoundedRectangle(radius=[dp(6)])
             chip.bind(pos=self._chip_layout, size=self._chip_layout)
             self.phase_chips.append(chip)
             self.phase_row.add_widget(chip)

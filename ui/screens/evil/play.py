@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from kivy.app import App
 from kivy.clock import Clock
-from kivy.graphics import Color
+from kivy.graphics import Color, SmoothRoundedRectangle
 from kivy.metrics import dp
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
@@ -33,7 +33,6 @@ from ui.widgets.basics import Tap, _follow_scale, follow_height, follow_width
 from ui.widgets.dial import Dial, DialView
 from ui.widgets.dice import DieFace
 from ui.widgets.kept_texture import KeptLabel
-from ui.widgets.rounded import RoundedBox
 
 if TYPE_CHECKING:
     from ui.widgets.pin_panel import PinPanel
@@ -511,7 +510,7 @@ class TreasureButton(ButtonBehavior, BoxLayout):
         ink = theme.text_on(self.fill)
         with self.canvas.before:
             self._paint = Color(*self.fill)
-            self._rect = RoundedBox(dp(theme.RADIUS))
+            self._rect = SmoothRoundedRectangle(radius=[dp(theme.RADIUS)])
         self.bind(pos=self._redraw, size=self._redraw, state=self._redraw)
         self.letter = fit_text("", theme.SIZE_FIGURE, ink, f"{tid}.letter")
         self.minutes = fit_text("", theme.SIZE_FIGURE, ink, f"{tid}.minutes")

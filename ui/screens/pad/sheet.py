@@ -208,7 +208,7 @@ class GridCell(Tap):
     def __init__(self, **kwargs: Any) -> None:
         self._own_box = True  # Tap draws its box: taken out at the first `_redraw`
         super().__init__(background=theme.PANEL, **kwargs)
-        self._rect.radius = 0  # squares, as the grid's
+        self._rect.radius = [0]  # squares, as the grid's
         # never wrapped ("100" over "0"): a figure on one line, centred in the cell
         self.bind(opacity=self._redraw, size=lambda *_: setattr(self, "text_size",
                                                                 (None, None)))
@@ -223,10 +223,10 @@ class GridCell(Tap):
         before = self.canvas.before
         if own:
             before.add(self._color)
-            before.add(self._rect.instruction)
+            before.add(self._rect)
         else:
             before.remove(self._color)
-            before.remove(self._rect.instruction)
+            before.remove(self._rect)
 
 
 def one_line(label: Any, text: str, size: float, scale: float, width: float) -> None:
