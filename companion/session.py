@@ -675,7 +675,8 @@ class Session:
         """The snapshot of the state after this "do", for the writer: the state itself
         (immutable), encoded on the writer's thread once the action has committed, in a
         transaction of its own. Due every `snapshot_every` actions (taken when the table
-        is quiet); otherwise kept only for the game left and the close. After a "do"
+        is quiet, or a tenth of a stride later if it never is); otherwise kept only for
+        the game left and the close. After a "do"
         nothing is left to redo, so the snapshot needs only the state and the undo
         depth."""
         game_id, seq, done = self.game_id, self._seq + 1, self._history.cursor + 1
@@ -685,8 +686,12 @@ class Session:
             if snap is not None:
                 journal.write_snapshot(game_id, snap)
 
-        due = seq - self._snapshot_seq >= self.snapshot_every
-        return Derived(("snapshot", game_id), write, due)
+        every = self.snapshot_every
+        due = seq - self._snapshot_seq >= every
+        # a table that has not paused since the last one was due: taken now, so a power
+        # cut leaves a tail of a stride and a tenth at most to replay
+        urgent = seq - self._snapshot_seq == max(1, every // 10)
+        return Derived(("snapshot", game_id), write, due, urgent)
 
     def _snapshot(self, after: Any) -> Snapshot | None:
         """Without a writer (tools, tests, the app before its first frame: no other

@@ -26,8 +26,8 @@ A job may bring derived work (`Derived`: a game's snapshot) made from what it wr
 kept, one per game, the newest replacing the one before, and run on this thread in a
 transaction of its own, only once that job has committed: when the table has been
 quiet for `quiet` seconds (a due one), when a game is left (`flush`), and at `close`
-(every one kept). A due one still kept when the next due one comes (a table that never
-pauses) runs at once after that job. Derived work never fails an action: a failure is
+(every one kept). A due one still kept when an urgent one comes (a table that has not
+paused for a while) runs at once after that job. Derived work never fails an action: a failure is
 logged, and the journal already holds everything it was made from.
 
 The queue of jobs is bounded (`capacity`): a job given to a full queue is refused at
@@ -108,11 +108,13 @@ Job = Callable[[Journal], Any]
 class Derived:
     """Work made from what a job wrote (a snapshot of the state after it): `key` names
     what it derives (a game), `due` whether it is taken at the next quiet moment or
-    only when the game is left and at close."""
+    only when the game is left and at close; `urgent`: if a due one is still kept (the
+    table has not paused since), this one is taken at once after its job."""
 
     key: Any
     job: Job
     due: bool
+    urgent: bool = False
 
 
 #: the queue's mark for `flush`
@@ -239,7 +241,7 @@ class Writer:
 
     def _keep(self, journal: Journal | None, derived: Derived) -> None:
         kept = self._derived.get(derived.key)
-        at_once = derived.due and kept is not None and kept.due
+        at_once = (derived.due or derived.urgent) and kept is not None and kept.due
         if kept is not None and kept.due and not derived.due:
             derived = Derived(derived.key, derived.job, True)  # the newest, still due
         self._derived[derived.key] = derived

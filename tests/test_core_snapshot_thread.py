@@ -99,14 +99,19 @@ def test_a_due_snapshot_is_taken_once_the_table_is_quiet(tmp_path: Path) -> None
     journal.close()
 
 
-def test_a_table_that_never_pauses_gets_a_snapshot_every_two_strides(tmp_path: Path) -> None:
-    journal, session, writer = _table(tmp_path, 5, quiet=3600.0)
-    _play(session, 9)
-    # due at 5 and kept for a quiet moment that never came; at the next due one (10)
-    # it is taken at once, as of the newest state, after that action
+def test_a_table_that_never_pauses_gets_its_snapshot_a_tenth_of_a_stride_late(
+        tmp_path: Path) -> None:
+    journal, session, writer = _table(tmp_path, 20, quiet=3600.0)
+    _play(session, 21)
+    # due at 20 and kept for a quiet moment that never comes; two actions (a tenth of
+    # the stride) later it is taken at once, as of the newest state, after that action
     assert _snapshot_seqs(journal.path, session.game_id) == []
     _play(session, 1)
-    _wait(lambda: _snapshot_seqs(journal.path, session.game_id) == [10])
+    _wait(lambda: _snapshot_seqs(journal.path, session.game_id) == [22])
+    _play(session, 19)  # the stride counts from where one was due: the next at 40
+    assert _snapshot_seqs(journal.path, session.game_id) == [22]
+    _play(session, 1)
+    _wait(lambda: _snapshot_seqs(journal.path, session.game_id) == [22, 42])
     writer.close()
     journal.close()
 
