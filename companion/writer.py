@@ -27,8 +27,8 @@ kept, one per game, the newest replacing the one before, and run on this thread 
 transaction of its own, only once that job has committed: when the table has been
 quiet for `quiet` seconds (a due one), when a game is left (`flush`), and at `close`
 (every one kept). A due one still kept when an urgent one comes (a table that has not
-paused for a while) runs at once after that job. Derived work never fails an action: a failure is
-logged, and the journal already holds everything it was made from.
+paused for a while) runs at once after that job. Derived work never fails an action:
+a failure is logged, and the journal already holds everything it was made from.
 
 The queue of jobs is bounded (`capacity`): a job given to a full queue is refused at
 once with `WriterFull` (a message for the table), never lost silently and never waited
