@@ -7,6 +7,10 @@ The resume is the app's: `Session.resume` given the game's row as the journal li
 it, so the newest snapshot (the session writes one every 100 actions) and the actions
 after it. "Reading the snapshot" is that snapshot read and decoded, nothing else.
 Each run times both, in turn, in the opposite order the next run.
+`--writer`: the game played as the app plays it, through the journal's writer (its
+snapshots taken on the writer's thread) at a table that never pauses, and cut before
+the close (a power cut: the snapshot the close would take never written), so the tail
+after the newest snapshot is as long as the writer leaves it.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from companion.games.pad.view import sheet_view, standings_view
 from companion.journal import Journal
 from companion.session import Session
 from companion.snapshot import decode, version
+from companion.writer import Writer
 
 
 def setup(players: int) -> dict:
@@ -41,16 +46,34 @@ def text(r: int, seat: int) -> str:
     return f"{(r * 7 + seat * 3) % 40}+{seat}" if (r + seat) % 3 else str(-(r % 9))
 
 
-def build(path: Path, players: int, rounds: int) -> int:
+def build(path: Path, players: int, rounds: int, writer: bool = False) -> int:
     journal = Journal(path)
     session = Session.start(RULES, journal, setup(players))
+    if writer:  # never quiet, never closed: only the snapshots it takes without a pause
+        session.writer = Writer(journal, quiet=3600)
+
+    def play(command: c.SetCell | c.End) -> None:
+        session.dispatch(command)
+        session.settle()
+
     for r in range(rounds):
         for seat in range(players):
-            session.dispatch(c.SetCell(seat, r, None, text(r, seat)))
-    session.dispatch(c.SetCell(0, rounds // 2, None, "99"))  # a correction, late
-    session.dispatch(c.End())
+            play(c.SetCell(seat, r, None, text(r, seat)))
+    play(c.SetCell(0, rounds // 2, None, "99"))  # a correction, late
+    play(c.End())
+    if session.writer is not None:
+        session.writer.submit(lambda journal: None).wait()  # what it took is written
     journal.close()
     return session.game_id
+
+
+def journal_seq(path: Path, game_id: int) -> int:
+    journal = Journal(path, read_only=True)
+    try:
+        return int(journal.read("SELECT MAX(seq) FROM snapshots WHERE game_id = ?",
+                                (game_id,))[0][0] or 0)
+    finally:
+        journal.close()
 
 
 def ms(values: list[float]) -> str:
@@ -66,10 +89,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=200)
     parser.add_argument("--entry-rounds", type=int, default=50)
     parser.add_argument("--runs", type=int, default=15)
+    parser.add_argument("--writer", action="store_true")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "journal.sqlite3"
-        game_id = build(path, args.players, args.rounds)
+        game_id = build(path, args.players, args.rounds, args.writer)
         journal = Journal(path)
         record = journal.game(game_id)
         root = RULES.state_type
@@ -96,8 +120,10 @@ def main() -> None:
         journal.close()
         state = session.state
         ratio = statistics.median(resume) / statistics.median(read)
+        newest = journal_seq(path, game_id)
         print(f"finished game: {args.players} players x {len(state.rounds)} rounds, {entries} "
-              f"journal entries, finished={state.finished}")
+              f"journal entries, finished={state.finished}, newest snapshot at {newest}"
+              f" (a tail of {entries - newest})")
         print(f"resume (newest snapshot + the actions after it), {args.runs} runs: {ms(resume)}")
         print(f"snapshot read and decoded alone: {ms(read)}")
         print(f"ratio of the medians: {ratio:.2f} (target <= 1.2)")

@@ -483,6 +483,12 @@ class Journal:
             if snapshot is not None:
                 _write_snapshot(db, game_id, snapshot)
 
+    def write_snapshot(self, game_id: int, snapshot: Snapshot) -> None:
+        """Commit a snapshot on its own (the writer's, after the action it follows has
+        committed); one already at that position is replaced (derived data)."""
+        with self._transaction() as db:
+            _write_snapshot(db, game_id, snapshot, replace=True)
+
     def abandon(self, game_id: int) -> None:
         with self._transaction() as db:
             db.execute("UPDATE games SET abandoned = 1 WHERE id = ?", (game_id,))
@@ -963,12 +969,14 @@ def _looks_like_sqlite(path: Path) -> bool:
     return head == b"" or head == _MAGIC
 
 
-def _write_snapshot(db: sqlite3.Connection, game_id: int, snapshot: Snapshot) -> None:
+def _write_snapshot(db: sqlite3.Connection, game_id: int, snapshot: Snapshot,
+                    replace: bool = False) -> None:
     """The snapshot stored sealed: its columns checked together when read back."""
     from companion.snapshot import seal
 
     db.execute(
-        "INSERT INTO snapshots(game_id, seq, done, version, state)"
+        f"INSERT {'OR REPLACE ' if replace else ''}INTO snapshots(game_id, seq, done,"
+        " version, state)"
         " VALUES (?, ?, ?, ?, ?)",
         (game_id, snapshot.seq, snapshot.done, snapshot.version,
          seal(game_id, snapshot.seq, snapshot.done, snapshot.version, snapshot.state)),

@@ -20,6 +20,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, overload
 
+from companion import snapshot as snapshot_codec
 from companion.journal import DamagedRow, Entry, GameRecord, Journal, JournalError, Snapshot
 from companion.messages import RuleError
 from companion.names import check_setup_names
@@ -27,13 +28,12 @@ from companion.records import decode, encode
 from companion.rules import Rules
 from companion.snapshot import SnapshotError
 from companion.snapshot import decode as snapshot_decode
-from companion.snapshot import encode as snapshot_encode
 from companion.snapshot import version as snapshot_version
-from companion.writer import Ticket, Writer
+from companion.writer import Derived, Ticket, Writer
 
 log = logging.getLogger(__name__)
 
-#: a snapshot of the state goes with every this many actions (with the next "do")
+#: a snapshot of the state is due every this many actions (see `Session._derived`)
 SNAPSHOT_EVERY = 100
 
 
@@ -324,6 +324,17 @@ def _rebuild_from(rules: Rules, journal: Journal, game_id: int, setup: Mapping[s
     return history, len(entries), 0
 
 
+def _encoded(game_id: int, seq: int, done: int, state: Any) -> Snapshot | None:
+    """The snapshot of `state` after the game's first `seq` actions, or None (logged)
+    if it cannot be encoded: a snapshot never keeps an action from being played."""
+    try:
+        text = snapshot_codec.encode(state)
+    except SnapshotError as exc:
+        log.warning("game %s: no snapshot: %s", game_id, exc)
+        return None
+    return Snapshot(seq, done, snapshot_version(type(state)), text)
+
+
 def _why(exc: Exception) -> str:
     message = getattr(exc, "message", None)
     return str(getattr(message, "key", "")) or f"{type(exc).__name__}: {str(exc)[:80]}"
@@ -546,14 +557,14 @@ class Session:
         """Hand the action's write to the writer thread; the stacks wait for its end."""
         assert self.writer is not None
         counters = (self._seq, self._snapshot_seq)
-        snapshot = self._snapshot(state) if verb == "do" else None
+        derived = self._derived(state) if verb == "do" else None
         row = (self.game_id, self._seq, verb, encode(command) if verb == "do" else payload,
                [encode(e) for e in events] if verb == "do" else [],
-               self.rules.summary(state), snapshot)
-        ticket = self.writer.submit(lambda journal: journal.append(*row))
+               self.rules.summary(state), None)
+        ticket = self.writer.submit(lambda journal: journal.append(*row), derived)
         self._seq += 1
-        if snapshot is not None:
-            self._snapshot_seq = snapshot.seq
+        if derived is not None and derived.due:
+            self._snapshot_seq = self._seq
         self._in_flight = _InFlight(verb, command, events, state, step, counters, ticket,
                                     landed)
 
@@ -660,18 +671,34 @@ class Session:
             self._snapshot_seq = snapshot.seq
         return before
 
+    def _derived(self, after: Any) -> Derived:
+        """The snapshot of the state after this "do", for the writer: the state itself
+        (immutable), encoded on the writer's thread once the action has committed, in a
+        transaction of its own. Due every `snapshot_every` actions (taken when the table
+        is quiet, or a tenth of a stride later if it never is); otherwise kept only for
+        the game left and the close. After a "do"
+        nothing is left to redo, so the snapshot needs only the state and the undo
+        depth."""
+        game_id, seq, done = self.game_id, self._seq + 1, self._history.cursor + 1
+
+        def write(journal: Journal) -> None:
+            snap = _encoded(game_id, seq, done, after)
+            if snap is not None:
+                journal.write_snapshot(game_id, snap)
+
+        every = self.snapshot_every
+        due = seq - self._snapshot_seq >= every
+        # a table that has not paused since the last one was due: taken now, so a power
+        # cut leaves a tail of a stride and a tenth at most to replay
+        urgent = seq - self._snapshot_seq == max(1, every // 10)
+        return Derived(("snapshot", game_id), write, due, urgent)
+
     def _snapshot(self, after: Any) -> Snapshot | None:
-        """A snapshot of the state after this "do" if one is due. After a "do" nothing
-        is left to redo, so the snapshot needs only the state and the undo depth."""
+        """Without a writer (tools, tests, the app before its first frame: no other
+        thread), the snapshot due goes with the "do" in its transaction."""
         if self._seq + 1 - self._snapshot_seq < self.snapshot_every:
             return None
-        try:
-            text = snapshot_encode(after)
-        except SnapshotError as exc:  # never keeps an action from being played
-            log.warning("game %s: no snapshot: %s", self.game_id, exc)
-            return None
-        return Snapshot(self._seq + 1, self._history.cursor + 1,
-                        snapshot_version(type(after)), text)
+        return _encoded(self.game_id, self._seq + 1, self._history.cursor + 1, after)
 
     def _notify(self, update: Update) -> None:
         """Every observer hears of every durable action even if one of them fails (a

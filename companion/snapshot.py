@@ -31,7 +31,6 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from functools import cache
-from json.encoder import encode_basestring as _string  # as json.dumps(ensure_ascii=False)
 from typing import Any
 
 #: the codec below; bump when it changes (2: sealed, decoded by the fields' types)
@@ -87,122 +86,41 @@ MAX_DEPTH = 64
 
 
 @cache
-def _field_names(cls: type) -> tuple[str, ...]:
+def _field_names(cls: type) -> tuple[str, ...] | None:
+    """A record's field names, or None for a type that is not a record."""
+    if not dataclasses.is_dataclass(cls):
+        return None
     return tuple(f.name for f in dataclasses.fields(cls))
 
 
-#: what `_record_kind` tells of a type
-_NOT_RECORD, _FROZEN, _MUTABLE = 0, 1, 2
-
-
-@cache
-def _record_kind(cls: type) -> int:
-    if not dataclasses.is_dataclass(cls):
-        return _NOT_RECORD
-    return _FROZEN if cls.__dataclass_params__.frozen else _MUTABLE  # type: ignore[attr-defined]
-
-
-_INF = float("inf")
-
-
-def _float(value: float) -> str:
-    # as `json.dumps` writes a float (its `allow_nan` default included)
-    if value != value:
-        return "NaN"
-    if value == _INF:
-        return "Infinity"
-    if value == -_INF:
-        return "-Infinity"
-    return float.__repr__(value)
-
-
-#: the last snapshot's texts of its immutable parts (frozen records, tuples of such
-#: parts), by identity: a state is immutable and shares most of itself with the state
-#: of a hundred actions before (a long game's rounds), so the next snapshot writes only
-#: what is new. Each entry holds its value: no other value can take that id meanwhile.
-_last_parts: dict[int, tuple[Any, str]] = {}
+def plain(value: Any) -> Any:
+    """The format's plain form of `value`: records as `{"!": name, field: ...}`, tuples
+    and lists as lists, mappings as `{"!map": [[key, value], ...]}`, the rest as it is
+    (`json.dumps` writes it, or refuses it)."""
+    kind = type(value)
+    if kind is str or kind is int or kind is float or kind is bool or value is None:
+        return value
+    names = _field_names(kind)
+    if names is not None:
+        made = {_TYPE: kind.__qualname__}
+        for name in names:
+            made[name] = plain(getattr(value, name))
+        return made
+    if isinstance(value, (tuple, list)):
+        return [plain(item) for item in value]
+    if isinstance(value, Mapping):
+        return {_MAP: [[plain(key), plain(item)] for key, item in value.items()]}
+    return value
 
 
 def encode(state: Any) -> str:
-    """The state as compact JSON: records as `{"!": name, field: ...}`, tuples and lists
-    as lists, mappings as `{"!map": [[key, value], ...]}` (the text `json.dumps` makes
-    of that plain form, byte for byte). Made on the UI thread, in the action that is
-    due a snapshot: a long game's is made mostly of the last one's parts (an ARM CPU
-    took several times this machine's 4.8 ms for eight players' 170 rounds, written
-    afresh)."""
-    global _last_parts
-    parts: dict[int, tuple[Any, str]] = {}
-    text, _ = _text(state, _last_parts, parts)
-    _last_parts = parts
-    return text
-
-
-def _text(value: Any, last: dict[int, tuple[Any, str]], parts: dict[int, tuple[Any, str]]
-          ) -> tuple[str, bool]:
-    """`value`'s JSON text, and whether it is immutable (so may be kept in `parts`)."""
-    kind = type(value)
-    if kind is str:
-        return _string(value), True
-    if kind is int:
-        return int.__repr__(value), True
-    if value is None:
-        return "null", True
-    if kind is bool:
-        return ("true" if value else "false"), True
-    if kind is float:
-        return _float(value), True
-    record = _record_kind(kind)
-    if kind is tuple or record == _FROZEN:
-        found = last.get(id(value))  # (an entry keeps its value alive: its id is its own)
-        if found is not None:
-            parts[id(value)] = found
-            return found[1], True
-        text, fixed = _list(value, last, parts) if kind is tuple else \
-            _record(value, kind, last, parts)
-        if fixed:
-            parts[id(value)] = (value, text)
-        return text, fixed
-    if record == _MUTABLE:  # a record that may change: written afresh each time
-        return _record(value, kind, last, parts)[0], False
-    if kind is list or isinstance(value, (tuple, list)):
-        return _list(value, last, parts)[0], False
-    if isinstance(value, Mapping):
-        pairs = []
-        for key, item in value.items():
-            pairs.append(f"[{_text(key, last, parts)[0]},{_text(item, last, parts)[0]}]")
-        return '{"' + _MAP + '":[' + ",".join(pairs) + "]}", False
-    # a subclass (an IntEnum): as `json.dumps` writes its base type
-    if isinstance(value, str):
-        return _string(value), True
-    if isinstance(value, bool):
-        return ("true" if value else "false"), True
-    if isinstance(value, int):
-        return int.__repr__(value), True
-    if isinstance(value, float):
-        return _float(value), True
-    raise SnapshotError(f"cannot encode {type(value).__name__}")
-
-
-def _record(value: Any, kind: type, last: dict[int, tuple[Any, str]],
-            parts: dict[int, tuple[Any, str]]) -> tuple[str, bool]:
-    fixed = True
-    fields = [f'{{"{_TYPE}":{_string(kind.__qualname__)}']
-    for name in _field_names(kind):
-        text, still = _text(getattr(value, name), last, parts)
-        fixed = fixed and still
-        fields.append(f"{_string(name)}:{text}")
-    return ",".join(fields) + "}", fixed
-
-
-def _list(value: Any, last: dict[int, tuple[Any, str]], parts: dict[int, tuple[Any, str]]
-          ) -> tuple[str, bool]:
-    fixed = True
-    items = []
-    for item in value:
-        text, still = _text(item, last, parts)
-        fixed = fixed and still
-        items.append(text)
-    return "[" + ",".join(items) + "]", fixed
+    """The state as compact JSON: `json.dumps` of its plain form (`plain`). Encoded by
+    the journal's writer thread, never in an action: a state is immutable, so the
+    writer reads it while the table plays on."""
+    try:
+        return json.dumps(plain(state), ensure_ascii=False, separators=(",", ":"))
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise SnapshotError(f"cannot encode: {str(exc)[:80]}") from exc
 
 
 def decode(root: type, text: str) -> Any:

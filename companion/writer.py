@@ -22,6 +22,14 @@ reach `limit` frames, the checkpoint waits for the commit being made and holds t
 one back while it copies and truncates (TRUNCATE): the one case where an action waits
 for a checkpoint, and it takes thousands of actions without a quiet moment.
 
+A job may bring derived work (`Derived`: a game's snapshot) made from what it wrote:
+kept, one per game, the newest replacing the one before, and run on this thread in a
+transaction of its own, only once that job has committed: when the table has been
+quiet for `quiet` seconds (a due one), when a game is left (`flush`), and at `close`
+(every one kept). A due one still kept when an urgent one comes (a table that has not
+paused for a while) runs at once after that job. Derived work never fails an action:
+a failure is logged, and the journal already holds everything it was made from.
+
 The queue of jobs is bounded (`capacity`): a job given to a full queue is refused at
 once with `WriterFull` (a message for the table), never lost silently and never waited
 for on the UI thread. The app keeps one action in flight, so only a card stalled for
@@ -36,6 +44,7 @@ import sqlite3
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from companion.journal import Journal, JournalError
@@ -95,6 +104,23 @@ class Ticket:
 Job = Callable[[Journal], Any]
 
 
+@dataclass(frozen=True)
+class Derived:
+    """Work made from what a job wrote (a snapshot of the state after it): `key` names
+    what it derives (a game), `due` whether it is taken at the next quiet moment or
+    only when the game is left and at close; `urgent`: if a due one is still kept (the
+    table has not paused since), this one is taken at once after its job."""
+
+    key: Any
+    job: Job
+    due: bool
+    urgent: bool = False
+
+
+#: the queue's mark for `flush`
+_FLUSH = object()
+
+
 class Writer:
     """The thread that writes `journal`'s actions (through a connection of its own)."""
 
@@ -109,8 +135,7 @@ class Writer:
         self.limit = limit
         journal.manual_checkpoints()  # its own writes (roster, settings) never checkpoint
         self.capacity = capacity
-        # one place more than `capacity`: `close`'s end mark always fits
-        self._jobs: queue.Queue[tuple[Job, Ticket] | None] = queue.Queue(capacity + 1)
+        self._jobs: queue.Queue[Any] = queue.Queue()  # bounded by `submit`
         self._pending = 0  # jobs given and not yet ended (UI thread and writer thread)
         self._count = threading.Lock()
         self._opened = threading.Event()
@@ -120,6 +145,9 @@ class Writer:
         self._since_checkpoint = 0
         self._checkpoint_asked = False
         self._closing = False
+        #: derived work kept (writer thread only): by key, and whether it is due
+        self._derived: dict[Any, Derived] = {}
+        self._last_job = time.monotonic()  # (writer thread only)
         #: checkpoints run so far, and the frames each moved (for tests and benchmarks)
         self.checkpoints: list[tuple[int, int]] = []
         #: WAL restarts made on the checkpoint thread (see `_restart_wal`)
@@ -132,9 +160,10 @@ class Writer:
         self._checkpointer.start()
 
     # -- the UI thread's side ---------------------------------------------------------
-    def submit(self, job: Job) -> Ticket:
-        """Run `job(journal)` on the writer thread after every job given before it.
-        A full queue (`capacity` jobs not yet ended) refuses it: `WriterFull`."""
+    def submit(self, job: Job, derived: Derived | None = None) -> Ticket:
+        """Run `job(journal)` on the writer thread after every job given before it, and
+        keep `derived` once it has committed (see the module). A full queue (`capacity`
+        jobs not yet ended) refuses it: `WriterFull`."""
         if self._closing:
             raise RuntimeError("the journal's writer is closed")
         with self._count:
@@ -142,8 +171,13 @@ class Writer:
                 raise WriterFull(self._pending)
             self._pending += 1
         ticket = Ticket()
-        self._jobs.put_nowait((job, ticket))
+        self._jobs.put_nowait((job, ticket, derived))
         return ticket
+
+    def flush(self) -> None:
+        """Run the derived work kept, due or not, after the jobs given (a game left)."""
+        if not self._closing:
+            self._jobs.put_nowait(_FLUSH)
 
     @property
     def pending(self) -> int:
@@ -178,13 +212,23 @@ class Writer:
         finally:
             self._opened.set()
         while True:
-            item = self._jobs.get()
-            if item is None:
-                break
-            job, ticket = item
+            try:
+                item = self._jobs.get(timeout=self._derived_wait())
+            except queue.Empty:  # the table is quiet: the due work now
+                self._run_derived(journal, due_only=True)
+                continue
+            if item is None or item is _FLUSH:
+                self._run_derived(journal, due_only=False)
+                if item is None:
+                    break
+                continue
+            job, ticket, derived = item
             error = self._open_error if journal is None else \
                 self._run(journal, job, ticket)
             self._committed()
+            self._last_job = time.monotonic()
+            if error is None and derived is not None:
+                self._keep(journal, derived)
             with self._count:
                 self._pending -= 1
             ticket._finish(error)
@@ -194,6 +238,34 @@ class Writer:
                 log.exception("handing a commit back failed")
         if journal is not None:
             journal.close()
+
+    def _keep(self, journal: Journal | None, derived: Derived) -> None:
+        kept = self._derived.get(derived.key)
+        at_once = (derived.due or derived.urgent) and kept is not None and kept.due
+        if kept is not None and kept.due and not derived.due:
+            derived = Derived(derived.key, derived.job, True)  # the newest, still due
+        self._derived[derived.key] = derived
+        if at_once:  # the table never paused since the last one was due
+            self._run_derived(journal, due_only=True)
+
+    def _derived_wait(self) -> float | None:
+        """Seconds until the table is quiet, if due work waits for it."""
+        if not any(d.due for d in self._derived.values()):
+            return None
+        return max(0.0, self.quiet - (time.monotonic() - self._last_job))
+
+    def _run_derived(self, journal: Journal | None, due_only: bool) -> None:
+        for key, derived in list(self._derived.items()):
+            if due_only and not derived.due:
+                continue
+            del self._derived[key]
+            if journal is None:
+                continue
+            try:
+                derived.job(journal)
+            except Exception as exc:  # derived: the journal holds what it is made of
+                log.warning("derived work for %s not written: %s", key, exc)
+            self._committed()
 
     @staticmethod
     def _run(journal: Journal, job: Job, ticket: Ticket) -> BaseException | None:

@@ -898,7 +898,8 @@ class CompanionApp(App):
         self._waiting.clear()
         self._worked()
         if self.writer is not None:
-            self.writer.checkpoint()  # a game left: the table is quiet
+            self.writer.flush()  # a game left: its snapshot, on the writer's thread
+            self.writer.checkpoint()  # and the table is quiet
         self.close_dialog()
         self._drop_beside()  # a clock beside is paused first (`set_aside`)
         if self.session is not None:

@@ -60,8 +60,8 @@ class Gate:
         self.tickets: list[Any] = []
         self._submit = writer.submit
 
-        def submit(job: Any) -> Any:
-            ticket = self._submit(self._held(job))
+        def submit(job: Any, derived: Any = None) -> Any:
+            ticket = self._submit(self._held(job), derived)
             self.tickets.append(ticket)
             return ticket
 
