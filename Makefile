@@ -12,7 +12,7 @@ TEST_APT := xvfb xauth libgl1-mesa-dri libgl1 libegl1 libmtdev1 fonts-dejavu-cor
             libxtst6 desktop-file-utils strace
 RUN_APT  := libgl1-mesa-dri libgl1 libegl1 libmtdev1
 
-.PHONY: run test fuzz lint bench screenshots catalogs clean apt-test apt-run test-debian13 test-arm64
+.PHONY: run test test-fast fuzz lint bench screenshots catalogs clean apt-test apt-run test-debian13 test-arm64
 
 $(BIN)/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -54,6 +54,11 @@ lint: $(VENV)/.installed
 
 test: apt-test $(VENV)/.installed lint
 	xvfb-run -a -s "-screen 0 1920x1080x24" $(BIN)/python -m pytest
+
+# the inner loop: the domain, the config, the hardware on mock pins, the benches' smoke
+# runs; no window, nothing marked `ui` or `slow` (every one of them runs in `make test`)
+test-fast: $(VENV)/.installed lint
+	$(BIN)/python -m pytest -q -m "not ui and not slow"
 
 # property tests with fresh randomness and 1000 examples each (not part of `make test`)
 fuzz: apt-test $(VENV)/.installed

@@ -147,6 +147,7 @@ def _start(path: Path, tmp_path: Path, notify: str) -> subprocess.Popen[str]:
                             stderr=subprocess.PIPE, text=True)
 
 
+@pytest.mark.ui
 @pytest.mark.skipif(not os.environ.get("DISPLAY"), reason="needs a display (xvfb-run)")
 @pytest.mark.parametrize("name", ["recursive_alias", "billion_laughs", "huge_width",
                                   "huge_file", "deep_50000", "invalid_utf8", "merge_key"])
