@@ -158,14 +158,15 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
     ui.wait_until(lambda: app.writer is not None)  # from the first frame on
     submit = app.writer.submit
 
-    def timed_submit(job: Any) -> Any:  # the commit's time, on the writer thread
+    # the commit's time, on the writer thread
+    def timed_submit(job: Any, derived: Any = None) -> Any:
         def timed(journal: Any) -> Any:
             t = time.perf_counter()
             try:
                 return job(journal)
             finally:
                 in_journal["s"] += time.perf_counter() - t
-        return submit(timed)
+        return submit(timed, derived)
 
     app.writer.submit = timed_submit  # type: ignore[method-assign]
     settle_memory()  # as `companion` does after its first frame

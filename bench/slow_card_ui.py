@@ -98,13 +98,13 @@ def run_ours(rolls: int, data_dir: Path, seed: int) -> dict[str, Any]:
     ended: list[float] = []  # when each commit ended, on the writer thread
     submit = app.writer.submit
 
-    def timed_submit(job: Any) -> Any:
+    def timed_submit(job: Any, derived: Any = None) -> Any:
         def timed(journal: Any) -> Any:
             try:
                 return job(journal)
             finally:
                 ended.append(time.perf_counter())
-        return submit(timed)
+        return submit(timed, derived)
 
     app.writer.submit = timed_submit  # type: ignore[method-assign]
     told: dict[str, Any] = {}

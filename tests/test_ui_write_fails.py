@@ -113,7 +113,8 @@ def test_a_running_clock_whose_checkpoints_fail_keeps_counting_and_says_not_save
     tried: list[int] = []
     submit = app.writer.submit
     with card_fails(ui, error):
-        app.writer.submit = lambda job: (tried.append(fake.ms), submit(job))[1]
+        app.writer.submit = lambda job, derived=None: (tried.append(fake.ms),
+                                                       submit(job, derived))[1]
         for n in range(1, 11):
             later(ui, fake, 9_750)  # a look before it is due: nothing tried
             assert len(tried) == n - 1

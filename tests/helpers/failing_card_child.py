@@ -42,9 +42,9 @@ def check(app: Any, error: str) -> None:
     tried: list[int] = []
     submit = app.writer.submit
 
-    def counted(job: Any) -> Any:
+    def counted(job: Any, derived: Any = None) -> Any:
         tried.append(1)
-        return submit(job)
+        return submit(job, derived)
 
     app.writer.submit = counted
     held: dict[str, Any] = {}
