@@ -649,6 +649,7 @@ PAD_THOUSANDS = Journey("pad_thousands", (
       until_has("setup.name.7", "setup.add"), tap("setup.start"),
       pad_values(lambda seat, row, category: 4987 - 611 * seat + 7 * (row or 0), rounds=2)),
     S("pad_standings_thousands", "screen:pad_standings", tap("play.standings")),
+    S("pad_end_thousands", "screen:pad_end", tap("standings.end")),
 ))
 
 # a team game: four players in two teams, the sheet's Team row and the standings
