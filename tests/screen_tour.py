@@ -549,6 +549,38 @@ def pad_fill(cells: int = 999, rounds: int | None = None, same: int | None = Non
     return act
 
 
+def pad_values(value: Callable[[int, int | None, str | None], int], cells: int = 999,
+               rounds: int | None = None) -> Action:
+    """As `pad_fill`, each cell's value `value(seat, round, category)` typed whole (four
+    digits, a category's coins), then Enter."""
+    def act(ui: Any) -> None:
+        from companion.games.pad.view import sheet_view
+
+        for _ in range(cells):
+            view = sheet_view(ui.app.session.state)
+            if view.current is None or (
+                    rounds is not None and view.current[0] is not None
+                    and view.current[0] >= rounds):
+                return
+            row, category = view.current
+            pad_keys(str(value(view.current_seat or 0, row, category)))(ui)
+            ui.tap("keypad.enter")
+            if ui.dialog is not None:
+                raise StepFailed(f"the pad refused a cell ({ui.dialog})")
+    return act
+
+
+def tie_answers(*values: int) -> Action:
+    """The tie-breaker's question, one tied player after the other: `values` typed."""
+    def act(ui: Any) -> None:
+        for value in values:
+            expect_dialog("tie")(ui)
+            for digit in str(value):
+                ui.tap(f"tie.{digit}")
+            ui.tap("tie.ok")
+    return act
+
+
 def pad_template(ident: str) -> Action:
     """The set-up's template list: the template `ident` chosen."""
     def act(ui: Any) -> None:
@@ -596,6 +628,36 @@ PAD_TIE = Journey("pad_tie", (
     S("pad_dialog_tie", "dialog:tie", tap("home.game.pad"), pad_template("wingspan"),
       tap("setup.start"), pad_fill(same=5), tap("play.standings"), tap("standings.end")),
     S("pad_end_tie_undone", "screen:pad_play", tap("tie.undo")),
+    # asked again and answered: the end page names the winner on unused food
+    S("pad_end_tie_food", "screen:pad_end", tap("play.standings"), tap("standings.end"),
+      tie_answers(3, 1)),
+))
+
+# 7 Wonders at two players tied on points, the tie broken on coins (11 to 9, three
+# points each): said on the standings and on the end page
+PAD_WONDERS_TIE = Journey("pad_wonders_tie", (
+    S("pad_standings_wonders_tie", "screen:pad_standings", tap("home.game.pad"),
+      pad_template("7-wonders"), tap("setup.start"),
+      pad_values(lambda seat, row, category: (11 - 2 * seat) if category == "coins" else 3),
+      tap("play.standings")),
+    S("pad_end_wonders_tie", "screen:pad_end", tap("standings.end")),
+))
+
+# eight players, scores in the thousands: every total of four digits on one line
+PAD_THOUSANDS = Journey("pad_thousands", (
+    S("pad_play_thousands", "screen:pad_play", tap("home.game.pad"),
+      until_has("setup.name.7", "setup.add"), tap("setup.start"),
+      pad_values(lambda seat, row, category: 4987 - 611 * seat + 7 * (row or 0), rounds=2)),
+    S("pad_standings_thousands", "screen:pad_standings", tap("play.standings")),
+    S("pad_end_thousands", "screen:pad_end", tap("standings.end")),
+))
+
+# a team game: four players in two teams, the sheet's Team row and the standings
+PAD_TEAMS = Journey("pad_teams", (
+    S("pad_setup_teams", "screen:pad_setup", tap("home.game.pad"),
+      until_has("setup.name.3", "setup.add"), tap("setup.teams")),
+    S("pad_play_teams", "screen:pad_play", tap("setup.start"), pad_fill(rounds=2)),
+    S("pad_standings_teams", "screen:pad_standings", tap("play.standings")),
 ))
 
 # a co-operative sheet: the table's win asked at the end
@@ -629,6 +691,69 @@ TRAY = Journey("tray", (
 ))
 
 
+class _Ahead:
+    """The clock screens' moment (`ui.screens.clock.moment.source`) run ahead of the
+    monotonic clock by `ms`: a pause that lasts, a turn over its time, without waiting
+    for them. Only ever forward; put back to the plain clock when an app starts."""
+
+    ms = 0
+
+    def __call__(self) -> int:
+        from ui.screens.clock import moment
+
+        return moment.monotonic_ms() + self.ms
+
+
+AHEAD = _Ahead()
+
+
+def _plain_time() -> None:
+    from ui.screens.clock import moment
+
+    AHEAD.ms = 0
+    moment.source = moment.monotonic_ms
+
+
+def time_passes(ms: int) -> Action:
+    """`ms` of the table's time pass at once; the clock screen looks (as its interval
+    would)."""
+    def act(ui: Any) -> None:
+        from ui.screens.clock import moment
+
+        AHEAD.ms += ms
+        moment.source = AHEAD
+        ui.app.root.get_screen("clock_play").look()
+        ui.quiet()
+    return act
+
+
+def clock_seconds(text: str) -> int:
+    minutes, _, seconds = text.replace("\u2212", "-").rpartition(":")
+    return int(minutes or 0) * 60 + int(seconds)
+
+
+def undo_across_pause(pause_ms: int) -> Action:
+    """A pause that lasts `pause_ms`, then Undo: the pause is taken back and the time
+    it ran is charged to nobody (the running player's time as it was, within 2 s)."""
+    def act(ui: Any) -> None:
+        before = clock_seconds(ui.text("play.time"))
+        ui.tap("play.pause")
+        time_passes(pause_ms)(ui)
+        ui.tap("play.undo")
+        after = clock_seconds(ui.text("play.time"))
+        if abs(after - before) > 2:
+            raise StepFailed(f"undo across a pause of {pause_ms} ms: {before} s "
+                             f"before, {after} s after")
+    return act
+
+
+def says(tid: str, words: str) -> Action:
+    def act(ui: Any) -> None:
+        if words not in ui.text(tid):
+            raise StepFailed(f"{tid} says {ui.text(tid)!r}, not {words!r}")
+    return act
+
+
 # the table clock: a chess clock for eight (two columns of seats), the start player
 # chosen, a switch, time added, a pause, the end; a sand timer on its own
 CLOCK = Journey("clock", (
@@ -647,6 +772,8 @@ CLOCK = Journey("clock", (
       tap("clockadjust.order"), tap("clockorder.seat.3"), leave=CLOSE),
     S("clock_play_admin", "screen:clock_play", tap("play.admin"),
       leave=(tap("play.admin"),)),
+    # a pause of 1:05, then Undo: the pause taken back, charged to nobody
+    S("clock_play_undo_across_pause", "screen:clock_play", undo_across_pause(65_000)),
     S("clock_play_paused", "screen:clock_play", tap("play.pause")),
     S("clock_dialog_end", "dialog:clock_end", tap("play.close"), leave=CLOSE),
     S("clock_end", "screen:clock_end", tap("play.pause"), tap("play.area"),
@@ -658,6 +785,16 @@ CLOCK_SAND = Journey("clock_sand", (
       tap("clocksetup.preset"), tap("clockpresets.sand-1m"), tap("setup.remove.1"),
       tap("clocksetup.start")),
     S("clock_play_sand_flipped", "screen:clock_play", tap("play.area")),
+))
+
+# a stand-alone turn timer of 1 min, a penalty point per started 30 s over: the first
+# player ends a turn 31 s over, the line says the points; the end page adds them up
+CLOCK_PENALTY = Journey("clock_penalty", (
+    S("clock_play_penalty", "screen:clock_play", tap("home.game.clock"),
+      tap("clocksetup.preset"), tap("clockpresets.turn-1m-penalty"),
+      tap("clocksetup.start"), time_passes(61_000), time_passes(30_000), tap("play.area"),
+      says("play.info", "2")),
+    S("clock_end_penalty", "screen:clock_end", tap("play.close"), tap("clock_end.yes")),
 ))
 
 
@@ -699,8 +836,9 @@ NIGHT = Journey("night", (
 ))
 
 TOUR: tuple[Journey, ...] = (EVIL, EVIL_DEFEAT, CASTOR, CASTOR_TRICKS, BOND, TRAY, NIGHT,
-                             PAD, PAD_CATEGORIES, PAD_TIE, PAD_COOP, PAD_NIGHT, CLOCK,
-                             CLOCK_SAND)
+                             PAD, PAD_CATEGORIES, PAD_TIE, PAD_WONDERS_TIE, PAD_THOUSANDS,
+                             PAD_TEAMS, PAD_COOP, PAD_NIGHT, CLOCK, CLOCK_SAND,
+                             CLOCK_PENALTY)
 
 
 # -- running it --------------------------------------------------------------------------
@@ -792,6 +930,7 @@ class Launcher:
         from ui.app import CompanionApp
 
         self.stop()
+        _plain_time()
         if tuple(Window.size) != self.size:
             Window.size = self.size
         self.count += 1
@@ -1013,6 +1152,7 @@ def run(language: str, size: str, out: Path | None = OUT,
                 _journey(launcher, journey, result, folder, capture)
         finally:
             launcher.stop()
+            _plain_time()
             KivyConfig.set("graphics", "min_state_time", before)
             Clock._max_fps = fps
             Window.__dict__.pop("on_draw", None)

@@ -241,19 +241,26 @@ class EndPage(BoxLayout):
         """Name, key figure and detail per player, best first; two columns past five
         (a row must keep the key figure's height)."""
         cols = 2 if len(scores) > 5 else 1
+        # in two columns a figure of four characters or more (a score pad's 9981) takes
+        # width from the name and the detail
+        wide = cols == 2 and max((len(line.figure) for line in scores), default=0) > 3
+        hints = (0.36, 0.42, 0.22) if wide else (0.45, 0.3, 0.25)
+        # ... and the scores take width from the story beside them (its lines wrap)
+        self.left.size_hint_x, self.story_column.size_hint_x = (
+            (0.7, 0.3) if wide else (0.58, 0.42))
         grid = GridLayout(cols=cols * 3, spacing=(dp(theme.SPACE_S), 0))
         for i, line in enumerate(scores):
             ink = theme.ACCENT if line.winner else theme.TEXT
             grid.add_widget(Text(line.name, size=theme.SIZE_BODY, bold=line.winner,
                                  color=ink, tid=f"end.name.{i}", shorten=True,
-                                 shorten_from="right", size_hint_x=0.45))
+                                 shorten_from="right", size_hint_x=hints[0]))
             figure = Text(line.figure, size=theme.SIZE_FIGURE, bold=True, halign="right",
-                          color=ink, tid=f"end.score.{i}", size_hint_x=0.3)
+                          color=ink, tid=f"end.score.{i}", size_hint_x=hints[1])
             if line.font_name:
                 figure.font_name = line.font_name
             grid.add_widget(figure)
             grid.add_widget(Text(line.detail, size=theme.SIZE_SMALL, color=theme.MUTED,
-                                 tid=f"end.detail.{i}", size_hint_x=0.25))
+                                 tid=f"end.detail.{i}", size_hint_x=hints[2]))
         return grid
 
 

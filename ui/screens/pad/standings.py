@@ -72,8 +72,13 @@ class PadStandingsScreen(Screen):
         box.add_widget(bar)
         entries = list(view.entries)
         cols = 1 if len(entries) <= ONE_COLUMN else 2
-        # the display size while four rows a column fit it; the key-figure size beyond
-        figure = theme.SIZE_DISPLAY if len(entries) <= 8 else theme.SIZE_FIGURE
+        # the display size while four rows a column fit it and, in two columns, its
+        # totals are of three characters at most (four digits at the display size are
+        # wider than a half-width line leaves them on the 7" screen); the key-figure
+        # size beyond
+        widest = max((len(number(e.total)) for e in entries), default=0)
+        figure = (theme.SIZE_DISPLAY if len(entries) <= 8 and (cols == 1 or widest <= 3)
+                  else theme.SIZE_FIGURE)
         # best first down the first column, then down the second
         grid = BoxLayout(spacing=dp(theme.SPACE_L))
         rows = -(-len(entries) // cols)
