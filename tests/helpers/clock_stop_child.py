@@ -29,24 +29,14 @@ def main() -> int:
 
     def step(_dt: float) -> None:
         from kivy.app import App
-        from kivy.tests.common import UnitTestTouch
 
-        from ui.widgets.basics import find
+        from tests.helpers.child_taps import tap_next
 
         app = App.get_running_app()
         if state["sent"] or app is None or app.root is None \
                 or app.root.current != "clock_play" or app.session is None or app.busy:
             return
-        if state["taps"]:
-            tid = state["taps"][0]
-            surface = app.dialog if app.dialog is not None else app.root
-            widget = find(surface, tid)
-            if widget is None or widget.disabled or widget.get_root_window() is None:
-                return  # not on screen yet
-            state["taps"].pop(0)
-            touch = UnitTestTouch(*widget.to_window(*widget.center))
-            touch.touch_down()
-            touch.touch_up()
+        if tap_next(app, state["taps"]):
             return
         session = app.session
         if session.state.status != "running" or session.holding:
