@@ -78,6 +78,9 @@ class Driver:
     def tap(self, tid: str, settle: bool = True, patient: bool = True) -> None:
         from kivy.tests.common import UnitTestTouch
 
+        # a finger touches what has been drawn (and a screen switching holds both the
+        # screen going and the one coming, with the same tags)
+        self.switched()
         widget = self.find(tid)
         drawn = None
         if widget is None and self.app.dialog is not None and hasattr(self.app.dialog, "locate"):
@@ -110,10 +113,18 @@ class Driver:
             self.wait_until(lambda: not self.app.busy and not self.app.saving, timeout)
             self.pump(2)
         background = sys.modules.get("ui.background")  # imported by the first such work
-        if background is None or not background.busy():
-            return
-        self.wait_until(lambda: not background.busy(), timeout)
-        self.pump(2)
+        if background is not None and background.busy():
+            self.wait_until(lambda: not background.busy(), timeout)
+            self.pump(2)
+        # a hand-back in the last frame pumped may have switched the screen just now
+        self.switched(timeout)
+
+    def switched(self, timeout: float = 5.0) -> None:
+        """Wait for a screen switch in progress to end. Kivy's ScreenManager takes no
+        touch while its transition runs, and even `NoTransition` runs until the clock's
+        next tick: `screen` names the new screen at once, its buttons hear a tap only
+        then."""
+        self.wait_until(lambda: not self.app.root.transition.is_active, timeout)
 
     def screenshot(self, name: str) -> Path:
         from kivy.core.window import Window
