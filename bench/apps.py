@@ -48,6 +48,35 @@ def bare_app(on_build: Callable[[Any], None] | None = None) -> Any:
     return BareApp()
 
 
+def bare_roll_app(on_roll: Callable[[bool], None]) -> tuple[Any, Any]:
+    """The bare app prepared, its single Label above the one button it needs to be
+    tapped: a tap sets the next turn's text and calls `on_roll(shown)`, `shown` whether
+    the label holds it. Returns the app and the button."""
+    from kivy.core.window import Window
+    from kivy.uix.boxlayout import BoxLayout
+    from kivy.uix.button import Button
+
+    parts: dict[str, Any] = {}
+    app = bare_app(lambda label: parts.update(label=label))
+    app._run_prepare()
+    label = parts["label"]
+    Window.remove_widget(label)
+    box = BoxLayout(orientation="vertical")
+    box.add_widget(label)
+    button = Button(text="ROLL")
+    turn = {"n": 1}
+
+    def roll(_b: Any) -> None:
+        turn["n"] += 1
+        label.text = f"Turn {turn['n']}"
+        on_roll(label.text == f"Turn {turn['n']}")
+
+    button.bind(on_release=roll)
+    box.add_widget(button)
+    Window.add_widget(box)
+    return app, button
+
+
 def open_new_game(ui: Any, kind: str, setup: dict[str, Any], timeout: float = 10.0) -> Any:
     """Start a game of `kind` in the driven app and wait for it to open (on a slow card
     its row is durable only later): its session."""

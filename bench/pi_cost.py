@@ -172,31 +172,11 @@ def child_bare(count: int, _data: Path) -> dict[str, Any]:
     """The bare Kivy app (our window settings): a Button sets a Label's text."""
     _kivy(ours=False)
     from kivy.base import EventLoop
-    from kivy.core.window import Window
-    from kivy.uix.boxlayout import BoxLayout
-    from kivy.uix.button import Button
 
-    from bench.apps import bare_app
+    from bench.apps import bare_roll_app
 
     marks = Marks()
-    parts: dict[str, Any] = {}
-    app = bare_app(lambda label: parts.update(label=label))
-    app._run_prepare()
-    label = parts["label"]
-    Window.remove_widget(label)
-    box = BoxLayout(orientation="vertical")
-    box.add_widget(label)
-    button = Button(text="ROLL")
-    turn = {"n": 1}
-
-    def roll(_b: Any) -> None:
-        turn["n"] += 1
-        label.text = f"Turn {turn['n']}"
-        marks.update()
-
-    button.bind(on_release=roll)
-    box.add_widget(button)
-    Window.add_widget(box)
+    _app, button = bare_roll_app(lambda _shown: marks.update())
     _probe(marks)
     for _ in range(5):
         EventLoop.idle()

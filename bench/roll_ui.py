@@ -273,38 +273,12 @@ def run_ours(rolls: int, data_dir: Path) -> dict[str, Any]:
 def run_bare(rolls: int, same_window: bool = False) -> dict[str, Any]:
     _prepare_kivy(ours=False, same_window=same_window)
     from kivy.base import EventLoop
-    from kivy.uix.boxlayout import BoxLayout
-    from kivy.uix.button import Button
     from kivy.uix.label import Label
 
-    from bench.apps import bare_app
+    from bench.apps import bare_roll_app
 
     marks = Timing()
-    parts: dict[str, Any] = {}
-
-    def build(label: Any) -> None:
-        parts["label"] = label
-
-    app = bare_app(build)
-    app._run_prepare()
-    label = parts["label"]
-    # the bare app's single Label, plus the one button it needs to be tapped
-    from kivy.core.window import Window
-
-    Window.remove_widget(label)
-    box = BoxLayout(orientation="vertical")
-    box.add_widget(label)
-    button = Button(text="ROLL")
-    turn = {"n": 1}
-
-    def roll(_b: Any) -> None:
-        turn["n"] += 1
-        label.text = f"Turn {turn['n']}"
-        marks.update(label.text == f"Turn {turn['n']}")
-
-    button.bind(on_release=roll)
-    box.add_widget(button)
-    Window.add_widget(box)
+    app, button = bare_roll_app(marks.update)
     probe = FlipProbe(marks.frame, clock=time.perf_counter)
     probe.install()
     for _ in range(5):
